@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// cli is everything a command may touch in its process: streams,
+// environment, clock and the path of this executable.
+type cli struct {
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	getenv     func(string) string
+	now        func() time.Time
+	executable func() (string, error)
+	workdir    func() (string, error)
+}
+
+func defaultCLI() *cli {
+	return &cli{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, now: time.Now,
+		executable: func() (string, error) {
+			p, err := os.Executable()
+			if err != nil {
+				return "", err
+			}
+			return filepath.EvalSymlinks(p)
+		},
+		workdir: os.Getwd,
+	}
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	usage   string
+	run     func(c *cli, args []string) error
+	hidden  bool
+}
+
+// commands is the command table; each entry's code lives in cmd_<name>.go.
+var commands []*command
+
+func findCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// run executes one command line and returns the exit code. A panic never
+// escapes: it becomes exit 2 with a one-line message, because Go's own
+// panic output (also exit 2) is a stack trace nobody should have to read.
+func run(args []string, c *cli) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(c.stderr, "swarm-guard: internal error: %v; nothing was allowed. Please report this with the command you ran.\n", r)
+			if c.getenv("SWARM_GUARD_DEBUG") != "" {
+				c.stderr.Write(debug.Stack())
+			}
+			code = exitBlock
+		}
+	}()
+	if len(args) == 0 {
+		printHelp(c.stderr)
+		return exitBlock
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if cmd := findCommand(args[1]); cmd != nil {
+				fmt.Fprintln(c.stdout, cmd.usage)
+				return exitOK
+			}
+		}
+		printHelp(c.stdout)
+		return exitOK
+	case "--version", "-v":
+		name = "version"
+	}
+	cmd := findCommand(name)
+	if cmd == nil {
+		fmt.Fprintf(c.stderr, "swarm-guard: unknown command %q; run `swarm-guard help` for the list\n", name)
+		return exitBlock
+	}
+	err := cmd.run(c, args[1:])
+	if err != nil && err.Error() != "" {
+		msg := err.Error()
+		if exitCode(err) == exitBlock && strings.HasPrefix(msg, "usage") {
+			msg += "\n" + cmd.usage
+		}
+		fmt.Fprintf(c.stderr, "swarm-guard %s: %s\n", cmd.name, msg)
+	}
+	return exitCode(err)
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "swarm-guard keeps autonomous coding agents safe in a shared git repository.")
+	fmt.Fprintln(w, "\nUsage: swarm-guard <command> [flags]\n\nCommands:")
+	list := make([]*command, 0, len(commands))
+	for _, cmd := range commands {
+		if !cmd.hidden {
+			list = append(list, cmd)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })
+	for _, cmd := range list {
+		fmt.Fprintf(w, "  %-12s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprintln(w, "\nRun `swarm-guard help <command>` for a command's flags.")
+}
+
+// newFlags returns a flag set that reports errors instead of exiting: Go's
+// flag errors exit 2, which a hook would turn into an accidental block, and
+// their output is not ours to format.
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args and turns a flag error into a usage error.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return usageErrorf("usage:")
+		}
+		return usageErrorf("usage: %v", err)
+	}
+	return nil
+}
+
+// version returns the module version embedded by the Go toolchain.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		v := info.Main.Version
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 && (v == "" || v == "(devel)") {
+				v = "devel-" + s.Value[:12]
+			}
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return "devel"
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/swarm-guard/swarm-guard/hooks/claude"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "hook",
+		summary: "answer one Claude Code hook event (JSON on stdin); run by Claude Code",
+		usage: `Usage: swarm-guard hook
+
+Reads one Claude Code hook event as JSON on stdin. A blocked tool call gets
+its reason on stderr and exit code 2; otherwise the exit code is 0 and stdout
+is empty (or holds the JSON of an "ask" decision). Installed by
+swarm-guard install; not meant to be run by hand.`,
+		run: runHook,
+	})
+}
+
+func runHook(c *cli, args []string) error {
+	if len(args) > 0 {
+		// Extra arguments mean a misconfigured settings file; blocking
+		// beats guessing what was meant.
+		fmt.Fprintf(c.stderr, "swarm-guard blocked this call (rule bad-input): the hook command has unexpected arguments %q; run `swarm-guard install` to rewrite it.\n", args)
+		return silentExit(exitBlock)
+	}
+	exe, _ := c.executable()
+	resp := claude.Handle(claude.Runtime{
+		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: []string{exe},
+		ContentCheck: contentCheck, PostToolUse: postToolUse,
+	})
+	fmt.Fprint(c.stdout, resp.Stdout)
+	fmt.Fprint(c.stderr, resp.Stderr)
+	return silentExit(resp.Exit)
+}

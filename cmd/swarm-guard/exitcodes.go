@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes: the one table. Claude Code treats 2 as "block" and any other
+// non-zero code as a non-blocking error, so 2 is also what every usage
+// error and every crash returns: nothing that goes wrong can allow a call.
+const (
+	exitOK      = 0 // success; hook: no decision; check: allowed; scan/verify: clean
+	exitFailure = 1 // check: denied or ask; scan: findings; verify: violations; doctor: a check failed; git hooks: blocked
+	exitBlock   = 2 // hook: the tool call is blocked; every command: usage error or internal failure
+
+	// swarm-guard run: why the wrapped agent stopped.
+	exitAgentFailed   = 3  // the agent failed on every attempt
+	exitTimeout       = 4  // --timeout (wall clock) reached
+	exitIdle          = 5  // --idle-timeout reached: no output for too long
+	exitMaxTurns      = 6  // --max-turns reached
+	exitWorkerTokens  = 7  // the worker token budget (this run) is used up
+	exitTaskTokens    = 8  // the task token budget (all runs of --task) is used up
+	exitSessionTokens = 9  // the session token budget is used up
+	exitToolBudget    = 10 // the hook-side tool-call or token budget of the policy is used up
+)
+
+// exitError ends a command with a specific exit code. An empty message
+// means the command already printed what it had to say.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// exitCode turns a command's error into the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitBlock
+}
+
+// usageErrorf reports a mistake in how a command was called.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitBlock, msg: fmt.Sprintf(format, args...)}
+}
+
+// failed ends a command with exitFailure after it printed its own report.
+func failed() error { return &exitError{code: exitFailure} }
+
+// silentExit ends with code after the command printed everything itself.
+func silentExit(code int) error { return &exitError{code: code} }

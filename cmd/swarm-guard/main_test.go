@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("u", false, "update testscript golden sections")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"swarm-guard": main})
+}
+
+func TestScript(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, scriptParams(filepath.Join("..", "..", "testdata", "script")))
+}
+
+// scriptParams sets up every script hermetically: its own HOME, a git
+// identity, no system or global git config, no swarm-guard or Claude Code
+// variables inherited from the machine running the tests.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(e *testscript.Env) error {
+			home := filepath.Join(e.WorkDir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			for k, v := range map[string]string{
+				"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_STATE_HOME": filepath.Join(home, ".local", "state"),
+				"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": filepath.Join(home, ".gitconfig"),
+				"GIT_AUTHOR_NAME": "Test Agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
+				"GIT_COMMITTER_NAME": "Test Agent", "GIT_COMMITTER_EMAIL": "agent@example.com",
+				"GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
+			} {
+				e.Setenv(k, v)
+			}
+			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST",
+				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
+			return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "bash", "git":
+				_, err := exec.LookPath(cond)
+				return err == nil, nil
+			}
+			return false, errors.New("unknown condition " + cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitcode,
+		},
+	}
+}
+
+// unsetEnv removes variables: set to "" they would still mean something
+// (GIT_DIR="" is an error for git).
+func unsetEnv(e *testscript.Env, names ...string) {
+	kept := e.Vars[:0]
+	for _, kv := range e.Vars {
+		drop := false
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				drop = true
+			}
+		}
+		if !drop {
+			kept = append(kept, kv)
+		}
+	}
+	e.Vars = kept
+}
+
+// cmdExitcode runs a program and requires an exact exit status:
+//
+//	exitcode 2 swarm-guard hook
+//
+// testscript's own `! exec` only knows "non-zero", and for a Claude Code
+// hook 1 (the call goes ahead) and 2 (the call is blocked) are opposites.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}

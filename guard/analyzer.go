@@ -1,0 +1,574 @@
+package guard
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// analyzer holds one decision's work: the policy compiled for this Env, the
+// findings so far and the budget left.
+type analyzer struct {
+	eng      *Engine
+	pol      *policy.Policy
+	env      *Env
+	m        *matchers
+	findings []finding
+	nodes    int  // syntax nodes visited, bounded by maxNodes
+	aborted  bool // a limit was hit; the decision is already a denial
+
+	src      string // source of the script being analysed, for trigger excerpts
+	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
+
+	called map[*syntax.FuncDecl]bool // functions analysed at a call site
+}
+
+// finding is a rule match before policy actions and allow entries apply.
+type finding struct {
+	rule    string
+	reason  string
+	trigger string
+	alt     string
+	canon   string // the simple command as allow entries see it
+}
+
+func (e *Engine) newAnalyzer(env *Env) *analyzer {
+	if env == nil {
+		env = &Env{Cwd: "/", Root: "/"}
+	}
+	return &analyzer{eng: e, pol: e.pol, env: env, m: compileMatchers(e.pol, env), called: map[*syntax.FuncDecl]bool{}}
+}
+
+func (a *analyzer) add(f finding) {
+	a.findings = append(a.findings, f)
+}
+
+// decision applies rule actions and [[allow]] entries to the findings.
+func (a *analyzer) decision() Decision {
+	var d Decision
+	var denies, asks, allowed []Finding
+	seen := map[string]bool{}
+	for _, f := range a.findings {
+		act := a.pol.RuleAction(f.rule)
+		switch f.rule {
+		case policy.RuleBadInput, policy.RuleInternalError, policy.RulePolicyError:
+			act = policy.Deny // fail_mode is applied by the adapter, which knows the context
+		}
+		if act == policy.Off || act == policy.Allow {
+			continue
+		}
+		key := f.rule + "\x00" + f.reason + "\x00" + f.trigger
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out := Finding{Action: act, Rule: f.rule, Reason: f.reason, Trigger: f.trigger, Alternative: f.alt}
+		if glob := a.allowedBy(f); glob != "" {
+			out.Action, out.AllowedBy = policy.Allow, glob
+			allowed = append(allowed, out)
+			continue
+		}
+		if act == policy.Ask {
+			asks = append(asks, out)
+		} else {
+			denies = append(denies, out)
+		}
+	}
+	d.Findings = append(append(append(d.Findings, denies...), asks...), allowed...)
+	var top *Finding
+	switch {
+	case len(denies) > 0:
+		top = &denies[0]
+	case len(asks) > 0:
+		top = &asks[0]
+	default:
+		return d
+	}
+	d.Action, d.Rule, d.Reason, d.Trigger, d.Alternative = top.Action, top.Rule, top.Reason, top.Trigger, top.Alternative
+	return d
+}
+
+// allowedBy returns the [[allow]] command glob that exempts a finding.
+func (a *analyzer) allowedBy(f finding) string {
+	switch f.rule {
+	case policy.RuleBadInput, policy.RuleInternalError, policy.RulePolicyError:
+		return "" // never exempt the guard's own failures
+	}
+	for _, e := range a.pol.Allow {
+		if len(e.Rules) > 0 && !slices.Contains(e.Rules, f.rule) {
+			continue
+		}
+		if (f.canon != "" && globMatch(e.Command, f.canon)) || (f.trigger != "" && globMatch(e.Command, oneLine(f.trigger))) {
+			return e.Command
+		}
+	}
+	return ""
+}
+
+// globMatch matches s against a pattern where '*' matches any run of
+// characters (spaces and slashes included) and '?' any single character.
+func globMatch(pattern, s string) bool {
+	pattern = oneLine(pattern)
+	for len(pattern) > 0 {
+		switch pattern[0] {
+		case '*':
+			for len(pattern) > 0 && pattern[0] == '*' {
+				pattern = pattern[1:]
+			}
+			if pattern == "" {
+				return true
+			}
+			for i := 0; i <= len(s); i++ {
+				if globMatch(pattern, s[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+			s, pattern = s[1:], pattern[1:]
+		default:
+			if s == "" || s[0] != pattern[0] {
+				return false
+			}
+			s, pattern = s[1:], pattern[1:]
+		}
+	}
+	return s == ""
+}
+
+// state is what the analysis knows while walking a script: the possible
+// working directories, variable values, functions and git aliases.
+type state struct {
+	cwds       []string // possible working directories
+	cwdUnknown bool     // the working directory may be one we cannot tell
+	vars       map[string][]arg
+	funcs      map[string]*syntax.FuncDecl
+	gitAliases map[string]string
+	positional []arg // $1, $2, ...
+	posUnknown bool  // positional parameters are not known
+	strong     bool  // assignments replace earlier values (false in conditional code)
+	errexit    bool  // set -e: a failing command ends the script
+	remote     bool  // a script that runs on another machine (ssh, docker exec)
+	inFunc     map[string]bool
+}
+
+func (a *analyzer) initialState() *state {
+	st := &state{
+		cwds:       []string{a.env.Cwd},
+		vars:       map[string][]arg{},
+		funcs:      map[string]*syntax.FuncDecl{},
+		gitAliases: map[string]string{},
+		strong:     true,
+		inFunc:     map[string]bool{},
+	}
+	return st
+}
+
+func (s *state) clone() *state {
+	c := *s
+	c.cwds = slices.Clone(s.cwds)
+	c.vars = make(map[string][]arg, len(s.vars))
+	for k, v := range s.vars {
+		c.vars[k] = v
+	}
+	c.funcs = make(map[string]*syntax.FuncDecl, len(s.funcs))
+	for k, v := range s.funcs {
+		c.funcs[k] = v
+	}
+	c.gitAliases = make(map[string]string, len(s.gitAliases))
+	for k, v := range s.gitAliases {
+		c.gitAliases[k] = v
+	}
+	c.inFunc = make(map[string]bool, len(s.inFunc))
+	for k, v := range s.inFunc {
+		c.inFunc[k] = v
+	}
+	return &c
+}
+
+// weak returns a clone for code that may or may not run (a branch, a loop
+// body): what it assigns is added to what was known, never replaces it.
+func (s *state) weak() *state {
+	c := s.clone()
+	c.strong = false
+	return c
+}
+
+// merge adds what o knows to s: the union of working directories and of
+// variable values. Used after conditional code ran on a weak clone.
+func (s *state) merge(o *state) {
+	s.setCwds(append(slices.Clone(s.cwds), o.cwds...), s.cwdUnknown || o.cwdUnknown)
+	for k, v := range o.vars {
+		s.vars[k] = unionArgs(s.vars[k], v)
+	}
+	for k, v := range o.funcs {
+		s.funcs[k] = v
+	}
+	for k, v := range o.gitAliases {
+		s.gitAliases[k] = v
+	}
+}
+
+func (s *state) setCwds(cwds []string, unknown bool) {
+	slices.Sort(cwds)
+	cwds = slices.Compact(cwds)
+	if len(cwds) > 8 {
+		cwds, unknown = nil, true
+	}
+	s.cwds, s.cwdUnknown = cwds, unknown
+}
+
+// assign sets a shell variable, replacing or (in conditional code) adding
+// to what was known.
+func (s *state) assign(name string, val []arg) {
+	if !s.strong {
+		if old, ok := s.vars[name]; ok {
+			val = unionArgs(old, val)
+		} else {
+			val = unionArgs([]arg{{dynamic: true, src: "$" + name}}, val)
+		}
+	}
+	s.vars[name] = val
+}
+
+func unionArgs(a, b []arg) []arg {
+	out := slices.Clone(a)
+	for _, x := range b {
+		dup := false
+		for _, y := range out {
+			if y.s == x.s && y.dynamic == x.dynamic && y.glob == x.glob {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, x)
+		}
+	}
+	if len(out) > maxAlternatives {
+		return []arg{{dynamic: true}}
+	}
+	return out
+}
+
+// script parses and analyses a shell script in state st. stdin describes
+// what the script reads on standard input when that matters (nil: nothing
+// known).
+func (a *analyzer) script(src string, st *state, _ *input) {
+	if a.aborted {
+		return
+	}
+	if a.srcDepth >= maxDepth {
+		a.abort("the command nests scripts more than " + itoa(maxDepth) + " levels deep (bash -c, eval, $(...))")
+		return
+	}
+	file, err := parseScript(src)
+	if err != nil {
+		a.add(finding{rule: policy.RuleBadInput, reason: "the command does not parse as a shell script: " + err.Error(),
+			trigger: clip(src), alt: "fix the shell syntax (quotes, parentheses, here-documents) and try again"})
+		return
+	}
+	savedSrc := a.src
+	a.src = src
+	a.srcDepth++
+	a.stmts(file.Stmts, st)
+	a.uncalledFunctions(st)
+	a.srcDepth--
+	a.src = savedSrc
+}
+
+// parseScript parses bash, falling back to zsh syntax: Claude Code runs
+// commands with the user's shell, which may be zsh.
+func parseScript(src string) (*syntax.File, error) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err == nil {
+		return f, nil
+	}
+	pz := syntax.NewParser(syntax.Variant(syntax.LangZsh))
+	if fz, errz := pz.Parse(strings.NewReader(src), ""); errz == nil {
+		return fz, nil
+	}
+	return nil, err
+}
+
+func (a *analyzer) abort(reason string) {
+	if a.aborted {
+		return
+	}
+	a.aborted = true
+	a.add(finding{rule: policy.RuleBadInput, reason: reason, alt: "split the work into simpler commands or write a script file"})
+}
+
+func (a *analyzer) visit() bool {
+	a.nodes++
+	if a.nodes > maxNodes {
+		a.abort("the command is too complex to analyse")
+	}
+	return !a.aborted
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, st *state) {
+	for _, s := range list {
+		if !a.visit() {
+			return
+		}
+		a.stmt(s, st, false)
+	}
+}
+
+// stmt analyses one statement. guarded is true when whatever follows in the
+// same && chain runs only if this statement succeeds.
+func (a *analyzer) stmt(s *syntax.Stmt, st *state, guarded bool) {
+	if s == nil || !a.visit() {
+		return
+	}
+	in := a.redirects(s, st)
+	a.command(s.Cmd, st, in, guarded || st.errexit)
+}
+
+func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded bool) {
+	if cmd == nil || !a.visit() {
+		return
+	}
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		a.callExpr(c, st, in, guarded)
+	case *syntax.BinaryCmd:
+		a.binaryCmd(c, st, in)
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, st.clone())
+	case *syntax.Block:
+		a.stmtsWithInput(c.Stmts, st, in)
+	case *syntax.IfClause:
+		a.ifClause(c, st)
+	case *syntax.WhileClause:
+		w := st.weak()
+		a.stmts(c.Cond, w)
+		a.stmts(c.Do, w)
+		st.merge(w)
+	case *syntax.ForClause:
+		w := st.weak()
+		switch loop := c.Loop.(type) {
+		case *syntax.WordIter:
+			var vals []arg
+			if len(loop.Items) == 0 {
+				vals = append(vals, st.positionalAll()...)
+				if st.posUnknown || len(vals) == 0 {
+					vals = append(vals, arg{dynamic: true, src: "$@"})
+				}
+			}
+			for _, it := range loop.Items {
+				a.substitutions(it, st)
+				for _, alt := range a.evalWord(it, st) {
+					vals = append(vals, alt...)
+				}
+			}
+			w.vars[loop.Name.Value] = unionArgs(nil, vals)
+		case *syntax.CStyleLoop:
+			a.arithSubstitutions(loop, st)
+		}
+		a.stmts(c.Do, w)
+		st.merge(w)
+	case *syntax.CaseClause:
+		a.substitutions(c.Word, st)
+		for _, item := range c.Items {
+			w := st.weak()
+			a.stmts(item.Stmts, w)
+			st.merge(w)
+		}
+	case *syntax.FuncDecl:
+		name := ""
+		if c.Name != nil {
+			name = c.Name.Value
+		}
+		if name == "" {
+			// An anonymous zsh function runs right away.
+			a.stmt(c.Body, st.clone(), false)
+			return
+		}
+		st.funcs[name] = c
+	case *syntax.DeclClause:
+		a.declClause(c, st)
+	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+		a.substitutions(c, st)
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, st, guarded)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, st.clone(), false)
+	case *syntax.TestDecl:
+		a.stmt(c.Body, st.clone(), false)
+	default:
+		a.substitutions(c, st)
+	}
+}
+
+func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *state, in *input) {
+	for i, s := range list {
+		if !a.visit() {
+			return
+		}
+		if i == 0 && in != nil {
+			sin := a.redirects(s, st)
+			if sin == nil {
+				sin = in
+			}
+			a.command(s.Cmd, st, sin, st.errexit)
+			continue
+		}
+		a.stmt(s, st, false)
+	}
+}
+
+func (a *analyzer) ifClause(c *syntax.IfClause, st *state) {
+	a.stmts(c.Cond, st)
+	w := st.weak()
+	a.stmts(c.Then, w)
+	if c.Else != nil {
+		e := st.weak()
+		if len(c.Else.Cond) > 0 {
+			a.ifClause(c.Else, e)
+		} else {
+			a.stmts(c.Else.Then, e)
+		}
+		st.merge(e)
+	}
+	st.merge(w)
+}
+
+func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *state, in *input) {
+	switch c.Op {
+	case syntax.AndStmt:
+		before, unknown := slices.Clone(st.cwds), st.cwdUnknown
+		a.stmt(c.X, st, true)
+		a.stmt(c.Y, st, true)
+		// If the chain failed early, later statements run in the old directory.
+		st.setCwds(append(before, st.cwds...), unknown || st.cwdUnknown)
+	case syntax.OrStmt:
+		a.stmt(c.X, st, false)
+		a.stmt(c.Y, st, false)
+	case syntax.Pipe, syntax.PipeAll:
+		stages := pipelineStages(c)
+		var prev *syntax.Stmt
+		for i, s := range stages {
+			sub := st.clone()
+			var sin *input
+			if i == 0 {
+				sin = in
+			} else {
+				sin = a.outputOf(prev, st)
+			}
+			own := a.redirects(s, sub)
+			if own != nil {
+				sin = own
+			}
+			a.command(s.Cmd, sub, sin, false)
+			prev = s
+		}
+	}
+}
+
+// pipelineStages flattens a | b | c into its stages.
+func pipelineStages(c *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	var walk func(s *syntax.Stmt)
+	walk = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		out = append(out, s)
+	}
+	walk(c.X)
+	walk(c.Y)
+	return out
+}
+
+func (a *analyzer) declClause(c *syntax.DeclClause, st *state) {
+	a.substitutions(c, st)
+	variant := c.Variant.Value
+	exported := variant == "export"
+	for _, as := range c.Args {
+		if as.Naked {
+			if as.Name == nil && as.Value != nil {
+				if w, ok := a.staticWord(as.Value, st); ok && (w == "-x" || strings.HasPrefix(w, "-") && strings.Contains(w, "x")) {
+					exported = true
+				}
+				continue
+			}
+			if as.Name != nil {
+				if _, ok := st.vars[as.Name.Value]; !ok {
+					st.assign(as.Name.Value, []arg{{dynamic: true, src: "$" + as.Name.Value}})
+				}
+				if exported {
+					a.envAssign(as.Name.Value, st.vars[as.Name.Value], st, nil, as)
+				}
+			}
+			continue
+		}
+		a.assignment(as, st, exported || variant == "declare" || variant == "typeset" || variant == "local" || variant == "readonly")
+	}
+}
+
+// assignment handles NAME=value as a statement of its own or in a
+// declaration.
+func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	if as.Array != nil {
+		var vals []arg
+		for _, el := range as.Array.Elems {
+			if el.Value != nil {
+				for _, alt := range a.evalWord(el.Value, st) {
+					vals = append(vals, alt...)
+				}
+			}
+		}
+		st.assign(name, unionArgs(nil, vals))
+		return
+	}
+	var val []arg
+	if as.Value == nil {
+		val = []arg{{s: "", src: ""}}
+	} else {
+		val = a.evalAssignValue(as.Value, st)
+	}
+	if as.Append || as.Index != nil {
+		val = []arg{{dynamic: true, src: "$" + name}}
+	}
+	st.assign(name, val)
+	a.envAssign(name, val, st, nil, as)
+	_ = declared
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// excerpt returns the source text of a node of the script being analysed.
+func (a *analyzer) excerpt(n syntax.Node) string {
+	if n == nil || a.src == "" {
+		return ""
+	}
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(a.src) || start >= end {
+		return ""
+	}
+	return clip(a.src[start:end])
+}
+
+func cleanJoin(dir, p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Clean(dir + "/" + p)
+}

@@ -1,0 +1,99 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Decision is the engine's verdict on one tool call. The zero Decision means
+// "no decision": the guard never allows anything, it only restricts.
+type Decision struct {
+	Action      policy.Action // "" (no decision), policy.Deny or policy.Ask
+	Rule        string        // rule id of the deciding finding
+	Reason      string        // what was blocked and why
+	Trigger     string        // the part of the command or the path that triggered the rule
+	Alternative string        // what to do instead
+	Findings    []Finding     // every finding, deciding one first; includes ones allowed by policy
+}
+
+// Finding is one rule that matched.
+type Finding struct {
+	Action      policy.Action `json:"action"` // deny, ask, or allow when an [[allow]] entry exempted it
+	Rule        string        `json:"rule"`
+	Reason      string        `json:"reason"`
+	Trigger     string        `json:"trigger,omitempty"`
+	Alternative string        `json:"alternative,omitempty"`
+	AllowedBy   string        `json:"allowed_by,omitempty"` // the [[allow]] command glob that exempted it
+}
+
+// Denied reports whether the decision blocks the call.
+func (d Decision) Denied() bool { return d.Action == policy.Deny }
+
+// Message is the one-line text shown to the agent: what was blocked, which
+// rule, and what to do instead.
+func (d Decision) Message() string {
+	if d.Action == "" {
+		return ""
+	}
+	var b strings.Builder
+	verb := "blocked"
+	if d.Action == policy.Ask {
+		verb = "needs approval for"
+	}
+	fmt.Fprintf(&b, "swarm-guard %s this call (rule %s", verb, d.Rule)
+	if l := policy.Info(d.Rule).Label; l != "" {
+		b.WriteString(" " + l)
+	}
+	b.WriteString("): ")
+	b.WriteString(strings.TrimSuffix(d.Reason, "."))
+	if d.Trigger != "" {
+		fmt.Fprintf(&b, " [in: %s]", d.Trigger)
+	}
+	b.WriteString(".")
+	if d.Alternative != "" {
+		b.WriteString(" Instead: ")
+		b.WriteString(strings.TrimSuffix(d.Alternative, "."))
+		b.WriteString(".")
+	}
+	if n := d.moreDenials(); n > 0 {
+		fmt.Fprintf(&b, " (%d more rule match(es); run `swarm-guard check` for all.)", n)
+	}
+	return oneLine(b.String())
+}
+
+func (d Decision) moreDenials() int {
+	n := 0
+	for _, f := range d.Findings {
+		if f.Action == policy.Deny || f.Action == policy.Ask {
+			n++
+		}
+	}
+	if n > 0 {
+		n--
+	}
+	return n
+}
+
+// oneLine folds whitespace so a message is always a single line: hook
+// output is read by an agent and by log tooling line by line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip shortens a command excerpt for messages.
+func clip(s string) string {
+	s = oneLine(s)
+	const max = 160
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

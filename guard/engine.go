@@ -1,0 +1,183 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Limits that keep every decision bounded in time and memory. Inputs beyond
+// them are denied, never analysed partially.
+const (
+	MaxCommandBytes = 256 << 10 // a Bash command longer than this is refused
+	maxDepth        = 24        // nested scripts: bash -c, eval, $(...), functions
+	maxNodes        = 200_000   // syntax nodes visited per decision
+	maxAlternatives = 32        // statically known values one word may take
+)
+
+// Engine decides whether a tool call may run. It is pure: it never runs
+// processes, reads the environment or the clock, and touches the file
+// system only through the Env it is given.
+type Engine struct {
+	pol *policy.Policy
+}
+
+// New returns an engine for a validated policy.
+func New(p *policy.Policy) *Engine {
+	return &Engine{pol: p}
+}
+
+// Policy returns the policy the engine enforces.
+func (e *Engine) Policy() *policy.Policy { return e.pol }
+
+// Repo answers questions about git repositories that the engine cannot
+// answer from the command text alone. Implementations read .git files; they
+// must not spawn git.
+type Repo interface {
+	// BranchAt returns the checked-out branch of the worktree containing dir.
+	BranchAt(dir string) (branch string, ok bool)
+	// HasBranch reports whether the repository containing dir has a local branch name.
+	HasBranch(dir, name string) bool
+	// Exists reports whether a path exists.
+	Exists(path string) bool
+}
+
+// Env is everything the engine knows about the world around a tool call.
+// Paths are absolute and cleaned.
+type Env struct {
+	Cwd    string // the agent's working directory
+	Root   string // worktree root: the git top level containing Cwd
+	Home   string
+	Temp   string // the system temp directory
+	Branch string // branch checked out in Root; "" when detached or unknown
+	// Detached says Branch is empty because HEAD is detached, not unknown:
+	// a bare git push then pushes nothing.
+	Detached bool
+
+	GitDir         string   // the worktree's git dir (Root/.git, or .git/worktrees/<name>)
+	CommonDir      string   // the repository's common git dir
+	HooksDirs      []string // directories git runs hooks from
+	OtherWorktrees []string // other worktrees of the same repository
+	GuardPaths     []string // the swarm-guard executables themselves
+
+	// Vars are environment variables the agent's shell will also see
+	// (TMPDIR, USER, ...). HOME and PWD are derived from Home and Cwd.
+	Vars map[string]string
+
+	Repo    Repo                     // optional
+	Resolve func(path string) string // optional symlink resolution of absolute paths
+}
+
+// ToolInput is the subset of Claude Code tool inputs the engine reads.
+type ToolInput struct {
+	Command      *string `json:"command"`
+	FilePath     string  `json:"file_path"`
+	NotebookPath string  `json:"notebook_path"`
+	Path         string  `json:"path"`
+	Pattern      string  `json:"pattern"`
+	Glob         string  `json:"glob"`
+}
+
+// DecodeToolInput decodes the tool_input object of a known tool. Unknown
+// fields are ignored.
+func DecodeToolInput(raw []byte) (ToolInput, error) {
+	var in ToolInput
+	if len(raw) == 0 || string(raw) == "null" {
+		return in, nil
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// Tool names with a meaning to the engine.
+const (
+	ToolBash         = "Bash"
+	ToolMonitor      = "Monitor"
+	ToolPowerShell   = "PowerShell"
+	ToolRead         = "Read"
+	ToolWrite        = "Write"
+	ToolEdit         = "Edit"
+	ToolMultiEdit    = "MultiEdit"
+	ToolNotebookEdit = "NotebookEdit"
+	ToolGrep         = "Grep"
+	ToolGlob         = "Glob"
+	ToolLS           = "LS"
+)
+
+// KnownTool reports whether the engine checks calls of this tool. Calls of
+// other tools (MCP tools, WebFetch, Agent, ...) get no decision.
+func KnownTool(name string) bool {
+	switch name {
+	case ToolBash, ToolMonitor, ToolPowerShell, ToolRead, ToolWrite, ToolEdit, ToolMultiEdit,
+		ToolNotebookEdit, ToolGrep, ToolGlob, ToolLS:
+		return true
+	}
+	return false
+}
+
+// Check decides one tool call.
+func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
+	switch tool {
+	case ToolBash, ToolMonitor:
+		if in.Command == nil {
+			if tool == ToolMonitor {
+				return Decision{} // a Monitor call may watch a URL instead of running a command
+			}
+			return badInput("the Bash call has no \"command\" field", "send the command in tool_input.command")
+		}
+		return e.CheckCommand(*in.Command, env)
+	case ToolPowerShell:
+		a := e.newAnalyzer(env)
+		a.add(finding{rule: policy.RuleDynamicCommand, reason: "swarm-guard cannot analyse PowerShell commands", trigger: clip(derefOr(in.Command, "")), alt: "use the Bash tool instead"})
+		return a.decision()
+	case ToolRead:
+		return e.CheckPath(OpRead, in.FilePath, env)
+	case ToolWrite, ToolEdit, ToolMultiEdit:
+		return e.CheckPath(OpWrite, in.FilePath, env)
+	case ToolNotebookEdit:
+		return e.CheckPath(OpWrite, in.NotebookPath, env)
+	case ToolGrep:
+		d := e.CheckPath(OpSearch, in.Path, env)
+		if d.Action == "" && in.Glob != "" {
+			d = e.checkSearchGlob(in.Glob, in.Path, env)
+		}
+		return d
+	case ToolGlob, ToolLS:
+		return e.CheckPath(OpList, in.Path, env)
+	}
+	return Decision{}
+}
+
+// CheckCommand decides a shell command line as the Bash tool would run it.
+func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
+	if len(cmd) > MaxCommandBytes {
+		return badInput(fmt.Sprintf("the command is %d KiB long; swarm-guard refuses commands over %d KiB", len(cmd)>>10, MaxCommandBytes>>10),
+			"write long scripts to a file in the worktree and run that file")
+	}
+	if strings.TrimSpace(cmd) == "" {
+		return Decision{}
+	}
+	if !utf8.ValidString(cmd) {
+		cmd = strings.ToValidUTF8(cmd, "\uFFFD")
+	}
+	a := e.newAnalyzer(env)
+	a.script(cmd, a.initialState(), nil)
+	return a.decision()
+}
+
+func derefOr(s *string, def string) string {
+	if s == nil {
+		return def
+	}
+	return *s
+}
+
+func badInput(reason, alt string) Decision {
+	f := Finding{Action: policy.Deny, Rule: policy.RuleBadInput, Reason: reason, Alternative: alt}
+	return Decision{Action: policy.Deny, Rule: f.Rule, Reason: f.Reason, Alternative: f.Alternative, Findings: []Finding{f}}
+}

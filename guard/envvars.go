@@ -1,0 +1,93 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// commandVars hold commands that git or other tools run through a shell.
+var commandVars = map[string]bool{
+	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_PAGER": true, "PAGER": true, "EDITOR": true, "VISUAL": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_EXTERNAL_DIFF": true,
+	"GIT_PROXY_COMMAND": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true, "SUDO_ASKPASS": true,
+}
+
+// envAssign checks a variable assignment: some variables are commands that
+// will run later, others switch git hooks or this guard off.
+func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation, node syntax.Node) {
+	rep := inv
+	if rep == nil {
+		rep = &invocation{name: name, argv: []arg{{s: name + "=" + showVals(val)}}, st: st, node: node}
+	}
+	tamper := func(reason string) {
+		a.report(rep, policy.RuleGuardTamper, reason, altTamper)
+	}
+	upper := strings.ToUpper(name)
+	switch {
+	case commandVars[upper]:
+		for _, v := range val {
+			if v.dynamic {
+				a.report(rep, policy.RuleDynamicCommand, name+" is a command other programs run, and its value is only known at run time", "set "+name+" to a literal command")
+				continue
+			}
+			s := strings.TrimSpace(v.s)
+			if s == "" || s == ":" || s == "true" || s == "cat" {
+				continue
+			}
+			a.script(strings.TrimPrefix(s, "|"), st.clone(), nil)
+		}
+	case upper == "HUSKY" || upper == "HUSKY_SKIP_HOOKS" || upper == "LEFTHOOK" || upper == "LEFTHOOK_EXCLUDE" || upper == "PRE_COMMIT_ALLOW_NO_CONFIG":
+		tamper(name + "=" + showVals(val) + " switches git hooks off")
+	case upper == "SKIP":
+		for _, v := range val {
+			if v.dynamic || strings.Contains(v.s, "swarm-guard") || strings.Contains(v.s, "gitleaks") {
+				tamper("SKIP=" + v.show() + " skips the swarm-guard or gitleaks pre-commit hooks")
+				break
+			}
+		}
+	case upper == "GIT_CONFIG_PARAMETERS":
+		for _, v := range val {
+			if v.dynamic || strings.Contains(strings.ToLower(v.s), "hookspath") {
+				tamper("GIT_CONFIG_PARAMETERS can set core.hooksPath and switch the git hooks off")
+				break
+			}
+		}
+	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
+		idx := strings.TrimPrefix(upper, "GIT_CONFIG_KEY_")
+		valueVar := "GIT_CONFIG_VALUE_" + idx
+		var values []arg
+		if inv != nil {
+			values = inv.env[valueVar]
+		}
+		if values == nil {
+			values = st.vars[valueVar]
+		}
+		for _, k := range val {
+			if k.dynamic {
+				tamper(name + " sets a git config key only known at run time, which may be core.hooksPath")
+				continue
+			}
+			v := arg{dynamic: true}
+			if len(values) == 1 {
+				v = values[0]
+			}
+			a.gitConfigWrite(rep, k.s, v, true, nil)
+		}
+	case upper == "GIT_CONFIG_GLOBAL" || upper == "GIT_CONFIG_SYSTEM" || upper == "GIT_CONFIG":
+		tamper(name + " makes git read another config file, which can set core.hooksPath")
+	case upper == "SWARM_GUARD_TRUST":
+		tamper("setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next")
+	case upper == "CLAUDE_CODE_SIMPLE":
+		tamper("CLAUDE_CODE_SIMPLE starts Claude Code without hooks, so without this guard")
+	}
+}
+
+func showVals(val []arg) string {
+	if len(val) == 0 {
+		return ""
+	}
+	return val[0].show()
+}

@@ -1,0 +1,581 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func registerFileOps() {
+	for name, h := range map[string]handler{
+		"rm": (*analyzer).rm, "rmdir": (*analyzer).rmdir, "unlink": (*analyzer).unlink, "shred": (*analyzer).shred,
+		"truncate": (*analyzer).truncate, "mv": (*analyzer).mv, "cp": (*analyzer).cp, "install": (*analyzer).installCmd,
+		"ln": (*analyzer).ln, "rsync": (*analyzer).rsync, "dd": (*analyzer).dd, "tee": (*analyzer).tee,
+		"touch": (*analyzer).touch, "chmod": (*analyzer).chmodLike, "chown": (*analyzer).chmodLike,
+		"chgrp": (*analyzer).chmodLike, "chattr": (*analyzer).chmodLike, "setfacl": (*analyzer).setfacl,
+		"sed": (*analyzer).sed, "find": (*analyzer).find, "mkfs": (*analyzer).device, "mke2fs": (*analyzer).device,
+		"wipefs": (*analyzer).device, "fdisk": (*analyzer).device, "sfdisk": (*analyzer).device,
+		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device,
+		"srm": (*analyzer).rm, "trash": (*analyzer).rm, "trash-put": (*analyzer).rm, "gio": (*analyzer).gio,
+	} {
+		handlers[name] = h
+	}
+}
+
+func (a *analyzer) rm(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{optionalLS: longs("interactive")})
+	recursive := p.has("r", "R", "recursive")
+	if p.dynamicOption() {
+		recursive = true // an unknown argument may be -r
+	}
+	for _, x := range p.operands {
+		a.deletePath(inv, x, recursive)
+	}
+}
+
+func (a *analyzer) rmdir(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{})
+	for _, x := range p.operands {
+		a.deletePath(inv, x, false)
+		if p.has("p", "parents") && !x.dynamic {
+			// rmdir -p a/b/c removes the parents too.
+			for d := path.Dir(x.s); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+				a.deletePath(inv, arg{s: d, src: x.src}, false)
+			}
+		}
+	}
+}
+
+func (a *analyzer) unlink(inv *invocation) {
+	for _, x := range parseOpts(inv.args(), optSpec{}).operands {
+		a.deletePath(inv, x, false)
+	}
+}
+
+func (a *analyzer) shred(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "ns", long: longs("iterations", "size", "random-source"), optionalLS: longs("remove")})
+	for _, x := range p.operands {
+		a.deletePath(inv, x, false)
+	}
+}
+
+func (a *analyzer) truncate(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "sr", long: longs("size", "reference")})
+	for _, x := range p.operands {
+		a.writePath(inv, x, "truncate empties")
+	}
+}
+
+// moveOperands splits cp/mv/install/ln operands into sources and destination.
+func moveOperands(p parsed) (sources []arg, dest arg, ok bool) {
+	if t, has := p.value("t", "target-directory"); has {
+		return p.operands, t, true
+	}
+	if len(p.operands) < 2 {
+		return nil, arg{}, false
+	}
+	return p.operands[:len(p.operands)-1], p.operands[len(p.operands)-1], true
+}
+
+var copySpec = optSpec{short: "tS", long: longs("target-directory", "suffix"), optionalLS: longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
+
+func (a *analyzer) mv(inv *invocation) {
+	p := parseOpts(inv.args(), copySpec)
+	sources, dest, ok := moveOperands(p)
+	if !ok {
+		return
+	}
+	for _, s := range sources {
+		a.deletePath(inv, s, true) // the source disappears from where it was
+	}
+	a.writePath(inv, dest, "mv writes to")
+}
+
+func (a *analyzer) cp(inv *invocation) {
+	p := parseOpts(inv.args(), copySpec)
+	sources, dest, ok := moveOperands(p)
+	if !ok {
+		return
+	}
+	for _, s := range sources {
+		a.readPath(inv, s)
+	}
+	a.writePath(inv, dest, "cp writes to")
+}
+
+func (a *analyzer) installCmd(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "tSmogZ", long: longs("target-directory", "suffix", "mode", "owner", "group", "strip-program"), optionalLS: longs("backup", "context")})
+	if p.has("d", "directory") {
+		for _, x := range p.operands {
+			a.writePath(inv, x, "install -d creates")
+		}
+		return
+	}
+	sources, dest, ok := moveOperands(p)
+	if !ok {
+		return
+	}
+	for _, s := range sources {
+		a.readPath(inv, s)
+	}
+	a.writePath(inv, dest, "install writes to")
+}
+
+func (a *analyzer) ln(inv *invocation) {
+	p := parseOpts(inv.args(), copySpec)
+	if t, has := p.value("t", "target-directory"); has {
+		a.writePath(inv, t, "ln creates links in")
+		return
+	}
+	switch len(p.operands) {
+	case 0:
+	case 1:
+		a.writePath(inv, arg{s: path.Base(p.operands[0].s), dynamic: p.operands[0].dynamic, src: p.operands[0].src}, "ln creates")
+	default:
+		a.writePath(inv, p.operands[len(p.operands)-1], "ln creates")
+	}
+}
+
+// isRemoteSpec reports whether an rsync/scp operand names another machine.
+func isRemoteSpec(s string) bool {
+	if strings.HasPrefix(s, "rsync://") {
+		return true
+	}
+	colon := strings.IndexByte(s, ':')
+	slash := strings.IndexByte(s, '/')
+	return colon > 0 && (slash < 0 || colon < slash)
+}
+
+func (a *analyzer) rsync(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "efBTM", long: longs("rsh", "rsync-path", "filter", "exclude", "include",
+		"exclude-from", "include-from", "files-from", "block-size", "chmod", "chown", "log-file", "password-file",
+		"temp-dir", "partial-dir", "backup-dir", "compare-dest", "link-dest", "copy-dest", "max-size", "min-size",
+		"timeout", "port", "bwlimit", "suffix", "out-format", "remote-option", "info", "debug", "iconv", "usermap",
+		"groupmap", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "modify-window",
+		"stop-after", "stop-at", "sockopts", "address", "contimeout", "write-batch", "only-write-batch",
+		"read-batch", "protocol", "outbuf", "max-delete", "max-alloc", "early-input", "log-file-format")})
+	if sh, ok := p.value("e", "rsh"); ok {
+		a.runScriptArg(inv, sh, "rsync -e")
+	}
+	if len(p.operands) < 2 {
+		return
+	}
+	sources, dest := p.operands[:len(p.operands)-1], p.operands[len(p.operands)-1]
+	deletes := false
+	for _, o := range p.opts {
+		if strings.HasPrefix(o.name, "del") {
+			deletes = true
+		}
+	}
+	for _, s := range sources {
+		if !isRemoteSpec(s.s) {
+			a.readPath(inv, s)
+			if p.has("remove-source-files") {
+				a.deletePath(inv, s, false)
+			}
+		}
+	}
+	if isRemoteSpec(dest.s) {
+		remote := *inv
+		remote.st = inv.st.clone()
+		remote.st.remote = true
+		if deletes {
+			a.deletePath(&remote, dest, true)
+		} else {
+			a.writePath(&remote, dest, "rsync writes to")
+		}
+		return
+	}
+	if deletes {
+		a.deletePath(inv, dest, true)
+	}
+	a.writePath(inv, dest, "rsync writes to")
+}
+
+func (a *analyzer) dd(inv *invocation) {
+	for _, x := range inv.args() {
+		if x.dynamic {
+			continue
+		}
+		if v, ok := strings.CutPrefix(x.s, "of="); ok {
+			a.writePath(inv, arg{s: v, glob: x.glob, src: x.src}, "dd writes")
+		}
+		if v, ok := strings.CutPrefix(x.s, "if="); ok {
+			a.readPath(inv, arg{s: v, glob: x.glob, src: x.src})
+		}
+	}
+}
+
+func (a *analyzer) tee(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{optionalLS: longs("output-error")})
+	for _, x := range p.operands {
+		a.writePath(inv, x, "tee writes")
+	}
+}
+
+func (a *analyzer) touch(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "dtr", long: longs("date", "reference", "time")})
+	for _, x := range p.operands {
+		a.writePath(inv, x, "touch writes")
+	}
+}
+
+// chmodLike: chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...
+func (a *analyzer) chmodLike(inv *invocation) {
+	var files []arg
+	modeSeen, recursive := false, false
+	for _, x := range inv.args() {
+		s := x.s
+		switch {
+		case x.dynamic:
+			if !modeSeen {
+				modeSeen = true
+				continue
+			}
+		case s == "--recursive":
+			recursive = true
+			continue
+		case strings.HasPrefix(s, "--reference=") || strings.HasPrefix(s, "--from="):
+			modeSeen = modeSeen || strings.HasPrefix(s, "--reference=")
+			continue
+		case strings.HasPrefix(s, "--"):
+			continue
+		case len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "cfvRhHLP") == "":
+			recursive = recursive || strings.Contains(s, "R")
+			continue
+		case !modeSeen:
+			modeSeen = true // chmod's mode (even -x), chown's owner, chattr's +i
+			continue
+		}
+		files = append(files, x)
+	}
+	for _, x := range files {
+		a.changePath(inv, x, recursive)
+	}
+}
+
+func (a *analyzer) setfacl(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "mMxX", long: longs("modify", "modify-file", "remove", "remove-file", "set", "set-file")})
+	for _, x := range p.operands {
+		a.changePath(inv, x, p.has("R", "recursive"))
+	}
+}
+
+// changePath: chmod/chown of a path, recursively reaching what is below.
+func (a *analyzer) changePath(inv *invocation, x arg, recursive bool) {
+	a.writePath(inv, x, inv.name+" changes")
+	if !recursive || x.dynamic || inv.st.remote {
+		return
+	}
+	for _, p := range a.resolveArg(x, inv.st).paths {
+		if hit := a.protectedHit(p, true); hit != "" && hit != p {
+			a.report(inv, policy.RuleGuardTamper, inv.name+" -R changes "+hit+", which configures the guard", altTamper)
+		}
+		if s := a.sensitiveBelow(p); s != "" {
+			a.report(inv, policy.RuleWriteOutside, inv.name+" -R changes "+p+", which contains "+s, altWrite)
+		}
+	}
+}
+
+func (a *analyzer) sed(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "efl", long: longs("expression", "file", "line-length"), optionalLS: longs("in-place", "follow-symlinks")})
+	files := p.operands
+	if len(p.values("e", "expression", "f", "file")) == 0 && len(files) > 0 {
+		files = files[1:] // the first operand is the script
+	}
+	for _, f := range p.values("f", "file") {
+		a.readPath(inv, f)
+	}
+	inPlace := p.has("i", "in-place")
+	for _, f := range files {
+		if inPlace {
+			a.writePath(inv, f, "sed -i edits")
+		} else {
+			a.readPath(inv, f)
+		}
+	}
+}
+
+// gitDirNames are names inside a .git directory; a find -name pattern that
+// matches one of them can delete repository internals or hooks.
+var gitDirNames = []string{"HEAD", "config", "index", "packed-refs", "hooks", "pre-commit", "pre-push", "commit-msg",
+	"prepare-commit-msg", "objects", "refs", "main", "master", "ORIG_HEAD", "description", "info", "logs", "FETCH_HEAD"}
+
+func (a *analyzer) find(inv *invocation) {
+	args := inv.args()
+	i := 0
+	for i < len(args) && !args[i].dynamic {
+		s := args[i].s
+		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+			i++
+			continue
+		}
+		if s == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	var starts []arg
+	for i < len(args) {
+		s := args[i].s
+		if !args[i].dynamic && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
+			break
+		}
+		starts = append(starts, args[i])
+		i++
+	}
+	if len(starts) == 0 {
+		starts = []arg{{s: "."}}
+	}
+	expr := args[i:]
+	var namePat, pathPat string
+	del := false
+	type execCmd struct {
+		argv []arg
+		dir  bool
+	}
+	var execs []execCmd
+	for j := 0; j < len(expr); j++ {
+		x := expr[j]
+		switch x.s {
+		case "-delete":
+			del = true
+		case "-name", "-iname":
+			if j+1 < len(expr) && namePat == "" && !expr[j+1].dynamic {
+				namePat = expr[j+1].s
+			}
+			j++
+		case "-path", "-wholename", "-ipath", "-iwholename":
+			if j+1 < len(expr) && pathPat == "" && !expr[j+1].dynamic {
+				pathPat = expr[j+1].s
+			}
+			j++
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if j+1 < len(expr) {
+				a.writePath(inv, expr[j+1], "find "+x.s+" writes")
+			}
+			j++
+		case "-exec", "-execdir", "-ok", "-okdir":
+			k := j + 1
+			for k < len(expr) && expr[k].s != ";" && !(expr[k].s == "+" && k > j+1 && expr[k-1].s == "{}") {
+				k++
+			}
+			execs = append(execs, execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.s, "dir")})
+			j = k
+		}
+	}
+	for _, start := range starts {
+		matched := a.findMatches(start, namePat, pathPat)
+		if del {
+			a.deletePath(inv, matched, true)
+			if namePat != "" && !matched.dynamic {
+				for _, g := range a.m.gitDirs {
+					for _, n := range gitDirNames {
+						if ok, _ := path.Match(namePat, n); ok && a.findCanReach(start, g, inv.st) {
+							a.report(inv, policy.RuleDeleteOutside, "find -delete with -name "+namePat+" can delete "+path.Join(g, n)+" inside the repository's git directory", altDelete)
+						}
+					}
+				}
+			}
+		}
+		for _, e := range execs {
+			if len(e.argv) == 0 {
+				continue
+			}
+			argv := make([]arg, 0, len(e.argv))
+			for k, x := range e.argv {
+				if strings.Contains(x.s, "{}") {
+					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.dynamic {
+						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
+					} else if x.s == "{}" {
+						x = matched
+					} else {
+						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
+						x.glob, x.dynamic, x.walk = matched.glob, matched.dynamic, matched.walk
+					}
+				}
+				argv = append(argv, x)
+			}
+			sub := inv
+			if e.dir {
+				sub = a.withCwd(inv, start)
+			}
+			a.reinvoke(sub, argv, "find -exec")
+		}
+	}
+}
+
+// findMatches is "whatever find visits under start" as a glob argument.
+func (a *analyzer) findMatches(start arg, namePat, pathPat string) arg {
+	if start.dynamic {
+		return arg{dynamic: true, src: start.src}
+	}
+	base := strings.TrimSuffix(start.s, "/")
+	if base == "" {
+		base = "/"
+	}
+	switch {
+	case pathPat != "":
+		return arg{s: pathPat, glob: true, walk: true, src: start.src}
+	case namePat != "":
+		return arg{s: strings.TrimSuffix(base, "/") + "/**/" + namePat, glob: true, walk: true, src: start.src}
+	}
+	return arg{s: strings.TrimSuffix(base, "/") + "/**", glob: true, walk: true, src: start.src}
+}
+
+// findCanReach reports whether a find starting at start walks into dir.
+func (a *analyzer) findCanReach(start arg, dir string, st *state) bool {
+	for _, p := range a.resolveArg(start, st).paths {
+		if under(dir, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// device: mkfs, wipefs, fdisk... write whole devices.
+func (a *analyzer) device(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "tLbcCEgGIjJmMNoOrTUL", long: longs("type", "label")})
+	for _, x := range p.operands {
+		if !x.dynamic && isNumber(x.s) {
+			continue // block counts
+		}
+		a.writePath(inv, x, inv.name+" overwrites")
+	}
+}
+
+// gio trash / gio remove delete files.
+func (a *analyzer) gio(inv *invocation) {
+	args := inv.args()
+	if len(args) == 0 {
+		return
+	}
+	switch args[0].s {
+	case "trash", "remove", "rm":
+		for _, x := range parseOpts(args[1:], optSpec{}).operands {
+			a.deletePath(inv, x, true)
+		}
+	case "copy", "move", "save":
+		p := parseOpts(args[1:], optSpec{})
+		if len(p.operands) > 0 {
+			a.writePath(inv, p.operands[len(p.operands)-1], "gio writes")
+		}
+	}
+}
+
+// --- readers whose first operand is a pattern or program, not a file ---
+
+func registerReaders() {
+	for _, n := range []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep"} {
+		handlers[n] = (*analyzer).grepLike
+	}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
+		handlers[n] = (*analyzer).awk
+	}
+	handlers["jq"] = (*analyzer).jq
+	handlers["yq"] = (*analyzer).jq
+}
+
+var (
+	grepValueLongs = longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
+		"include", "exclude", "exclude-dir", "exclude-from", "label", "group-separator")
+	grepSpec = optSpec{short: "efmABCdD", long: grepValueLongs, optionalLS: longs("color", "colour", "binary-files")}
+	// ripgrep and the silver searcher take more values: -g GLOB, -t TYPE, -r REPLACEMENT.
+	rgSpec = optSpec{short: "efmABCgtTjMErG", long: longs("regexp", "file", "max-count", "after-context", "before-context",
+		"context", "glob", "iglob", "type", "type-not", "type-add", "threads", "max-columns", "max-filesize", "ignore-file",
+		"pre", "pre-glob", "encoding", "replace", "sort", "sortr", "colors", "context-separator", "max-depth", "path-separator",
+		"field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine", "hyperlink-format",
+		"file-search-regex", "ignore", "depth"), optionalLS: longs("color", "colour")}
+)
+
+func (a *analyzer) grepLike(inv *invocation) {
+	spec := grepSpec
+	if inv.name == "rg" || inv.name == "ag" || inv.name == "ack" {
+		spec = rgSpec
+	}
+	p := parseOpts(inv.args(), spec)
+	files := p.operands
+	if len(p.values("e", "regexp", "f", "file")) == 0 && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, f := range p.values("f", "file", "ignore-file", "exclude-from") {
+		a.readPath(inv, f)
+	}
+	for _, g := range p.values("include", "glob", "g", "iglob") {
+		if !g.dynamic && !strings.HasPrefix(g.s, "!") {
+			if s, ok := a.globReachesSecret(path.Join(inv.st.firstCwd(a.env.Cwd), g.s)); ok {
+				a.report(inv, policy.RuleSecretFile, inv.name+" searches files matching "+g.s+", which includes the secret file "+s, altSecret)
+			}
+		}
+	}
+	if pre, ok := p.value("pre"); ok {
+		a.reinvoke(inv, []arg{pre, {dynamic: true, src: "{file}"}}, inv.name+" --pre")
+	}
+	for _, f := range files {
+		a.readPath(inv, f)
+	}
+}
+
+func (a *analyzer) awk(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "fvF", long: longs("file", "assign", "field-separator", "include", "load", "source")})
+	files := p.operands
+	if len(p.values("f", "file")) == 0 && len(files) > 0 {
+		prog := files[0]
+		files = files[1:]
+		if !prog.dynamic && (strings.Contains(prog.s, "system(") || strings.Contains(prog.s, "| getline") || strings.Contains(prog.s, "|getline") || strings.Contains(prog.s, `print >`) || strings.Contains(prog.s, `printf >`) || strings.Contains(prog.s, `" |`)) {
+			a.interpreterShellOut(inv, "awk", prog.s)
+		}
+	}
+	for _, f := range p.values("f", "file") {
+		a.readPath(inv, f)
+	}
+	for _, f := range files {
+		if strings.Contains(f.s, "=") && !strings.Contains(f.s, "/") {
+			continue // var=value
+		}
+		a.readPath(inv, f)
+	}
+}
+
+func (a *analyzer) jq(inv *invocation) {
+	args := inv.args()
+	var files []arg
+	filterSeen := false
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch x.s {
+		case "--arg", "--argjson":
+			i += 2
+			continue
+		case "--slurpfile", "--rawfile":
+			if i+2 < len(args) {
+				a.readPath(inv, args[i+2])
+			}
+			i += 2
+			continue
+		case "-f", "--from-file":
+			if i+1 < len(args) {
+				a.readPath(inv, args[i+1])
+			}
+			filterSeen = true
+			i++
+			continue
+		case "--indent", "-L", "--library-path":
+			i++
+			continue
+		}
+		if strings.HasPrefix(x.s, "-") && !x.dynamic {
+			continue
+		}
+		if !filterSeen {
+			filterSeen = true
+			continue
+		}
+		files = append(files, x)
+	}
+	for _, f := range files {
+		a.readPath(inv, f)
+	}
+}

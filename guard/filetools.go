@@ -1,0 +1,80 @@
+package guard
+
+import (
+	"path"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// PathOp is what a file tool does with a path.
+type PathOp int
+
+const (
+	OpRead   PathOp = iota // Read
+	OpWrite                // Write, Edit, MultiEdit, NotebookEdit
+	OpSearch               // Grep: reads the contents of files under the path
+	OpList                 // Glob, LS: lists names under the path
+)
+
+var opTool = map[PathOp]string{OpRead: ToolRead, OpWrite: ToolWrite, OpSearch: ToolGrep, OpList: ToolGlob}
+
+// CheckPath decides a file tool's access to one path. Relative paths are
+// taken relative to env.Cwd; symlinks are resolved through env.Resolve.
+func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
+	if p == "" {
+		if op == OpRead || op == OpWrite {
+			return badInput("the "+opTool[op]+" call has no file path", "send the absolute path in tool_input.file_path")
+		}
+		return Decision{}
+	}
+	a := e.newAnalyzer(env)
+	st := a.initialState()
+	abs := cleanJoin(env.Cwd, p)
+	real := a.resolve(abs)
+	inv := &invocation{name: opTool[op], argv: []arg{{s: opTool[op]}, {s: p}}, st: st}
+	secret := a.isSecret(abs) || a.isSecret(real)
+	switch op {
+	case OpRead, OpSearch, OpList:
+		if secret {
+			a.report(inv, policy.RuleSecretFile, opTool[op]+" of the secret file "+abs, altSecret)
+		}
+	case OpWrite:
+		for _, q := range uniq(abs, real) {
+			if hit := a.protectedHit(q, false); hit != "" {
+				a.report(inv, policy.RuleGuardTamper, "writing "+hit+" changes the guard's own configuration", altTamper)
+				break
+			}
+		}
+		if secret {
+			a.report(inv, policy.RuleSecretFile, "writing the secret file "+abs, altSecret)
+		}
+		for _, q := range uniq(abs, real) {
+			if pl, why := a.classify(q, st); pl == placeOutside {
+				a.report(inv, policy.RuleWriteOutside, "writing "+why, altWrite)
+				break
+			}
+		}
+	}
+	return a.decision()
+}
+
+// checkSearchGlob: a Grep glob such as ".env*" makes the search read secret files.
+func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
+	a := e.newAnalyzer(env)
+	base := env.Cwd
+	if dir != "" {
+		base = cleanJoin(env.Cwd, dir)
+	}
+	if s, ok := a.globReachesSecret(path.Join(base, glob)); ok {
+		inv := &invocation{name: ToolGrep, argv: []arg{{s: ToolGrep}, {s: glob}}, st: a.initialState()}
+		a.report(inv, policy.RuleSecretFile, "Grep over files matching "+glob+" reads the secret file "+s, altSecret)
+	}
+	return a.decision()
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}

@@ -1,0 +1,973 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// gitCtx is one git invocation after its global options.
+type gitCtx struct {
+	inv      *invocation // the git command; inv.st has -C applied
+	gitDir   arg         // --git-dir / GIT_DIR, when given
+	workTree arg         // --work-tree / GIT_WORK_TREE, when given
+}
+
+const (
+	altForcePush = "push without force; if the push is rejected, integrate the remote first (git pull --rebase) and push again"
+	altProtected = "stay on your own branch and open a pull request; to pick up changes from a protected branch use git fetch origin and git rebase origin/<branch>"
+	altNoVerify  = "run the command without --no-verify and fix what the hooks report"
+)
+
+func (a *analyzer) git(inv *invocation) { a.gitArgs(inv, inv.args(), 0) }
+
+// dashedGit handles git-push, /usr/lib/git-core/git-reset and friends.
+func (a *analyzer) dashedGit(inv *invocation, sub string) {
+	a.gitArgs(inv, append([]arg{{s: sub, src: inv.argv[0].src}}, inv.args()...), 0)
+}
+
+func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
+	g := &gitCtx{inv: inv}
+	if v, ok := inv.env["GIT_DIR"]; ok && len(v) > 0 {
+		g.gitDir = v[0]
+	}
+	if v, ok := inv.env["GIT_WORK_TREE"]; ok && len(v) > 0 {
+		g.workTree = v[0]
+	}
+	aliases := map[string]string{}
+	i := 0
+	for i < len(args) {
+		x := args[i]
+		if x.dynamic {
+			a.report(inv, policy.RuleDynamicCommand, "the git subcommand or option "+quoteShow(x)+" is only known at run time", "write the git command literally")
+			return
+		}
+		s := x.s
+		next := func() (arg, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return arg{}, false
+		}
+		switch {
+		case s == "-C":
+			if d, ok := next(); ok {
+				g.inv = a.withCwd(g.inv, d)
+			}
+		case s == "-c":
+			if kv, ok := next(); ok {
+				a.gitConfigPair(g.inv, kv, aliases)
+			}
+		case strings.HasPrefix(s, "--config-env"):
+			v := strings.TrimPrefix(strings.TrimPrefix(s, "--config-env"), "=")
+			if v == "" {
+				kv, _ := next()
+				v = kv.s
+			}
+			key, _, _ := strings.Cut(v, "=")
+			a.gitConfigPair(g.inv, arg{s: key + "=", dynamic: true, src: x.src}, aliases)
+		case s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--super-prefix" || s == "--attr-source":
+			v, _ := next()
+			if s == "--git-dir" {
+				g.gitDir = v
+			} else if s == "--work-tree" {
+				g.workTree = v
+			}
+		case strings.HasPrefix(s, "--git-dir="):
+			g.gitDir = arg{s: strings.TrimPrefix(s, "--git-dir="), src: x.src}
+		case strings.HasPrefix(s, "--work-tree="):
+			g.workTree = arg{s: strings.TrimPrefix(s, "--work-tree="), src: x.src}
+		case strings.HasPrefix(s, "--exec-path="):
+			a.report(inv, policy.RuleDynamicCommand, "git --exec-path runs git subcommands from "+strings.TrimPrefix(s, "--exec-path="), "run git without --exec-path")
+			return
+		case strings.HasPrefix(s, "-"):
+			// -p, -P, --no-pager, --bare, --literal-pathspecs, --version, ...
+		default:
+			a.gitSub(g, s, args[i+1:], aliases, aliasDepth)
+			return
+		}
+		i++
+	}
+}
+
+// executableConfig reports whether git runs the value of a config key as a
+// command.
+func executableConfig(key string) bool {
+	switch key {
+	case "core.editor", "core.pager", "sequence.editor", "core.sshcommand", "core.fsmonitor", "core.askpass",
+		"diff.external", "gpg.program", "credential.helper", "interactive.difffilter", "core.gitproxy",
+		"uploadpack.packobjectshook", "web.browser", "sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd":
+		return true
+	}
+	first, rest, _ := strings.Cut(key, ".")
+	last := key[strings.LastIndex(key, ".")+1:]
+	switch first {
+	case "pager":
+		return true
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "diff":
+		return last == "command" || last == "textconv"
+	case "merge":
+		return last == "driver"
+	case "gpg":
+		return last == "program"
+	case "difftool", "mergetool", "browser", "man":
+		return last == "cmd" || last == "path"
+	case "credential":
+		return strings.HasSuffix(rest, ".helper")
+	}
+	return false
+}
+
+// gitConfigPair checks one key=value that git will apply: hook paths are
+// guard configuration, and some values are commands git runs.
+func (a *analyzer) gitConfigPair(inv *invocation, kv arg, aliases map[string]string) {
+	key, val, _ := strings.Cut(kv.s, "=")
+	a.gitConfigWrite(inv, key, arg{s: val, dynamic: kv.dynamic, src: kv.src}, true, aliases)
+}
+
+// gitConfigWrite checks setting (or unsetting, hasValue false) one key.
+func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasValue bool, aliases map[string]string) {
+	key := strings.ToLower(rawKey)
+	switch {
+	case key == "core.hookspath":
+		a.report(inv, policy.RuleGuardTamper, "setting core.hooksPath changes which git hooks run, which can switch the guard's hooks off", altTamper)
+		return
+	case key == "include.path" || strings.HasPrefix(key, "includeif."):
+		a.report(inv, policy.RuleGuardTamper, "including another git config file can change core.hooksPath", altTamper)
+		return
+	case strings.HasPrefix(key, "alias."):
+		name := rawKey[len("alias."):]
+		if !hasValue {
+			return
+		}
+		if val.dynamic {
+			a.report(inv, policy.RuleDynamicCommand, "the git alias "+name+" is only known at run time", "define aliases with literal values")
+			return
+		}
+		if strings.HasPrefix(val.s, "!") {
+			a.script(val.s[1:], inv.st.clone(), nil)
+			return
+		}
+		if aliases != nil {
+			aliases[name] = val.s
+		}
+		inv.st.gitAliases[name] = val.s
+		return
+	}
+	if !executableConfig(key) || !hasValue {
+		return
+	}
+	if val.dynamic {
+		a.report(inv, policy.RuleDynamicCommand, "git runs the value of "+rawKey+" as a command, and that value is only known at run time", "set "+rawKey+" to a literal command")
+		return
+	}
+	v := strings.TrimSpace(val.s)
+	switch strings.ToLower(v) {
+	case "", "true", "false", "yes", "no", "on", "off", "0", "1":
+		return
+	}
+	if key == "credential.helper" || strings.HasPrefix(key, "credential.") {
+		if !strings.HasPrefix(v, "!") {
+			if !strings.Contains(v, "/") {
+				return // a git-credential-<name> helper
+			}
+		} else {
+			v = v[1:]
+		}
+	}
+	a.script(v, inv.st.clone(), nil)
+}
+
+// gitSub dispatches a git subcommand.
+func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]string, aliasDepth int) {
+	inv := g.inv
+	if exp, ok := aliases[sub]; ok || inv.st.gitAliases[sub] != "" {
+		if !ok {
+			exp = inv.st.gitAliases[sub]
+		}
+		if aliasDepth > 8 {
+			a.abort("git aliases expand into each other too deeply")
+			return
+		}
+		words := strings.Fields(exp)
+		expanded := make([]arg, 0, len(words)+len(args))
+		for _, w := range words {
+			expanded = append(expanded, arg{s: strings.Trim(w, `'"`), src: exp})
+		}
+		a.gitSub(g, expanded[0].s, append(expanded[1:], args...), aliases, aliasDepth+1)
+		return
+	}
+	for _, x := range args {
+		if x.static() && x.s == "--no-verify" {
+			a.report(inv, policy.RuleGuardTamper, "git "+sub+" --no-verify skips the git hooks that check secrets and commit trailers", altNoVerify)
+			break
+		}
+		if x.static() && x.s == "--" {
+			break
+		}
+	}
+	switch sub {
+	case "push":
+		a.gitPush(g, args)
+	case "commit":
+		a.gitCommit(g, args)
+	case "merge", "pull", "am", "cherry-pick", "revert", "tag", "notes":
+		a.gitPassive(g, sub, args)
+	case "rebase":
+		a.gitRebase(g, args)
+	case "checkout":
+		a.gitCheckout(g, args)
+	case "switch":
+		a.gitSwitch(g, args)
+	case "restore":
+		a.gitRestore(g, args)
+	case "reset":
+		a.gitReset(g, args)
+	case "clean":
+		a.gitClean(g, args)
+	case "stash":
+		a.gitStash(g, args)
+	case "branch":
+		a.gitBranch(g, args)
+	case "update-ref":
+		a.gitUpdateRef(g, args)
+	case "symbolic-ref":
+		a.gitSymbolicRef(g, args)
+	case "worktree":
+		a.gitWorktree(g, args)
+	case "config":
+		a.gitConfig(g, args)
+	case "filter-branch", "filter-repo":
+		a.report(inv, policy.RuleDestructiveGit, "git "+sub+" rewrites the history of every branch it touches", "make a new commit that fixes the problem instead of rewriting history")
+	case "reflog":
+		if len(args) > 0 && (args[0].s == "expire" || args[0].s == "delete") {
+			a.report(inv, policy.RuleDestructiveGit, "git reflog "+args[0].s+" destroys the record that recovers lost commits", "leave the reflog alone")
+		}
+	case "gc":
+		for _, x := range args {
+			if x.s == "--prune=now" || x.s == "--prune=all" {
+				a.report(inv, policy.RuleDestructiveGit, "git gc "+x.s+" deletes unreachable commits that could still be recovered", "run git gc without --prune=now")
+			}
+		}
+	case "prune":
+		a.report(inv, policy.RuleDestructiveGit, "git prune deletes unreachable commits that could still be recovered", "leave unreachable objects to git's own gc")
+	case "commit-tree":
+		a.report(inv, policy.RuleGuardTamper, "git commit-tree creates commits without running the git hooks", "use git commit")
+	case "rm":
+		a.gitRm(g, args)
+	case "mv":
+		p := parseOpts(args, optSpec{})
+		if len(p.operands) >= 2 {
+			for _, s := range p.operands[:len(p.operands)-1] {
+				a.deletePath(inv, s, true)
+			}
+			a.writePath(inv, p.operands[len(p.operands)-1], "git mv writes to")
+		}
+	case "add", "stage", "diff", "show", "log", "blame", "annotate", "cat-file", "format-patch", "archive", "difftool", "whatchanged":
+		a.gitReads(g, sub, args)
+	case "grep":
+		p := parseOpts(args, optSpec{short: "efmABC", long: longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
+		for k, x := range p.operands {
+			if k == 0 && len(p.values("e", "f")) == 0 && !p.dashdash {
+				continue
+			}
+			a.readPath(inv, x)
+		}
+	case "submodule":
+		for k, x := range args {
+			if x.s == "foreach" {
+				rest := args[k+1:]
+				for len(rest) > 0 && strings.HasPrefix(rest[0].s, "--") {
+					rest = rest[1:]
+				}
+				a.runScriptArg(inv, joinArgs(rest), "git submodule foreach")
+				return
+			}
+		}
+	case "bisect":
+		if len(args) > 1 && args[0].s == "run" {
+			a.reinvoke(inv, args[1:], "git bisect run")
+		}
+	case "fetch":
+		a.gitFetch(g, args)
+	case "clone":
+		a.gitClone(g, args)
+	case "send-pack":
+		a.gitPush(g, args)
+	}
+}
+
+// currentBranches returns the branches checked out where this git command
+// runs; unknown is true when some location cannot be told.
+func (a *analyzer) currentBranches(g *gitCtx) (branches []string, unknown bool) {
+	st := g.inv.st
+	if st.remote || g.gitDir.s != "" || g.gitDir.dynamic {
+		return nil, true
+	}
+	if st.cwdUnknown {
+		unknown = true
+	}
+	for _, c := range st.cwds {
+		if a.inOwnWorktree(c) {
+			if a.env.Branch == "" && !a.env.Detached {
+				unknown = true
+				continue
+			}
+			branches = append(branches, a.env.Branch)
+			continue
+		}
+		if a.env.Repo == nil {
+			unknown = true
+			continue
+		}
+		b, ok := a.env.Repo.BranchAt(c)
+		if !ok {
+			unknown = true
+			continue
+		}
+		branches = append(branches, b)
+	}
+	return branches, unknown
+}
+
+func (a *analyzer) inOwnWorktree(p string) bool {
+	if !a.underRoot(p) {
+		return false
+	}
+	for _, w := range a.m.worktrees {
+		if under(p, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// branchName returns the branch a ref names, when it names a local branch.
+func branchName(ref string) (string, bool) {
+	ref = strings.TrimPrefix(ref, "refs/heads/")
+	ref = strings.TrimPrefix(ref, "heads/")
+	if strings.HasPrefix(ref, "refs/") || ref == "" {
+		return "", false
+	}
+	return ref, true
+}
+
+func (a *analyzer) protected(ref string) bool {
+	b, ok := branchName(ref)
+	return ok && a.pol.IsProtectedBranch(b)
+}
+
+// protectedPattern reports whether a refspec glob can name a protected branch.
+func (a *analyzer) protectedPattern(ref string) (string, bool) {
+	b, ok := branchName(ref)
+	if !ok {
+		return "", false
+	}
+	for _, p := range a.pol.ProtectedBranches {
+		if ok, _ := path.Match(b, p); ok {
+			return p, true
+		}
+		if ok, _ := path.Match(strings.ReplaceAll(b, "*", "x"), p); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+var pushSpec = optSpec{short: "o", long: longs("repo", "receive-pack", "exec", "push-option"),
+	optionalLS: longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
+
+func (a *analyzer) gitPush(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, pushSpec)
+	for _, c := range p.values("receive-pack", "exec") {
+		remote := *inv
+		remote.st = remoteState(inv.st)
+		a.runScriptArg(&remote, c, "git push --receive-pack")
+	}
+	if p.has("n", "dry-run") {
+		return // a dry run changes nothing
+	}
+	if p.dynamicOption() {
+		a.report(inv, policy.RuleForcePush, "git push has arguments only known at run time, which may force the push or name a protected branch", "write the remote and branch literally")
+		return
+	}
+	if p.has("f", "force", "force-with-lease", "force-if-includes") {
+		a.report(inv, policy.RuleForcePush, "git push --force rewrites history that other agents may have built on", altForcePush)
+	}
+	if p.has("mirror") {
+		a.report(inv, policy.RuleForcePush, "git push --mirror overwrites and deletes every ref on the remote", altForcePush)
+	}
+	if p.has("prune") {
+		a.report(inv, policy.RuleForcePush, "git push --prune deletes remote branches that have no local counterpart", "push the branches you mean, without --prune")
+	}
+	if p.has("all", "branches", "mirror") {
+		a.report(inv, policy.RuleProtectedBranch, "git push --all pushes every local branch, protected ones ("+strings.Join(a.pol.ProtectedBranches, ", ")+") included", altProtected)
+	}
+	refspecs := p.operands
+	if len(refspecs) > 0 {
+		refspecs = refspecs[1:] // the remote
+	}
+	deleting := p.has("d", "delete")
+	for _, r := range refspecs {
+		a.pushRefspec(g, r, deleting)
+	}
+	if len(refspecs) == 0 && !p.has("all", "branches", "mirror", "tags") {
+		branches, unknown := a.currentBranches(g)
+		for _, b := range branches {
+			if a.pol.IsProtectedBranch(b) {
+				a.report(inv, policy.RuleProtectedBranch, "git push pushes the current branch, "+b+", which is protected", altProtected)
+			}
+		}
+		if unknown {
+			a.report(inv, policy.RuleProtectedBranch, "git push without a refspec pushes the current branch, and the guard cannot tell which branch that is here", "name the branch: git push origin <your-branch>")
+		}
+	}
+}
+
+func (a *analyzer) pushRefspec(g *gitCtx, r arg, deleting bool) {
+	inv := g.inv
+	if r.dynamic {
+		a.report(inv, policy.RuleProtectedBranch, "git push names "+quoteShow(r)+", only known at run time, which may be a protected branch", "write the branch name literally")
+		return
+	}
+	spec := r.s
+	if strings.HasPrefix(spec, "+") {
+		a.report(inv, policy.RuleForcePush, "the refspec "+spec+" forces the push (a leading + is --force for that ref)", altForcePush)
+		spec = spec[1:]
+	}
+	src, dst, colon := strings.Cut(spec, ":")
+	if deleting {
+		dst, colon = src, true
+		src = ""
+	}
+	if colon && src == "" {
+		if a.protected(dst) {
+			a.report(inv, policy.RuleProtectedBranch, "git push deletes the protected branch "+dst+" on the remote", altProtected)
+		}
+		return
+	}
+	if !colon || dst == "" {
+		dst = src
+		if src == "HEAD" || src == "@" {
+			branches, unknown := a.currentBranches(g)
+			for _, b := range branches {
+				if a.pol.IsProtectedBranch(b) {
+					a.report(inv, policy.RuleProtectedBranch, "git push "+src+" pushes the current branch, "+b+", which is protected", altProtected)
+				}
+			}
+			if unknown {
+				a.report(inv, policy.RuleProtectedBranch, "git push "+src+" pushes the current branch, and the guard cannot tell which branch that is here", "name the branch: git push origin <your-branch>")
+			}
+			return
+		}
+	}
+	if strings.Contains(dst, "*") {
+		if p, ok := a.protectedPattern(dst); ok {
+			a.report(inv, policy.RuleProtectedBranch, "the refspec "+r.s+" can push to the protected branch "+p, altProtected)
+		}
+		return
+	}
+	if dst == "HEAD" {
+		a.report(inv, policy.RuleProtectedBranch, "git push to the remote's HEAD updates its default branch", altProtected)
+		return
+	}
+	if a.protected(dst) {
+		a.report(inv, policy.RuleProtectedBranch, "git push updates the protected branch "+strings.TrimPrefix(dst, "refs/heads/"), altProtected)
+	}
+}
+
+func (a *analyzer) gitCommit(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "mFCct", long: longs("message", "file", "reuse-message", "reedit-message", "template",
+		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), optionalLS: longs("gpg-sign", "untracked-files")})
+	if p.has("n") {
+		a.report(g.inv, policy.RuleGuardTamper, "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", altNoVerify)
+	}
+	for _, f := range p.values("F", "file", "t", "template", "pathspec-from-file") {
+		a.readPath(g.inv, f)
+	}
+	for _, x := range p.operands {
+		a.readPath(g.inv, x)
+	}
+}
+
+// gitPassive: subcommands whose only concerns are --no-verify (checked by
+// the caller) and paths that may be secret files.
+func (a *analyzer) gitPassive(g *gitCtx, sub string, args []arg) {
+	p := parseOpts(args, optSpec{short: "mFsXSC", long: longs("message", "file", "strategy", "strategy-option", "cleanup", "into-name")})
+	for _, f := range p.values("F", "file") {
+		a.readPath(g.inv, f)
+	}
+	if sub == "am" {
+		for _, x := range p.operands {
+			a.readPath(g.inv, x)
+		}
+	}
+}
+
+func (a *analyzer) gitRebase(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "sXxC", long: longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
+		optionalLS: longs("gpg-sign", "rebase-merges", "autosquash")})
+	for _, c := range p.values("x", "exec") {
+		a.runScriptArg(g.inv, c, "git rebase --exec")
+	}
+	if p.has("abort", "quit", "continue", "skip", "edit-todo", "show-current-patch") {
+		return
+	}
+	var branch string
+	switch {
+	case p.has("root") && len(p.operands) >= 1:
+		branch = p.operands[0].s
+	case len(p.operands) >= 2:
+		branch = p.operands[1].s
+	}
+	if branch != "" {
+		if a.protected(branch) {
+			a.report(g.inv, policy.RuleProtectedBranch, "git rebase "+branch+" checks out the protected branch "+branch+" and rewrites it", altProtected)
+		}
+		return
+	}
+	branches, _ := a.currentBranches(g)
+	for _, b := range branches {
+		if a.pol.IsProtectedBranch(b) {
+			a.report(g.inv, policy.RuleProtectedBranch, "git rebase rewrites the current branch, "+b+", which is protected", altProtected)
+		}
+	}
+}
+
+var checkoutSpec = optSpec{short: "bBt", long: longs("orphan", "conflict", "pathspec-from-file"), optionalLS: longs("track", "recurse-submodules")}
+
+func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, checkoutSpec)
+	if p.has("p", "patch") {
+		return // interactive; nothing happens without a terminal
+	}
+	if v, ok := p.value("B"); ok && a.protected(v.s) {
+		a.report(inv, policy.RuleProtectedBranch, "git checkout -B "+v.s+" resets the protected branch "+v.s, altProtected)
+	}
+	for _, v := range append(p.values("b", "orphan"), p.values("B")...) {
+		if a.protected(v.s) {
+			a.report(inv, policy.RuleProtectedBranch, "git checkout switches this worktree to the protected branch "+v.s, altProtected)
+		}
+	}
+	if _, ok := p.value("pathspec-from-file"); ok {
+		a.report(inv, policy.RuleDestructiveGit, "git checkout --pathspec-from-file overwrites working-tree files with committed versions, discarding uncommitted changes", altCheckoutFiles)
+		return
+	}
+	creating := len(p.values("b", "B", "orphan")) > 0
+	force := p.has("f", "force")
+	// Operands before "--" may be a branch or paths; after "--" they are paths.
+	var before, paths []arg
+	if p.dashdash {
+		n := len(args)
+		for k := range args {
+			if args[k].s == "--" {
+				n = len(args) - k - 1
+				break
+			}
+		}
+		before = p.operands[:len(p.operands)-n]
+		paths = p.operands[len(p.operands)-n:]
+	} else {
+		before = p.operands
+	}
+	if len(before) > 0 && !creating {
+		t := before[0]
+		rest := before[1:]
+		switch {
+		case t.dynamic:
+			a.report(inv, policy.RuleProtectedBranch, "git checkout "+quoteShow(t)+" is only known at run time and may switch to a protected branch or overwrite files", "write the branch or path literally")
+		case t.s == "." || (len(rest) == 0 && !p.dashdash && a.isWorktreePath(g, t.s)):
+			paths = append(paths, t)
+		default:
+			if len(rest) == 0 && len(paths) == 0 && !p.has("detach") && a.protected(t.s) {
+				a.report(inv, policy.RuleProtectedBranch, "git checkout "+t.s+" switches this worktree to the protected branch "+t.s, altProtected)
+			}
+			paths = append(paths, rest...) // git checkout <tree-ish> <paths>
+		}
+	}
+	if len(paths) > 0 {
+		a.report(inv, policy.RuleDestructiveGit, "git checkout "+showArgs(paths)+" overwrites working-tree files with committed versions, discarding uncommitted changes", altCheckoutFiles)
+		return
+	}
+	if force {
+		a.report(inv, policy.RuleDestructiveGit, "git checkout --force throws away uncommitted changes", "commit or stash (git stash) your changes, then switch")
+	}
+}
+
+const altCheckoutFiles = "keep the changes: look with git diff, set them aside with git stash, or ask a human before discarding"
+
+func showArgs(xs []arg) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = x.show()
+	}
+	return strings.Join(parts, " ")
+}
+
+// isWorktreePath decides "git checkout X" the way git does: a local branch
+// named X wins; otherwise an existing path means files are overwritten.
+func (a *analyzer) isWorktreePath(g *gitCtx, name string) bool {
+	st := g.inv.st
+	if a.env.Repo != nil {
+		for _, c := range st.cwds {
+			if a.env.Repo.HasBranch(c, name) {
+				return false
+			}
+		}
+		for _, c := range st.cwds {
+			if a.env.Repo.Exists(cleanJoin(c, name)) {
+				return true
+			}
+		}
+		return false
+	}
+	// Without a repository to ask: names with a file extension or a path
+	// separator into a dot-directory are paths.
+	if a.pol.IsProtectedBranch(name) {
+		return false
+	}
+	base := path.Base(name)
+	return strings.Contains(base, ".") && !strings.HasSuffix(base, ".")
+}
+
+func (a *analyzer) gitSwitch(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, optSpec{short: "cCt", long: longs("create", "force-create", "orphan", "conflict"), optionalLS: longs("track", "recurse-submodules", "guess")})
+	for _, v := range p.values("C", "force-create") {
+		if a.protected(v.s) {
+			a.report(inv, policy.RuleProtectedBranch, "git switch -C "+v.s+" resets the protected branch "+v.s, altProtected)
+		}
+	}
+	for _, v := range p.values("c", "create", "orphan") {
+		if a.protected(v.s) {
+			a.report(inv, policy.RuleProtectedBranch, "git switch moves this worktree to the protected branch "+v.s, altProtected)
+		}
+	}
+	if p.has("f", "force", "discard-changes") {
+		a.report(inv, policy.RuleDestructiveGit, "git switch --discard-changes throws away uncommitted changes", "commit or stash (git stash) your changes, then switch")
+	}
+	if len(p.values("c", "C", "create", "force-create", "orphan")) == 0 && len(p.operands) > 0 && !p.has("d", "detach") {
+		t := p.operands[0]
+		if t.dynamic {
+			a.report(inv, policy.RuleProtectedBranch, "git switch "+quoteShow(t)+" is only known at run time and may be a protected branch", "write the branch name literally")
+		} else if a.protected(t.s) || t.s == "-" && false {
+			a.report(inv, policy.RuleProtectedBranch, "git switch "+t.s+" moves this worktree to the protected branch "+t.s, altProtected)
+		}
+	}
+}
+
+func (a *analyzer) gitRestore(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "s", long: longs("source", "conflict", "pathspec-from-file"), optionalLS: longs("recurse-submodules")})
+	if p.has("p", "patch") {
+		return
+	}
+	staged := p.has("S", "staged")
+	worktree := p.has("W", "worktree")
+	if staged && !worktree {
+		return // only the index changes
+	}
+	if len(p.operands) > 0 || p.has("pathspec-from-file") {
+		a.report(g.inv, policy.RuleDestructiveGit, "git restore "+showArgs(p.operands)+" overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+	}
+}
+
+func (a *analyzer) gitReset(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
+	if p.has("hard") {
+		a.report(g.inv, policy.RuleDestructiveGit, "git reset --hard throws away uncommitted changes and can drop commits", "use git stash to set changes aside, or git reset --keep / git restore --staged, which keep your work")
+		return
+	}
+	if p.has("merge") {
+		a.report(g.inv, policy.RuleDestructiveGit, "git reset --merge can throw away uncommitted changes", "use git stash or git reset --keep")
+		return
+	}
+	if (p.has("soft", "mixed", "keep") || len(p.operands) > 0) && !p.dashdash {
+		moves := false
+		for _, x := range p.operands {
+			if x.s != "HEAD" && x.s != "@" {
+				moves = true
+			}
+		}
+		if moves {
+			branches, _ := a.currentBranches(g)
+			for _, b := range branches {
+				if a.pol.IsProtectedBranch(b) {
+					a.report(g.inv, policy.RuleProtectedBranch, "git reset moves the current branch, "+b+", which is protected", altProtected)
+				}
+			}
+		}
+	}
+}
+
+func (a *analyzer) gitClean(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "e", long: longs("exclude")})
+	if !p.has("f", "force") || p.has("n", "dry-run") || p.has("i", "interactive") {
+		return
+	}
+	// Where does it clean? Outside the worktree it is a delete outside
+	// first, and it destroys untracked work wherever it runs.
+	defer a.report(g.inv, policy.RuleDestructiveGit, "git clean -f deletes untracked files, which are work git cannot bring back", "preview with git clean -n, then delete the specific files you mean with rm")
+	dir := arg{s: "."}
+	if g.workTree.s != "" || g.workTree.dynamic {
+		dir = g.workTree
+	}
+	targets := p.operands
+	if len(targets) == 0 {
+		targets = []arg{dir}
+	}
+	for _, t := range targets {
+		x := t
+		if !t.dynamic && dir.s != "." && !path.IsAbs(t.s) {
+			x = arg{s: path.Join(dir.s, t.s), dynamic: dir.dynamic, src: t.src}
+		}
+		rt := a.resolveArg(x, g.inv.st)
+		if rt.unknown || g.inv.st.remote {
+			a.report(g.inv, policy.RuleDeleteOutside, "git clean deletes in "+quoteShow(x)+", a location only known at run time", altDelete)
+			continue
+		}
+		for _, p := range rt.paths {
+			if p == a.env.Root {
+				continue // the worktree's own untracked files: covered by destructive-git
+			}
+			if pl, why := a.classify(p, g.inv.st); pl == placeOutside {
+				a.report(g.inv, policy.RuleDeleteOutside, "git clean deletes untracked files in "+why, altDelete)
+			}
+		}
+	}
+}
+
+func (a *analyzer) gitStash(g *gitCtx, args []arg) {
+	if len(args) == 0 {
+		return
+	}
+	switch args[0].s {
+	case "drop":
+		a.report(g.inv, policy.RuleDestructiveGit, "git stash drop deletes stashed work", "leave the stash; git stash list shows it, git stash pop brings it back")
+	case "clear":
+		a.report(g.inv, policy.RuleDestructiveGit, "git stash clear deletes all stashed work", "leave the stash; git stash list shows it")
+	}
+}
+
+func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, optSpec{short: "u", long: longs("set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format"),
+		optionalLS: longs("track", "column", "color", "abbrev", "recurse-submodules")})
+	del := p.has("d", "D", "delete")
+	force := p.has("f", "force")
+	if del {
+		for _, x := range p.operands {
+			switch {
+			case x.dynamic:
+				a.report(inv, policy.RuleProtectedBranch, "git branch deletes "+quoteShow(x)+", only known at run time", "write the branch name literally")
+			case a.protected(x.s) && !p.has("r", "remotes"):
+				a.report(inv, policy.RuleProtectedBranch, "git branch deletes the protected branch "+x.s, altProtected)
+			case p.has("D") || force:
+				a.report(inv, policy.RuleDestructiveGit, "git branch -D deletes "+x.s+" even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work")
+			}
+		}
+		return
+	}
+	if p.has("m", "M", "move", "c", "C", "copy") {
+		ops := p.operands
+		names := make([]string, 0, 2)
+		for _, x := range ops {
+			names = append(names, x.s)
+		}
+		if len(ops) == 1 && p.has("m", "M", "move") {
+			if branches, _ := a.currentBranches(g); len(branches) > 0 {
+				names = append(names, branches...)
+			}
+		}
+		for _, n := range names {
+			if a.protected(n) {
+				a.report(inv, policy.RuleProtectedBranch, "git branch "+showArgs(ops)+" renames or overwrites the protected branch "+n, altProtected)
+				return
+			}
+		}
+		return
+	}
+	if force && len(p.operands) > 0 {
+		if x := p.operands[0]; x.dynamic || a.protected(x.s) {
+			a.report(inv, policy.RuleProtectedBranch, "git branch -f "+x.show()+" moves the protected branch "+x.show(), altProtected)
+		}
+	}
+}
+
+func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, optSpec{short: "m", long: longs("message")})
+	if p.has("stdin") {
+		if inv.in == nil || inv.in.dynamic {
+			a.report(inv, policy.RuleProtectedBranch, "git update-ref --stdin updates refs the guard cannot see", "update refs with literal git update-ref <ref> <value>")
+			return
+		}
+		for _, line := range strings.Split(inv.in.text, "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && a.protected(f[1]) {
+				a.report(inv, policy.RuleProtectedBranch, "git update-ref --stdin moves the protected branch "+f[1], altProtected)
+			}
+		}
+		return
+	}
+	if len(p.operands) > 0 {
+		r := p.operands[0]
+		if r.dynamic || a.protected(r.s) || strings.TrimPrefix(r.s, "refs/heads/") != r.s && a.pol.IsProtectedBranch(strings.TrimPrefix(r.s, "refs/heads/")) {
+			a.report(inv, policy.RuleProtectedBranch, "git update-ref rewrites "+r.show()+", a protected branch", altProtected)
+		}
+	}
+}
+
+func (a *analyzer) gitSymbolicRef(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "m"})
+	if len(p.operands) >= 2 && p.operands[0].s == "HEAD" && (p.operands[1].dynamic || a.protected(p.operands[1].s)) {
+		a.report(g.inv, policy.RuleProtectedBranch, "git symbolic-ref HEAD "+p.operands[1].show()+" switches this worktree to a protected branch", altProtected)
+	}
+}
+
+func (a *analyzer) gitWorktree(g *gitCtx, args []arg) {
+	if len(args) == 0 {
+		return
+	}
+	inv := g.inv
+	rest := args[1:]
+	switch args[0].s {
+	case "add":
+		p := parseOpts(rest, optSpec{short: "bB", long: longs("reason", "orphan")})
+		for _, v := range p.values("B") {
+			if a.protected(v.s) {
+				a.report(inv, policy.RuleProtectedBranch, "git worktree add -B "+v.s+" resets the protected branch "+v.s, altProtected)
+			}
+		}
+		if len(p.values("b", "B", "orphan")) == 0 && !p.has("detach", "d") && len(p.operands) >= 2 && a.protected(p.operands[1].s) {
+			a.report(inv, policy.RuleProtectedBranch, "git worktree add checks out the protected branch "+p.operands[1].s+" for work", "create your own branch: git worktree add -b <new-branch> <path> "+p.operands[1].s)
+		}
+	case "remove":
+		p := parseOpts(rest, optSpec{})
+		for _, x := range p.operands {
+			a.deletePath(inv, x, true)
+		}
+	case "move":
+		p := parseOpts(rest, optSpec{})
+		if len(p.operands) == 2 {
+			a.deletePath(inv, p.operands[0], true)
+			a.writePath(inv, p.operands[1], "git worktree move writes to")
+		}
+	}
+}
+
+func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
+	inv := g.inv
+	p := parseOpts(args, optSpec{short: "f", long: longs("file", "blob", "type", "default", "comment", "value", "url")})
+	ops := p.operands
+	sub := ""
+	if len(ops) > 0 {
+		switch ops[0].s {
+		case "get", "set", "unset", "list", "edit", "rename-section", "remove-section":
+			sub = ops[0].s
+			ops = ops[1:]
+		}
+	}
+	read := p.has("get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "get-color", "get-colorbool") || sub == "get" || sub == "list"
+	unset := p.has("unset", "unset-all") || sub == "unset"
+	edit := p.has("e", "edit") || sub == "edit"
+	if edit {
+		a.report(inv, policy.RuleGuardTamper, "git config --edit opens the git config in an editor", "set single keys with git config <key> <value>")
+		return
+	}
+	if p.has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
+		if len(ops) > 0 && (ops[0].dynamic || strings.EqualFold(ops[0].s, "core") || strings.HasPrefix(strings.ToLower(ops[0].s), "include")) {
+			a.report(inv, policy.RuleGuardTamper, "removing or renaming the "+ops[0].show()+" config section can change core.hooksPath", altTamper)
+		}
+		return
+	}
+	if read || len(ops) == 0 {
+		return
+	}
+	key := ops[0]
+	if key.dynamic {
+		a.report(inv, policy.RuleGuardTamper, "git config writes a key only known at run time, which may be core.hooksPath", "write the key literally")
+		return
+	}
+	write := unset || p.has("add", "replace-all") || sub == "set" || len(ops) >= 2
+	if !write {
+		return
+	}
+	for _, f := range p.values("f", "file") {
+		a.writePath(inv, f, "git config --file writes")
+	}
+	val := arg{}
+	if len(ops) >= 2 {
+		val = ops[1]
+	} else if v, ok := p.value("value"); ok && sub == "set" {
+		val = v
+	}
+	a.gitConfigWrite(inv, key.s, val, !unset && len(ops) >= 2, nil)
+}
+
+func (a *analyzer) gitRm(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
+	if p.has("cached") || p.has("n", "dry-run") {
+		return // only the index changes
+	}
+	recursive := p.has("r")
+	for _, x := range p.operands {
+		a.deletePath(g.inv, x, recursive)
+	}
+}
+
+func (a *analyzer) gitReads(g *gitCtx, sub string, args []arg) {
+	for _, x := range args {
+		if x.dynamic || strings.HasPrefix(x.s, "-") {
+			continue
+		}
+		if rev, p, ok := strings.Cut(x.s, ":"); ok && !strings.Contains(rev, "/") {
+			a.readPath(g.inv, arg{s: p, src: x.src}) // HEAD:.env, :.env
+			continue
+		}
+		a.readPath(g.inv, x)
+	}
+	_ = sub
+}
+
+func (a *analyzer) gitFetch(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "jo", long: longs("depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "jobs", "negotiation-tip", "server-option", "filter"),
+		optionalLS: longs("recurse-submodules")})
+	for _, c := range p.values("upload-pack") {
+		remote := *g.inv
+		remote.st = remoteState(g.inv.st)
+		a.runScriptArg(&remote, c, "git fetch --upload-pack")
+	}
+	force := p.has("f", "force")
+	if len(p.operands) < 2 {
+		return
+	}
+	for _, r := range p.operands[1:] {
+		spec := r.s
+		plus := strings.HasPrefix(spec, "+")
+		_, dst, ok := strings.Cut(strings.TrimPrefix(spec, "+"), ":")
+		if ok && (plus || force) && a.protected(dst) {
+			a.report(g.inv, policy.RuleProtectedBranch, "git fetch "+spec+" force-updates the local protected branch "+dst, "fetch into remote-tracking branches: git fetch origin")
+		}
+	}
+}
+
+func (a *analyzer) gitClone(g *gitCtx, args []arg) {
+	p := parseOpts(args, optSpec{short: "obcujq", long: longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
+	for _, c := range p.values("u", "upload-pack") {
+		a.runScriptArg(g.inv, c, "git clone --upload-pack")
+	}
+	for _, op := range p.operands {
+		if rest, ok := strings.CutPrefix(op.s, "ext::"); ok {
+			a.runScriptArg(g.inv, arg{s: rest, src: op.src}, "git clone ext::")
+		}
+	}
+	if len(p.operands) >= 2 {
+		a.writePath(g.inv, p.operands[1], "git clone writes to")
+	}
+}

@@ -1,0 +1,550 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func registerPackages() {
+	for _, n := range []string{"npm", "npx", "pnpx", "bunx", "yarn", "pnpm", "pip", "uv", "uvx", "poetry", "pipx", "pdm",
+		"rye", "conda", "mamba", "micromamba", "go", "cargo", "gem", "bundle", "bundler", "apt", "apt-get", "aptitude",
+		"dnf", "yum", "microdnf", "apk", "brew", "pacman", "zypper", "port", "snap", "nix-env"} {
+		handlers[n] = (*analyzer).packageManager
+	}
+}
+
+// pkgRequest is what one install command fetches.
+type pkgRequest struct {
+	eco   string   // the [packages] key: npm, pip, go, cargo, gem, system
+	names []string // packages named on the command line
+	hint  string   // how to install what the project declares instead
+}
+
+var npmValueOpts = longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
+	"loglevel", "install-strategy", "before", "cpu", "os", "libc", "access", "otp", "scope", "cwd", "dir", "C", "filter", "F", "package", "p", "call", "c")
+
+var pipValueOpts = longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
+	"prefix", "root", "src", "upgrade-strategy", "platform", "python-version", "implementation", "abi", "only-binary", "no-binary",
+	"progress-bar", "log", "cache-dir", "trusted-host", "proxy", "retries", "timeout", "exists-action", "cert", "client-cert",
+	"config-settings", "C", "global-option", "report", "python", "group", "optional", "extra", "index", "default-index", "branch",
+	"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
+
+func (a *analyzer) packageManager(inv *invocation) {
+	reqs := a.packageRequests(inv)
+	for _, r := range reqs {
+		var missing []string
+		for _, n := range r.names {
+			if !a.packageAllowed(r.eco, n) {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		alt := "ask a human to add " + quoteList(missing) + " to [packages] " + r.eco + " in .swarm-guard.toml"
+		if r.hint != "" {
+			alt = "install what the project already declares (" + r.hint + "), or " + alt
+		}
+		a.report(inv, policy.RulePackageInstall, inv.name+" installs "+strings.Join(missing, ", ")+", not on the "+r.eco+" package allowlist", alt)
+	}
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = `"` + x + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// packageAllowed matches a package name against the ecosystem's allowlist.
+func (a *analyzer) packageAllowed(eco, name string) bool {
+	norm := name
+	if eco == "pip" {
+		norm = normalizePyName(name)
+	}
+	for _, pat := range a.pol.Packages.Ecosystem(eco) {
+		p := pat
+		if eco == "pip" {
+			p = normalizePyName(pat)
+		}
+		if ok, _ := doublestar.Match(p, norm); ok || p == norm {
+			return true
+		}
+	}
+	return false
+}
+
+var pyNameSep = lazyRegexp(`[-_.]+`)
+
+func normalizePyName(s string) string { return pyNameSep().ReplaceAllString(strings.ToLower(s), "-") }
+
+// splitSub returns the subcommand (the first operand) and what follows it.
+func splitSub(args []arg, valueOpts map[string]bool) (string, []arg) {
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if x.dynamic {
+			return "?", args[i:]
+		}
+		if strings.HasPrefix(x.s, "-") {
+			name := strings.TrimLeft(x.s, "-")
+			if !strings.Contains(name, "=") && valueOpts[name] {
+				i++
+			}
+			continue
+		}
+		return x.s, args[i+1:]
+	}
+	return "", nil
+}
+
+// operandsOf returns the operands of args, skipping options and their values.
+func operandsOf(args []arg, valueOpts map[string]bool) []arg {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if x.dynamic {
+			out = append(out, x)
+			continue
+		}
+		if x.s == "--" {
+			out = append(out, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(x.s, "-") && x.s != "-" {
+			name := strings.TrimLeft(x.s, "-")
+			if !strings.Contains(name, "=") && valueOpts[name] {
+				i++
+			}
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func optValues(args []arg, names ...string) []arg {
+	var out []arg
+	for i, x := range args {
+		for _, n := range names {
+			flag := "--" + n
+			if len(n) == 1 {
+				flag = "-" + n
+			}
+			if x.s == flag && i+1 < len(args) {
+				out = append(out, args[i+1])
+			} else if v, ok := strings.CutPrefix(x.s, flag+"="); ok {
+				out = append(out, arg{s: v, src: x.src})
+			}
+		}
+	}
+	return out
+}
+
+func hasFlag(args []arg, flags ...string) bool {
+	for _, x := range args {
+		for _, f := range flags {
+			if x.s == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
+	args := inv.args()
+	names := func(eco string, ops []arg, clean func(string) (string, bool)) []string {
+		var out []string
+		for _, x := range ops {
+			if x.dynamic {
+				out = append(out, x.show())
+				continue
+			}
+			if n, ok := clean(x.s); ok {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	req := func(eco, hint string, ns []string) []pkgRequest {
+		if len(ns) == 0 {
+			return nil
+		}
+		return []pkgRequest{{eco: eco, names: ns, hint: hint}}
+	}
+	switch inv.name {
+	case "npm":
+		sub, rest := splitSub(args, npmValueOpts)
+		switch sub {
+		case "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add":
+			return req("npm", "npm ci, or npm install without package names", names("npm", operandsOf(rest, npmValueOpts), npmName))
+		case "exec", "x":
+			return req("npm", "", a.npxNames(rest))
+		case "init", "create":
+			ops := operandsOf(rest, npmValueOpts)
+			if len(ops) > 0 {
+				return req("npm", "", names("npm", ops[:1], createName))
+			}
+		}
+	case "npx", "pnpx", "bunx":
+		return req("npm", "", a.npxNames(args))
+	case "yarn":
+		sub, rest := splitSub(args, npmValueOpts)
+		switch sub {
+		case "add":
+			return req("npm", "yarn install", names("npm", operandsOf(rest, npmValueOpts), npmName))
+		case "global":
+			if s2, r2 := splitSub(rest, npmValueOpts); s2 == "add" {
+				return req("npm", "", names("npm", operandsOf(r2, npmValueOpts), npmName))
+			}
+		case "dlx":
+			ops := operandsOf(rest, npmValueOpts)
+			ns := names("npm", optValues(rest, "p", "package"), npmName)
+			if len(ns) == 0 && len(ops) > 0 {
+				ns = names("npm", ops[:1], npmName)
+			}
+			return req("npm", "", ns)
+		case "create":
+			return req("npm", "", names("npm", operandsOf(rest, npmValueOpts)[:min(1, len(operandsOf(rest, npmValueOpts)))], createName))
+		}
+	case "pnpm", "bun":
+		sub, rest := splitSub(args, npmValueOpts)
+		switch sub {
+		case "add", "a":
+			return req("npm", inv.name+" install", names("npm", operandsOf(rest, npmValueOpts), npmName))
+		case "install", "i":
+			return req("npm", inv.name+" install without package names", names("npm", operandsOf(rest, npmValueOpts), npmName))
+		case "dlx", "x":
+			ops := operandsOf(rest, npmValueOpts)
+			if len(ops) > 0 {
+				return req("npm", "", names("npm", ops[:1], npmName))
+			}
+		case "create":
+			ops := operandsOf(rest, npmValueOpts)
+			if len(ops) > 0 {
+				return req("npm", "", names("npm", ops[:1], createName))
+			}
+		}
+	case "pip", "pip3":
+		sub, rest := splitSub(args, pipValueOpts)
+		if sub == "install" {
+			return req("pip", "pip install -r requirements.txt, or pip install -e .", a.pipNames(rest))
+		}
+	case "uv":
+		sub, rest := splitSub(args, pipValueOpts)
+		switch sub {
+		case "pip":
+			if s2, r2 := splitSub(rest, pipValueOpts); s2 == "install" {
+				return req("pip", "uv pip install -r requirements.txt, or uv sync", a.pipNames(r2))
+			}
+		case "add":
+			return req("pip", "uv sync", a.pipNames(rest))
+		case "tool":
+			if s2, r2 := splitSub(rest, pipValueOpts); s2 == "install" || s2 == "run" {
+				return req("pip", "", append(firstName(r2, pipValueOpts, pyName), a.pipNames(optValues(r2, "with", "w", "from"))...))
+			}
+		case "run":
+			return req("pip", "uv run without --with", a.pipNames(optValues(rest, "with", "w")))
+		}
+	case "uvx":
+		ns := firstName(args, pipValueOpts, pyName)
+		if from := optValues(args, "from"); len(from) > 0 {
+			ns = a.pipNames(from)
+		}
+		return req("pip", "", append(ns, a.pipNames(optValues(args, "with", "w"))...))
+	case "poetry", "pdm", "rye":
+		sub, rest := splitSub(args, pipValueOpts)
+		if sub == "self" {
+			sub, rest = splitSub(rest, pipValueOpts)
+		}
+		if sub == "add" {
+			return req("pip", inv.name+" install", a.pipNames(rest))
+		}
+	case "pipx":
+		sub, rest := splitSub(args, pipValueOpts)
+		switch sub {
+		case "install", "run":
+			if spec := optValues(rest, "spec"); len(spec) > 0 {
+				return req("pip", "", a.pipNames(spec))
+			}
+			return req("pip", "", firstName(rest, pipValueOpts, pyName))
+		case "inject":
+			ops := operandsOf(rest, pipValueOpts)
+			if len(ops) > 1 {
+				return req("pip", "", a.pipNames(ops[1:]))
+			}
+		}
+	case "conda", "mamba", "micromamba":
+		sub, rest := splitSub(args, pipValueOpts)
+		if sub == "install" || sub == "create" {
+			return req("pip", inv.name+" env update --file environment.yml", names("pip", operandsOf(rest, pipValueOpts), pyName))
+		}
+	case "go":
+		return a.goRequests(args)
+	case "cargo":
+		sub, rest := splitSub(args, cargoValueOpts)
+		switch sub {
+		case "add", "install", "binstall":
+			if hasFlag(rest, "--list") {
+				return nil
+			}
+			ns := names("cargo", operandsOf(rest, cargoValueOpts), plainName)
+			for _, g := range optValues(rest, "git") {
+				ns = append(ns, g.show())
+			}
+			if len(optValues(rest, "path")) > 0 && len(ns) == 0 {
+				return nil
+			}
+			return req("cargo", "cargo build (dependencies from Cargo.toml)", ns)
+		}
+	case "gem":
+		sub, rest := splitSub(args, gemValueOpts)
+		if sub == "install" || sub == "i" {
+			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts), plainName))
+		}
+	case "bundle", "bundler":
+		sub, rest := splitSub(args, gemValueOpts)
+		if sub == "add" {
+			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts), plainName))
+		}
+	default:
+		return a.systemRequests(inv.name, args)
+	}
+	return nil
+}
+
+var (
+	cargoValueOpts = longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
+		"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
+	gemValueOpts = longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
+		"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
+	systemValueOpts = longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
+		"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "cask", "appdir", "channel")
+)
+
+func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
+	var ops []arg
+	switch tool {
+	case "apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "port", "snap":
+		sub, rest := splitSub(args, systemValueOpts)
+		if sub != "install" && sub != "in" && sub != "reinstall" && sub != "groupinstall" && sub != "localinstall" {
+			return nil
+		}
+		ops = operandsOf(rest, systemValueOpts)
+	case "apk":
+		sub, rest := splitSub(args, systemValueOpts)
+		if sub != "add" {
+			return nil
+		}
+		ops = operandsOf(rest, systemValueOpts)
+	case "brew":
+		sub, rest := splitSub(args, systemValueOpts)
+		if sub != "install" && sub != "reinstall" && sub != "tap" {
+			return nil
+		}
+		ops = operandsOf(rest, systemValueOpts)
+	case "pacman":
+		sync := false
+		for _, x := range args {
+			if strings.HasPrefix(x.s, "-S") || x.s == "--sync" {
+				sync = true
+			}
+		}
+		if !sync {
+			return nil
+		}
+		ops = operandsOf(args, systemValueOpts)
+	case "nix-env":
+		if !hasFlag(args, "-i", "--install", "-iA") {
+			return nil
+		}
+		ops = operandsOf(args, systemValueOpts)
+	default:
+		return nil
+	}
+	var ns []string
+	for _, x := range ops {
+		if x.dynamic {
+			ns = append(ns, x.show())
+			continue
+		}
+		if isLocalPath(x.s) {
+			continue
+		}
+		ns = append(ns, x.s)
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	return []pkgRequest{{eco: "system", names: ns}}
+}
+
+func (a *analyzer) goRequests(args []arg) []pkgRequest {
+	if len(args) == 0 {
+		return nil
+	}
+	goValueOpts := longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
+	sub, rest := args[0].s, args[1:]
+	var ns []string
+	switch sub {
+	case "get":
+		for _, x := range operandsOf(rest, goValueOpts) {
+			if x.dynamic {
+				ns = append(ns, x.show())
+				continue
+			}
+			name, ver, _ := strings.Cut(x.s, "@")
+			if ver == "none" || isLocalPath(name) || name == "all" || name == "" {
+				continue
+			}
+			ns = append(ns, name)
+		}
+	case "install", "run":
+		ops := operandsOf(rest, goValueOpts)
+		if sub == "run" && len(ops) > 0 {
+			ops = ops[:1] // the rest are the program's arguments
+		}
+		for _, x := range ops {
+			name, _, versioned := strings.Cut(x.s, "@")
+			if versioned && !isLocalPath(name) {
+				ns = append(ns, name)
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	return []pkgRequest{{eco: "go", names: ns, hint: "go mod download, or go install ./cmd/... for the module's own commands"}}
+}
+
+// npxNames returns the packages npx/npm exec would download: those named
+// with --package, a version (x@1), or forced with --yes. A bare `npx tool`
+// runs the project's own installed binary.
+func (a *analyzer) npxNames(args []arg) []string {
+	var ns []string
+	for _, p := range optValues(args, "p", "package") {
+		if n, ok := npmName(p.s); ok {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) > 0 {
+		return ns
+	}
+	ops := operandsOf(args, npmValueOpts)
+	if len(ops) == 0 {
+		return nil
+	}
+	first := ops[0]
+	if first.dynamic {
+		return []string{first.show()}
+	}
+	name, ok := npmName(first.s)
+	if !ok {
+		return nil
+	}
+	versioned := strings.LastIndex(first.s, "@") > 0
+	if versioned || hasFlag(args, "-y", "--yes") || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
+		return []string{name}
+	}
+	return nil
+}
+
+// npmName strips a version from an npm package spec; local paths and
+// tarballs are not packages to allow.
+func npmName(s string) (string, bool) {
+	if isLocalPath(s) || strings.HasPrefix(s, "file:") || strings.HasPrefix(s, "link:") || strings.HasPrefix(s, "workspace:") {
+		return "", false
+	}
+	if strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "github:") {
+		return s, true
+	}
+	if strings.HasPrefix(s, "@") {
+		if i := strings.Index(s[1:], "@"); i >= 0 {
+			return s[:i+1], true
+		}
+		return s, true
+	}
+	name, _, _ := strings.Cut(s, "@")
+	return name, name != ""
+}
+
+// createName turns `npm init x` into the create-x package it runs.
+func createName(s string) (string, bool) {
+	n, ok := npmName(s)
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(n, "@") {
+		scope, rest, found := strings.Cut(n, "/")
+		if !found {
+			return scope + "/create", true
+		}
+		return scope + "/create-" + rest, true
+	}
+	return "create-" + n, true
+}
+
+var pyVersionSep = lazyRegexp(`[=<>!~;@ \[]`)
+
+// pyName strips extras and version specifiers from a Python requirement.
+func pyName(s string) (string, bool) {
+	if isLocalPath(s) || strings.HasSuffix(s, ".whl") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".zip") {
+		return "", false
+	}
+	if strings.Contains(s, "://") || strings.HasPrefix(s, "git+") {
+		return s, true
+	}
+	if i := pyVersionSep().FindStringIndex(s); i != nil {
+		s = s[:i[0]]
+	}
+	return s, s != ""
+}
+
+func plainName(s string) (string, bool) {
+	if isLocalPath(s) {
+		return "", false
+	}
+	name, _, _ := strings.Cut(s, "@")
+	return name, name != ""
+}
+
+func (a *analyzer) pipNames(rest []arg) []string {
+	var out []string
+	for _, e := range optValues(rest, "e", "editable") {
+		if n, ok := pyName(e.s); ok {
+			out = append(out, n)
+		}
+	}
+	for _, x := range operandsOf(rest, pipValueOpts) {
+		if x.dynamic {
+			out = append(out, x.show())
+			continue
+		}
+		if n, ok := pyName(x.s); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func firstName(args []arg, valueOpts map[string]bool, clean func(string) (string, bool)) []string {
+	ops := operandsOf(args, valueOpts)
+	if len(ops) == 0 {
+		return nil
+	}
+	if ops[0].dynamic {
+		return []string{ops[0].show()}
+	}
+	if n, ok := clean(ops[0].s); ok {
+		return []string{n}
+	}
+	return nil
+}
+
+func isLocalPath(s string) bool {
+	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~")
+}

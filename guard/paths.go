@@ -1,0 +1,522 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// matchers are the policy's path globs made absolute for one Env.
+type matchers struct {
+	writable   []string
+	protected  []string // guard configuration: hooks, settings, policy (G4)
+	secret     []string
+	secretExc  []string
+	gitDirs    []string // the worktree's .git and the repository's git dirs
+	worktrees  []string // other agents' worktrees
+	hooksDirs  []string
+	settingsRx []string
+}
+
+func compileMatchers(p *policy.Policy, env *Env) *matchers {
+	root, home, temp := env.Root, env.Home, env.Temp
+	if temp == "" {
+		temp = "/tmp"
+	}
+	exp := func(pats []string) []string {
+		out := make([]string, 0, len(pats))
+		for _, pat := range pats {
+			out = append(out, policy.ExpandPath(pat, root, home, temp))
+		}
+		return out
+	}
+	m := &matchers{
+		writable:  exp(p.Writable),
+		secret:    exp(p.SecretFiles.Patterns),
+		secretExc: exp(p.SecretFiles.Exceptions),
+		worktrees: env.OtherWorktrees,
+	}
+	if root != "" && root != "/" {
+		m.gitDirs = append(m.gitDirs, path.Join(root, ".git"))
+	}
+	for _, d := range []string{env.GitDir, env.CommonDir} {
+		if d != "" && !strings.HasPrefix(d, root+"/.git") {
+			m.gitDirs = append(m.gitDirs, d)
+		}
+	}
+	m.hooksDirs = env.HooksDirs
+	if len(m.hooksDirs) == 0 && root != "" {
+		m.hooksDirs = []string{path.Join(root, ".git", "hooks")}
+	}
+	for _, d := range m.hooksDirs {
+		m.protected = append(m.protected, d, d+"/**")
+	}
+	if root != "" {
+		m.protected = append(m.protected,
+			path.Join(root, ".git", "config"), path.Join(root, ".git", "config.worktree"),
+			path.Join(root, ".claude", "settings.json"), path.Join(root, ".claude", "settings.local.json"),
+			path.Join(root, policy.FileName))
+	}
+	for _, d := range []string{env.CommonDir, env.GitDir} {
+		if d != "" {
+			m.protected = append(m.protected, path.Join(d, "config"), path.Join(d, "config.worktree"))
+		}
+	}
+	if env.CommonDir != "" {
+		m.protected = append(m.protected, path.Join(env.CommonDir, "swarm-guard"), path.Join(env.CommonDir, "swarm-guard", "**"))
+	}
+	if home != "" {
+		m.protected = append(m.protected, path.Join(home, ".claude", "settings.json"), path.Join(home, ".claude", "settings.local.json"))
+	}
+	m.protected = append(m.protected, env.GuardPaths...)
+	m.protected = append(m.protected, exp(p.ProtectedPaths)...)
+	return m
+}
+
+func (a *analyzer) resolve(p string) string {
+	if a.env.Resolve != nil {
+		return a.env.Resolve(p)
+	}
+	return p
+}
+
+// underRoot reports whether p is inside the worktree (the root itself counts).
+func (a *analyzer) underRoot(p string) bool {
+	root := a.env.Root
+	if root == "" {
+		return false
+	}
+	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
+}
+
+func under(p, dir string) bool {
+	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
+}
+
+// place says where a path is, for the delete and write rules.
+type place int
+
+const (
+	placeInside place = iota
+	placeWritable
+	placeSink
+	placeOutside
+)
+
+// sinks are devices that swallow or pass through data; writing them is harmless.
+func isSink(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/") || strings.HasPrefix(p, "/dev/pts/")
+}
+
+// classify places an absolute path and explains what it is when outside.
+func (a *analyzer) classify(p string, st *state) (place, string) {
+	if st != nil && st.remote {
+		return placeOutside, p + " on another machine"
+	}
+	if isSink(p) {
+		return placeSink, ""
+	}
+	for _, g := range a.m.gitDirs {
+		if under(p, g) {
+			return placeOutside, p + ", inside the repository's git directory " + g
+		}
+	}
+	for _, w := range a.m.worktrees {
+		if under(p, w) {
+			return placeOutside, p + ", inside another worktree (" + w + ")"
+		}
+	}
+	if a.env.Root != "" && p == a.env.Root {
+		return placeOutside, "the worktree root " + p + " itself"
+	}
+	if a.underRoot(p) {
+		return placeInside, ""
+	}
+	if a.writable(p) {
+		return placeWritable, ""
+	}
+	return placeOutside, p + ", outside the worktree " + a.env.Root
+}
+
+// writable reports whether a path outside the worktree matches a writable
+// glob. A glob ending in /** covers what is below the directory only:
+// deleting /tmp itself is never fine.
+func (a *analyzer) writable(p string) bool {
+	for _, pat := range a.m.writable {
+		if base, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(base, "*?[{") {
+			if strings.HasPrefix(p, base+"/") {
+				return true
+			}
+			continue
+		}
+		if ok, _ := doublestar.Match(pat, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedHit returns the protected path that an operation on p touches:
+// p itself, or (for recursive deletes and moves) something below p.
+func (a *analyzer) protectedHit(p string, recursive bool) string {
+	for _, pat := range a.m.protected {
+		if ok, _ := doublestar.Match(pat, p); ok || pat == p {
+			return p
+		}
+		if recursive {
+			base, _ := doublestar.SplitPattern(pat)
+			if base != "." && under(base, p) && base != p {
+				return base
+			}
+			if !strings.ContainsAny(pat, "*?[{") && under(pat, p) {
+				return pat
+			}
+		}
+	}
+	return ""
+}
+
+// sensitiveBelow returns a git dir or another worktree that a recursive
+// delete of dir would reach.
+func (a *analyzer) sensitiveBelow(dir string) string {
+	for _, g := range a.m.gitDirs {
+		if under(g, dir) {
+			return g
+		}
+	}
+	for _, w := range a.m.worktrees {
+		if under(w, dir) {
+			return w
+		}
+	}
+	return ""
+}
+
+// isSecret reports whether a path matches a secret-file glob and no exception.
+func (a *analyzer) isSecret(p string) bool {
+	hit := false
+	for _, pat := range a.m.secret {
+		if ok, _ := doublestar.Match(pat, p); ok {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, pat := range a.m.secretExc {
+		if ok, _ := doublestar.Match(pat, p); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// secretCandidates are names a glob argument is tested against: `cat .env*`
+// reads .env, `cat *.pem` reads keys.
+var secretCandidates = []string{".env", ".env.local", ".env.production", ".env.development", "id_rsa", "id_ed25519",
+	"server.pem", "server.key", "private.key", "credentials", ".netrc"}
+
+// globReachesSecret reports whether a glob argument can expand to a secret file.
+func (a *analyzer) globReachesSecret(pattern string) (string, bool) {
+	dir, base := path.Split(pattern)
+	if strings.ContainsAny(dir, "*?[") {
+		dir = strings.TrimSuffix(dir, "/")
+		// a/*/.env: try the candidates one level down the static prefix.
+		static, _ := doublestar.SplitPattern(pattern)
+		for _, c := range secretCandidates {
+			p := path.Join(static, "x", c)
+			if ok, _ := doublestar.Match(pattern, p); ok && a.isSecret(p) {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	// A bare * could match a key file, but reading "everything" is everyday
+	// work (wc -l *); only a pattern that spells part of a secret's name
+	// (.env*, *.pem) reaches for one.
+	if len(globLiteral(base)) < 2 {
+		return "", false
+	}
+	for _, c := range secretCandidates {
+		if strings.Contains(c, globLiteral(base)) && patternMatch(base, c, false) {
+			p := path.Join(dir, c)
+			if a.isSecret(p) {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// globLiteral is the longest literal run of a glob pattern.
+func globLiteral(pattern string) string {
+	best, cur := "", ""
+	inClass := false
+	for _, c := range pattern {
+		switch {
+		case c == '[':
+			inClass = true
+			cur = ""
+		case c == ']' && inClass:
+			inClass = false
+		case inClass:
+		case c == '*' || c == '?':
+			cur = ""
+		default:
+			cur += string(c)
+			if len(cur) > len(best) {
+				best = cur
+			}
+		}
+	}
+	return best
+}
+
+// target is one argument resolved against the possible working directories.
+type target struct {
+	paths   []string // absolute, cleaned, symlinks of the parent resolved
+	glob    bool     // paths are patterns
+	walk    bool     // patterns match hidden names too (find)
+	unknown bool     // some resolution is only known at run time
+}
+
+// patternMatch matches an absolute path against an absolute pattern. Shell
+// globs follow the shell's rule that * and ? do not match a leading dot;
+// find-style patterns (walk) match everything below.
+func patternMatch(pattern, p string, walk bool) bool {
+	if walk {
+		ok, _ := doublestar.Match(pattern, p)
+		return ok
+	}
+	pp, ps := strings.Split(pattern, "/"), strings.Split(p, "/")
+	if len(pp) != len(ps) {
+		return false
+	}
+	for i := range pp {
+		if strings.HasPrefix(ps[i], ".") && !strings.HasPrefix(pp[i], ".") {
+			return false
+		}
+		if ok, _ := path.Match(pp[i], ps[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) resolveArg(x arg, st *state) target {
+	if x.dynamic {
+		return target{unknown: true}
+	}
+	p := x.s
+	if p == "" {
+		return target{}
+	}
+	var t target
+	t.glob, t.walk = x.glob, x.walk
+	if !path.IsAbs(p) && st.cwdUnknown {
+		t.unknown = true
+	}
+	bases := st.cwds
+	if path.IsAbs(p) {
+		bases = []string{"/"}
+	}
+	for _, c := range bases {
+		abs := cleanJoin(c, p)
+		if t.glob {
+			// .. after a glob component can climb anywhere.
+			if i := strings.IndexAny(p, "*?["); i >= 0 && strings.Contains(p[i:], "..") {
+				t.unknown = true
+				continue
+			}
+		} else {
+			abs = a.resolveParent(abs, strings.HasSuffix(p, "/"))
+		}
+		t.paths = append(t.paths, abs)
+	}
+	return t
+}
+
+// resolveParent resolves symlinks in the directory part of p; with full it
+// resolves p itself too (a trailing slash follows a link to a directory).
+func (a *analyzer) resolveParent(p string, full bool) string {
+	if a.env.Resolve == nil || p == "/" {
+		return p
+	}
+	if full {
+		return a.env.Resolve(p)
+	}
+	dir, base := path.Split(p)
+	return path.Join(a.env.Resolve(path.Clean(dir)), base)
+}
+
+// globPlace classifies a glob pattern: the directory it expands in decides,
+// and names it could match (.git, another worktree) are checked.
+func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, string) {
+	static, _ := doublestar.SplitPattern(pattern)
+	if static == "." {
+		static = "/"
+	}
+	for _, g := range append(append([]string(nil), a.m.gitDirs...), a.m.worktrees...) {
+		if !under(g, static) {
+			continue
+		}
+		for p := g; under(p, static) && p != static; p = path.Dir(p) {
+			if patternMatch(pattern, p, walk) {
+				return placeOutside, pattern + " can match " + g
+			}
+		}
+	}
+	pl, why := a.classify(static, st)
+	if pl == placeOutside && static == a.env.Root && !st.remote {
+		return placeInside, "" // the worktree root's contents
+	}
+	if pl == placeInside || pl == placeSink {
+		return pl, ""
+	}
+	// The pattern expands below static: what counts is whether that area is
+	// writable (/tmp/*), not static itself.
+	if a.writable(static + "/x") {
+		return placeWritable, ""
+	}
+	if why == "" {
+		why = pattern + ", outside the worktree " + a.env.Root
+	} else {
+		why = pattern + " (in " + why + ")"
+	}
+	return placeOutside, why
+}
+
+const (
+	altDelete = "delete only inside the worktree or under the temp dir; ask a human for anything else"
+	altWrite  = "write only inside the worktree or under the temp dir; ask a human for anything else"
+	altTamper = "leave git hooks, Claude Code settings and the swarm-guard policy alone; ask a human to change them"
+	altSecret = "do not read or write secret files; use .env.example for names and let the environment provide values"
+)
+
+// deletePath applies G5 (and G4, G7) to a path a command deletes.
+func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
+	verb := inv.name
+	if inv.st.remote {
+		a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+quoteShow(x)+" on another machine, outside the worktree", altDelete)
+		return
+	}
+	t := a.resolveArg(x, inv.st)
+	if t.unknown {
+		a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+quoteShow(x)+", a path only known at run time, so it may be outside the worktree",
+			"name the path literally, inside the worktree")
+		if len(t.paths) == 0 {
+			return
+		}
+	}
+	for _, p := range t.paths {
+		if t.glob {
+			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
+				a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, altDelete)
+			}
+			a.checkProtectedGlob(inv, p, t.walk, verb+" deletes")
+			continue
+		}
+		// A protected file itself is tampering first; otherwise being outside
+		// the worktree is the primary reason.
+		hit := a.protectedHit(p, recursive)
+		if hit == p {
+			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
+		}
+		pl, why := a.classify(p, inv.st)
+		if pl == placeOutside {
+			a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, altDelete)
+		} else if recursive && pl == placeInside {
+			if s := a.sensitiveBelow(p); s != "" {
+				a.report(inv, policy.RuleDeleteOutside, verb+" recursively deletes "+p+", which contains "+s, altDelete)
+			}
+		}
+		if hit != "" && hit != p {
+			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
+		}
+		if a.isSecret(p) {
+			a.report(inv, policy.RuleSecretFile, verb+" touches the secret file "+p, altSecret)
+		}
+	}
+}
+
+func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool, verb string) {
+	if inv.st.remote {
+		return
+	}
+	for _, pat := range a.m.protected {
+		if strings.ContainsAny(pat, "*?[{") {
+			continue
+		}
+		if patternMatch(pattern, pat, walk) {
+			a.report(inv, policy.RuleGuardTamper, verb+" "+pat+" (matched by "+pattern+"), which configures the guard", altTamper)
+			return
+		}
+	}
+}
+
+// writePath applies G6 (and G4, G7) to a path a command writes or changes.
+func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
+	if inv.st.remote {
+		if !x.static() || !isSink(x.s) {
+			a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+" on another machine, outside the worktree", altWrite)
+		}
+		return
+	}
+	t := a.resolveArg(x, inv.st)
+	if t.unknown {
+		a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+", a path only known at run time, so it may be outside the worktree",
+			"name the path literally, inside the worktree")
+		if len(t.paths) == 0 {
+			return
+		}
+	}
+	for _, p := range t.paths {
+		if t.glob {
+			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
+				a.report(inv, policy.RuleWriteOutside, verb+" "+why, altWrite)
+			}
+			a.checkProtectedGlob(inv, p, t.walk, verb)
+			if s, ok := a.globReachesSecret(p); ok {
+				a.report(inv, policy.RuleSecretFile, verb+" "+p+", which can match the secret file "+s, altSecret)
+			}
+			continue
+		}
+		if hit := a.protectedHit(p, false); hit != "" {
+			a.report(inv, policy.RuleGuardTamper, verb+" "+hit+", which configures the guard", altTamper)
+		} else if pl, why := a.classify(p, inv.st); pl == placeOutside {
+			a.report(inv, policy.RuleWriteOutside, verb+" "+why, altWrite)
+		}
+		if a.isSecret(p) {
+			a.report(inv, policy.RuleSecretFile, verb+" the secret file "+p, altSecret)
+		}
+	}
+}
+
+// readPath applies G7 to a path a command reads.
+func (a *analyzer) readPath(inv *invocation, x arg) {
+	if x.dynamic || x.s == "" {
+		return
+	}
+	t := a.resolveArg(x, inv.st)
+	for _, p := range t.paths {
+		if t.glob {
+			if s, ok := a.globReachesSecret(p); ok {
+				a.report(inv, policy.RuleSecretFile, inv.name+" reads "+x.s+", which can match the secret file "+s, altSecret)
+				return
+			}
+			continue
+		}
+		if a.isSecret(p) {
+			a.report(inv, policy.RuleSecretFile, inv.name+" reads the secret file "+p, altSecret)
+			return
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
+
+func isShellName(n string) bool {
+	for _, s := range shellNames {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+// shell handles bash -c SCRIPT, bash FILE and bash reading its script from
+// standard input.
+func (a *analyzer) shell(inv *invocation) {
+	args := inv.args()
+	cflag, sflag, errexit := false, false, false
+	i := 0
+scan:
+	for ; i < len(args); i++ {
+		x := args[i]
+		if x.dynamic {
+			break
+		}
+		s := x.s
+		switch {
+		case s == "--" || s == "-":
+			i++
+			break scan
+		case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":
+			if s == "-o" && i+1 < len(args) && args[i+1].s == "errexit" {
+				errexit = true
+			}
+			i++
+		case s == "--command":
+			cflag = true
+		case strings.HasPrefix(s, "--"):
+		case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
+			if s[0] == '-' {
+				cflag = cflag || strings.Contains(s, "c")
+				sflag = sflag || strings.Contains(s, "s")
+				errexit = errexit || strings.Contains(s, "e")
+			}
+		default:
+			break scan
+		}
+	}
+	rest := args[min(i, len(args)):]
+	if cflag {
+		if len(rest) == 0 {
+			return
+		}
+		script := rest[0]
+		if script.dynamic || script.proc {
+			a.dynamicScript(inv, script, inv.name+" -c")
+			return
+		}
+		st := inv.st.clone()
+		st.positional, st.posUnknown = nil, false
+		if len(rest) > 1 {
+			st.vars["0"] = []arg{rest[1]}
+			st.positional = append([]arg(nil), rest[2:]...)
+		}
+		st.errexit = errexit
+		a.script(script.s, st, nil)
+		return
+	}
+	if len(rest) > 0 && !sflag {
+		f := rest[0]
+		switch {
+		case f.proc:
+			a.dynamicScript(inv, f, inv.name)
+		case f.static() && (f.s == "/dev/stdin" || f.s == "/proc/self/fd/0"):
+			a.stdinScript(inv, inv.name)
+		default:
+			a.readPath(inv, f) // a script file: its body is not read, but a secret file is not a script
+		}
+		return
+	}
+	a.stdinScript(inv, inv.name)
+}
+
+// stdinScript checks a script a shell reads from standard input.
+func (a *analyzer) stdinScript(inv *invocation, what string) {
+	in := inv.in
+	if in == nil || in.file {
+		return // an interactive shell, or a script file (bash < script.sh)
+	}
+	if in.dynamic || in.subst {
+		src := in.desc
+		if in.subst {
+			src += " whose $(...) output becomes script text"
+		}
+		if in.net {
+			src = "downloaded text (" + in.desc + ")"
+		}
+		a.report(inv, policy.RuleRemoteCode, what+" runs "+src+" as a script, which the guard cannot check",
+			"save the script to a file in the worktree, read it, then run the file")
+		return
+	}
+	st := inv.st.clone()
+	a.script(in.text, st, nil)
+}
+
+// pwsh cannot be analysed: its commands are refused like dynamic ones.
+func (a *analyzer) powershell(inv *invocation) {
+	for _, x := range inv.args() {
+		s := strings.ToLower(x.s)
+		if s == "-c" || s == "-command" || s == "-encodedcommand" || s == "-e" || s == "-ec" || strings.HasPrefix(s, "-command") {
+			a.report(inv, policy.RuleDynamicCommand, "swarm-guard cannot analyse PowerShell commands", "use bash syntax")
+			return
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// sqlClient describes where a database client takes SQL from.
+type sqlClient struct {
+	spec    optSpec
+	sqlOpts []string // options whose value is SQL
+	// positional: SQL comes as operands after the database file (sqlite3 db 'SQL').
+	positional bool
+	outOpts    []string // options whose value is a file the client writes
+	// attachedPassword: -pSECRET is one word (mysql), not a bundle of flags.
+	attachedPassword bool
+}
+
+var sqlClients = map[string]sqlClient{
+	"psql": {spec: optSpec{short: "cdfhpUvoLPTFR", long: longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
+		sqlOpts: []string{"c", "command"}, outOpts: []string{"o", "output", "L", "log-file"}},
+	"mysql": {spec: optSpec{short: "euhPDSO", long: longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
+		sqlOpts: []string{"e", "execute", "init-command"}, outOpts: []string{"tee"}, attachedPassword: true},
+	"sqlite3": {spec: optSpec{long: longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
+		sqlOpts: []string{"cmd"}, positional: true},
+	"duckdb": {spec: optSpec{short: "cs", long: longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
+		sqlOpts: []string{"c", "s", "cmd"}, positional: true},
+	"sqlcmd": {spec: optSpec{short: "QqSUPdiovHlstwWabcefhkmruxyYz", long: longs("query", "server", "user-name", "database", "input-file", "output-file")},
+		sqlOpts: []string{"Q", "q", "query"}, outOpts: []string{"o", "output-file"}},
+	"clickhouse-client": {spec: optSpec{short: "qhpuPd", long: longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
+		sqlOpts: []string{"q", "query"}},
+	"clickhouse-local": {spec: optSpec{short: "qS", long: longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
+		sqlOpts: []string{"q", "query"}},
+	"usql":      {spec: optSpec{short: "cfo", long: longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
+	"snowsql":   {spec: optSpec{short: "qfacudsrwo", long: longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
+	"trino":     {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+	"presto":    {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+	"spark-sql": {spec: optSpec{short: "ef", long: longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
+	"hive":      {spec: optSpec{short: "ef", long: longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+	"beeline":   {spec: optSpec{short: "eufnpd", long: longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+	"pgcli":     {spec: optSpec{short: "hpUd", long: longs("host", "port", "username", "dbname")}},
+	"mycli":     {spec: optSpec{short: "hPuDe", long: longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
+	"litecli":   {spec: optSpec{short: "e", long: longs("execute")}, sqlOpts: []string{"e", "execute"}},
+}
+
+func registerSQL() {
+	sqlClients["mariadb"] = sqlClients["mysql"]
+	sqlClients["sqlite"] = sqlClients["sqlite3"]
+	for n := range sqlClients {
+		handlers[n] = (*analyzer).sqlClient
+	}
+	handlers["clickhouse"] = (*analyzer).clickhouse
+	handlers["cockroach"] = (*analyzer).cockroach
+	handlers["bq"] = (*analyzer).bigquery
+	handlers["dropdb"] = (*analyzer).dropdb
+	handlers["mysqladmin"] = (*analyzer).mysqladmin
+	handlers["redis-cli"] = (*analyzer).redisCli
+	handlers["mongosh"] = (*analyzer).mongo
+	handlers["mongo"] = (*analyzer).mongo
+}
+
+const altSQL = "add a WHERE clause that names the rows, or hand schema and data removal to a reviewed migration run by a human"
+
+// checkSQL reports the destructive statements in sql.
+func (a *analyzer) checkSQL(inv *invocation, sql, source string) {
+	for _, f := range sqlcheck.Destructive(strings.ReplaceAll(sql, unknownMark, "x")) {
+		a.report(inv, policy.RuleDestructiveSQL, inv.name+" "+source+" runs "+f.Why+": "+clip(f.Statement), altSQL)
+	}
+}
+
+func (a *analyzer) sqlClient(inv *invocation) {
+	c := sqlClients[inv.name]
+	args := normalizeSingleDashLong(inv.args(), c.spec)
+	if c.attachedPassword {
+		kept := args[:0:0]
+		for _, x := range args {
+			if !x.dynamic && strings.HasPrefix(x.s, "-p") && len(x.s) > 2 {
+				continue
+			}
+			kept = append(kept, x)
+		}
+		args = kept
+	}
+	p := parseOpts(args, c.spec)
+	found := false
+	for _, v := range p.values(c.sqlOpts...) {
+		found = true
+		a.checkSQL(inv, v.template(), "-c/-e")
+	}
+	for _, f := range p.values(c.outOpts...) {
+		a.writePath(inv, f, inv.name+" writes")
+	}
+	if c.positional && len(p.operands) > 1 {
+		for _, v := range p.operands[1:] {
+			found = true
+			a.checkSQL(inv, v.template(), "argument")
+		}
+	}
+	if !found {
+		a.sqlFromStdin(inv)
+	}
+}
+
+// normalizeSingleDashLong turns sqlite3's -cmd into --cmd so the generic
+// option parser sees one option, not -c -m -d.
+func normalizeSingleDashLong(args []arg, spec optSpec) []arg {
+	out := make([]arg, len(args))
+	for i, x := range args {
+		if !x.dynamic && len(x.s) > 2 && x.s[0] == '-' && x.s[1] != '-' && spec.long[x.s[1:]] {
+			x.s = "-" + x.s
+		}
+		out[i] = x
+	}
+	return out
+}
+
+func (a *analyzer) sqlFromStdin(inv *invocation) {
+	if inv.in == nil || inv.in.file {
+		return
+	}
+	if inv.in.dynamic {
+		return // SQL from a file or a program: the guard cannot see it
+	}
+	a.checkSQL(inv, inv.in.text, "input")
+}
+
+func (a *analyzer) clickhouse(inv *invocation) {
+	args := inv.args()
+	if len(args) == 0 {
+		return
+	}
+	sub := *inv
+	switch args[0].s {
+	case "client":
+		sub.name = "clickhouse-client"
+	case "local":
+		sub.name = "clickhouse-local"
+	default:
+		return
+	}
+	sub.argv = append([]arg{{s: sub.name}}, args[1:]...)
+	a.sqlClient(&sub)
+}
+
+func (a *analyzer) cockroach(inv *invocation) {
+	args := inv.args()
+	if len(args) == 0 || args[0].s != "sql" {
+		return
+	}
+	p := parseOpts(args[1:], optSpec{short: "ed", long: longs("execute", "database", "url", "host", "user", "certs-dir")})
+	found := false
+	for _, v := range p.values("e", "execute") {
+		found = true
+		a.checkSQL(inv, v.template(), "--execute")
+	}
+	if !found {
+		a.sqlFromStdin(inv)
+	}
+}
+
+func (a *analyzer) bigquery(inv *invocation) {
+	args := inv.args()
+	for i, x := range args {
+		if x.s == "query" {
+			for _, q := range args[i+1:] {
+				if !strings.HasPrefix(q.s, "-") || q.dynamic {
+					a.checkSQL(inv, q.template(), "query")
+				}
+			}
+			if len(args[i+1:]) == 0 {
+				a.sqlFromStdin(inv)
+			}
+			return
+		}
+	}
+}
+
+func (a *analyzer) dropdb(inv *invocation) {
+	a.report(inv, policy.RuleDestructiveSQL, "dropdb deletes a whole database", altSQL)
+}
+
+func (a *analyzer) mysqladmin(inv *invocation) {
+	for _, x := range inv.args() {
+		if strings.EqualFold(x.s, "drop") {
+			a.report(inv, policy.RuleDestructiveSQL, "mysqladmin drop deletes a whole database", altSQL)
+			return
+		}
+	}
+}
+
+func (a *analyzer) redisCli(inv *invocation) {
+	for _, x := range inv.args() {
+		switch strings.ToUpper(x.s) {
+		case "FLUSHALL", "FLUSHDB":
+			a.report(inv, policy.RuleDestructiveSQL, "redis-cli "+x.s+" deletes every key", "delete the keys you mean with DEL or UNLINK")
+			return
+		}
+	}
+	if inv.in != nil && !inv.in.dynamic {
+		up := strings.ToUpper(inv.in.text)
+		if strings.Contains(up, "FLUSHALL") || strings.Contains(up, "FLUSHDB") {
+			a.report(inv, policy.RuleDestructiveSQL, "redis-cli input runs FLUSHALL/FLUSHDB, which deletes every key", "delete the keys you mean with DEL or UNLINK")
+		}
+	}
+}
+
+func (a *analyzer) mongo(inv *invocation) {
+	var code []string
+	p := parseOpts(inv.args(), optSpec{long: longs("eval", "host", "port", "username", "password", "authenticationDatabase", "file")})
+	for _, v := range p.values("eval") {
+		code = append(code, v.template())
+	}
+	if len(code) == 0 && inv.in != nil && !inv.in.dynamic {
+		code = append(code, inv.in.text)
+	}
+	for _, c := range code {
+		if strings.Contains(c, "dropDatabase(") || strings.Contains(c, ".drop(") || strings.Contains(c, "deleteMany({})") || strings.Contains(c, "remove({})") {
+			a.report(inv, policy.RuleDestructiveSQL, inv.name+" drops a collection or database, or deletes every document", "delete the documents you mean with a filter")
+			return
+		}
+	}
+}

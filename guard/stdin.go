@@ -1,0 +1,318 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// input describes what a command reads on standard input, when that is a
+// script, SQL or code the command will run.
+type input struct {
+	text    string // the text, when known
+	dynamic bool   // contents are only known at run time
+	net     bool   // contents come from a network fetch
+	subst   bool   // text has $(...) parts: their output becomes part of the text
+	file    bool   // read from a file the guard does not read
+	desc    string // for messages: "the output of curl", "a here-document"
+}
+
+// redirects applies the file effects of a statement's redirections and
+// returns what the statement reads on standard input (nil: nothing known).
+func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
+	var in *input
+	for _, r := range s.Redirs {
+		if !a.visit() {
+			return in
+		}
+		if r.Word != nil {
+			a.substitutions(r.Word, st)
+		}
+		fd := ""
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+			a.redirectTarget(r, st, true)
+		case syntax.RdrInOut:
+			a.redirectTarget(r, st, true)
+			a.redirectTarget(r, st, false)
+		case syntax.DplOut, syntax.DplIn:
+			// >&2 and <&0 duplicate descriptors; bash's ">& file" writes a file.
+			if w, ok := a.staticWord(r.Word, st); ok && (isNumber(w) || w == "-") {
+				continue
+			}
+			if r.Op == syntax.DplOut {
+				a.redirectTarget(r, st, true)
+			}
+		case syntax.RdrIn:
+			if fd != "" && fd != "0" {
+				a.redirectTarget(r, st, false)
+				continue
+			}
+			in = a.fileInput(r.Word, st)
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				a.substitutions(r.Hdoc, st)
+			}
+			if fd == "" || fd == "0" {
+				in = a.heredocInput(r, st)
+			}
+		case syntax.WordHdoc:
+			if fd == "" || fd == "0" {
+				in = a.wordInput(r.Word, st, "a here-string")
+			}
+		}
+	}
+	return in
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) {
+	for _, alt := range a.evalWord(r.Word, st) {
+		for _, t := range alt {
+			inv := &invocation{name: "redirect", node: r, st: st}
+			if write {
+				a.writePath(inv, t, "a redirection writes")
+			} else {
+				a.readPath(inv, t)
+			}
+		}
+	}
+}
+
+func (a *analyzer) fileInput(w *syntax.Word, st *state) *input {
+	in := &input{file: true, dynamic: true, desc: "a file"}
+	for _, alt := range a.evalWord(w, st) {
+		for _, t := range alt {
+			if t.proc {
+				return &input{dynamic: true, net: t.net, desc: "the output of a process substitution"}
+			}
+			inv := &invocation{name: "redirect", node: w, st: st}
+			a.readPath(inv, t)
+			if t.static() {
+				in.desc = "the file " + t.s
+			}
+		}
+	}
+	return in
+}
+
+func (a *analyzer) heredocInput(r *syntax.Redirect, st *state) *input {
+	if r.Hdoc == nil {
+		return &input{text: "", desc: "a here-document"}
+	}
+	quotedDelim := false
+	for _, p := range r.Word.Parts {
+		switch x := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quotedDelim = true
+		case *syntax.Lit:
+			if strings.Contains(x.Value, `\`) {
+				quotedDelim = true
+			}
+		}
+	}
+	if quotedDelim {
+		return &input{text: wordLiteral(r.Hdoc), desc: "a here-document"}
+	}
+	// An unquoted here-document is expanded by the outer shell first. Its
+	// raw text, read as a script, has the same unknowns: $x stays $x.
+	text := a.wordSource(r.Hdoc)
+	return &input{text: text, desc: "a here-document", net: a.wordFetches(r.Hdoc), subst: hasSubst(r.Hdoc)}
+}
+
+// hasSubst reports whether a word contains $(...) or <(...).
+func hasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (a *analyzer) wordFetches(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if cs, ok := n.(*syntax.CmdSubst); ok && a.fetches(cs.Stmts) {
+			found = true
+		}
+		if ps, ok := n.(*syntax.ProcSubst); ok && a.fetches(ps.Stmts) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (a *analyzer) wordInput(w *syntax.Word, st *state, desc string) *input {
+	alts := a.evalWord(w, st)
+	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].dynamic {
+		return &input{text: alts[0][0].s, desc: desc}
+	}
+	in := &input{dynamic: true, desc: desc}
+	for _, alt := range alts {
+		for _, f := range alt {
+			in.net = in.net || f.net
+		}
+	}
+	in.net = in.net || a.wordFetches(w)
+	if in.net {
+		in.desc = "downloaded text"
+	}
+	return in
+}
+
+// outputOf describes what a pipeline stage writes to its standard output.
+func (a *analyzer) outputOf(s *syntax.Stmt, st *state) *input {
+	if s == nil {
+		return &input{dynamic: true, desc: "the output of a command"}
+	}
+	net := a.fetches([]*syntax.Stmt{s})
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return &input{dynamic: true, net: net, desc: "the output of a compound command"}
+	}
+	var argv []arg
+	for _, w := range ce.Args {
+		alts := a.evalWord(w, st)
+		if len(alts) != 1 {
+			return &input{dynamic: true, net: net, desc: "the output of a command"}
+		}
+		argv = append(argv, alts[0]...)
+	}
+	if len(argv) == 0 || argv[0].dynamic {
+		return &input{dynamic: true, net: net, desc: "the output of a command"}
+	}
+	name := path.Base(argv[0].s)
+	if net {
+		return &input{dynamic: true, net: true, desc: "the output of " + name}
+	}
+	switch name {
+	case "echo":
+		words, escapes := echoWords(argv[1:])
+		text, ok := joinStatic(words)
+		if !ok {
+			return &input{dynamic: true, desc: "the output of echo with expansions"}
+		}
+		if escapes {
+			text = processEscapes(text)
+		}
+		return &input{text: text + "\n", desc: "echoed text"}
+	case "printf":
+		args := argv[1:]
+		if len(args) > 0 && args[0].s == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || !args[0].static() {
+			return &input{dynamic: true, desc: "the output of printf"}
+		}
+		rest, ok := joinStatic(args[1:])
+		if !ok {
+			return &input{dynamic: true, desc: "the output of printf with expansions"}
+		}
+		text := processEscapes(args[0].s)
+		if rest != "" {
+			text = strings.Replace(strings.Replace(text, "%s", rest, 1), "%b", processEscapes(rest), 1)
+		}
+		return &input{text: text, desc: "printed text"}
+	case "cat":
+		if len(argv) == 1 {
+			if in := a.redirects(s, st.clone()); in != nil && !in.dynamic {
+				return in
+			}
+		}
+		return &input{dynamic: true, desc: "the contents of a file"}
+	}
+	return &input{dynamic: true, desc: "the output of " + name}
+}
+
+func echoWords(args []arg) ([]arg, bool) {
+	escapes := false
+	for len(args) > 0 && args[0].static() && len(args[0].s) > 1 && args[0].s[0] == '-' && strings.Trim(args[0].s[1:], "neE") == "" {
+		if strings.Contains(args[0].s, "e") {
+			escapes = true
+		}
+		args = args[1:]
+	}
+	return args, escapes
+}
+
+func joinStatic(args []arg) (string, bool) {
+	parts := make([]string, len(args))
+	for i, x := range args {
+		if x.dynamic {
+			return "", false
+		}
+		parts[i] = x.s
+	}
+	return strings.Join(parts, " "), true
+}
+
+// processEscapes interprets the backslash escapes of echo -e and printf
+// formats well enough to read the text as a script.
+func processEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\"`, `"`, `\'`, `'`, `\a`, "", `\r`, "")
+	return r.Replace(s)
+}
+
+// substitutions analyses the command and process substitutions inside a
+// node as the commands they are. Their effects are isolated: a subshell's
+// cd or assignment does not change the caller's state.
+func (a *analyzer) substitutions(n syntax.Node, st *state) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if a.aborted {
+			return false
+		}
+		switch s := x.(type) {
+		case *syntax.CmdSubst:
+			a.nested(s.Stmts, st)
+			return false
+		case *syntax.ProcSubst:
+			a.nested(s.Stmts, st)
+			return false
+		}
+		return true
+	})
+}
+
+func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *state) {
+	for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
+		if e != nil {
+			a.substitutions(e, st)
+		}
+	}
+}
+
+func (a *analyzer) nested(stmts []*syntax.Stmt, st *state) {
+	if a.srcDepth >= maxDepth {
+		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
+		return
+	}
+	a.srcDepth++
+	a.stmts(stmts, st.clone())
+	a.srcDepth--
+}

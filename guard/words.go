@@ -1,0 +1,836 @@
+package guard
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is one shell word after the expansion the analysis can do statically.
+type arg struct {
+	s       string // the expanded text, quotes removed
+	dynamic bool   // part of the value is only known at run time
+	glob    bool   // unquoted glob metacharacters remain in s
+	net     bool   // dynamic text that comes from a network fetch
+	proc    bool   // a process substitution <(...)
+	// walk marks a pattern for what find visits: unlike a shell glob, it
+	// includes hidden names (.git).
+	walk bool
+	src  string // the word as written, for messages
+	// tmpl is s with every unknown part replaced by unknownMark, so code in
+	// a partly dynamic word (python -c "...$f...") can still be read.
+	tmpl string
+}
+
+// unknownMark stands for an unknown part in arg.tmpl. A NUL byte cannot
+// occur in a shell word, so it never collides with real text.
+const unknownMark = "\x00"
+
+// template returns the text of x with unknown parts marked.
+func (x arg) template() string {
+	if !x.dynamic {
+		return x.s
+	}
+	if x.tmpl == "" {
+		return unknownMark
+	}
+	return x.tmpl
+}
+
+// static reports whether the value is fully known and is not a pattern.
+func (x arg) static() bool { return !x.dynamic && !x.glob }
+
+// show is how an argument appears in messages and allow-entry matching.
+func (x arg) show() string {
+	if x.dynamic && x.src != "" {
+		return x.src
+	}
+	if x.s == "" && x.src != "" {
+		return x.src
+	}
+	return x.s
+}
+
+// piece is an intermediate chunk of a word.
+type piece struct {
+	text    string
+	quoted  bool
+	split   bool // unquoted expansion: subject to field splitting
+	dynamic bool
+	glob    bool
+	net     bool
+	proc    bool
+	fields  []arg // "$@": several ready-made fields
+}
+
+// builder accumulates the fields of one alternative expansion of a word.
+type builder struct {
+	fields []arg
+	cur    arg
+	has    bool // cur has content or a quoted part
+}
+
+func (b builder) add(p piece) builder {
+	if p.fields != nil {
+		// "$@" style: the first field joins the current one, the rest stand alone.
+		for i, f := range p.fields {
+			if i == 0 {
+				b.cur.s += f.s
+				b.cur.tmpl += f.template()
+				b.cur.dynamic = b.cur.dynamic || f.dynamic
+				b.cur.glob = b.cur.glob || f.glob
+				b.has = true
+				continue
+			}
+			b.fields = append(b.fields, b.cur)
+			b.cur, b.has = f, true
+		}
+		return b
+	}
+	if p.split && !p.dynamic && strings.ContainsAny(p.text, " \t\n") {
+		chunks := strings.FieldsFunc(p.text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+		leading := strings.IndexAny(p.text[:1], " \t\n") == 0
+		for i, c := range chunks {
+			if i > 0 || leading {
+				if b.has {
+					b.fields = append(b.fields, b.cur)
+				}
+				b.cur, b.has = arg{}, false
+			}
+			b.cur.s += c
+			b.cur.tmpl += c
+			b.cur.glob = b.cur.glob || hasGlobMeta(c)
+			b.has = true
+		}
+		if strings.ContainsAny(p.text[len(p.text)-1:], " \t\n") && b.has {
+			b.fields = append(b.fields, b.cur)
+			b.cur, b.has = arg{}, false
+		}
+		return b
+	}
+	b.cur.s += p.text
+	if p.dynamic {
+		b.cur.tmpl += unknownMark
+	} else {
+		b.cur.tmpl += p.text
+	}
+	b.cur.dynamic = b.cur.dynamic || p.dynamic
+	b.cur.glob = b.cur.glob || p.glob
+	b.cur.net = b.cur.net || p.net
+	b.cur.proc = b.cur.proc || p.proc
+	if p.quoted || p.text != "" || p.dynamic {
+		b.has = true
+	}
+	return b
+}
+
+func (b builder) finish(src string) []arg {
+	out := b.fields
+	if b.has {
+		out = append(out, b.cur)
+	}
+	for i := range out {
+		out[i].src = src
+	}
+	return out
+}
+
+// evalWord expands a word into its possible values; each alternative is a
+// list of fields (an unquoted expansion may split into several arguments).
+func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
+	if w == nil {
+		return nil
+	}
+	src := a.wordSource(w)
+	bs := []builder{{}}
+	if hasBraces(w) {
+		syntax.SplitBraces(w) // rewrites brace expansions into BraceExp parts, in place
+	}
+	bs = a.addParts(bs, w.Parts, false, st, true)
+	if len(bs) > maxAlternatives {
+		return [][]arg{{{dynamic: true, src: src}}}
+	}
+	out := make([][]arg, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, b.finish(src))
+	}
+	return out
+}
+
+func hasBraces(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
+			return true
+		}
+	}
+	return false
+}
+
+// evalAssignValue expands the right side of NAME=value: no field splitting.
+func (a *analyzer) evalAssignValue(w *syntax.Word, st *state) []arg {
+	var vals []arg
+	for _, alt := range a.evalWord(w, st) {
+		if len(alt) == 0 {
+			vals = append(vals, arg{src: a.wordSource(w)})
+			continue
+		}
+		joined := alt[0]
+		for _, f := range alt[1:] {
+			joined.s += " " + f.s
+			joined.dynamic = joined.dynamic || f.dynamic
+			joined.glob = false
+		}
+		joined.glob = false // assignment values are not globbed
+		vals = append(vals, joined)
+	}
+	if special := a.specialSubstValue(w, st); special != nil {
+		return special
+	}
+	return unionArgs(nil, vals)
+}
+
+// staticWord returns the value of a word that expands to exactly one known,
+// non-pattern field.
+func (a *analyzer) staticWord(w *syntax.Word, st *state) (string, bool) {
+	alts := a.evalWord(w, st)
+	if len(alts) != 1 || len(alts[0]) != 1 || !alts[0][0].static() {
+		return "", false
+	}
+	return alts[0][0].s, true
+}
+
+func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *state, first bool) []builder {
+	for i, part := range parts {
+		var ps []piece
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if quoted {
+				ps = []piece{{text: unescapeDouble(p.Value), quoted: true}}
+			} else {
+				text, glob := unescapeUnquoted(p.Value)
+				if first && i == 0 && strings.HasPrefix(p.Value, "~") {
+					text, glob = a.tilde(p.Value, st)
+					if text == "" {
+						ps = []piece{{dynamic: true}}
+						break
+					}
+				}
+				ps = []piece{{text: text, glob: glob}}
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				ps = []piece{{text: ansiC(p), quoted: true}}
+			} else {
+				ps = []piece{{text: p.Value, quoted: true}}
+			}
+		case *syntax.DblQuoted:
+			nested := a.addParts([]builder{{}}, p.Parts, true, st, false)
+			// Each nested alternative joins the word: its first field continues
+			// the current field, further fields ("$@") stand alone.
+			var out []builder
+			for _, b := range bs {
+				for _, nb := range nested {
+					fields := nb.fields
+					if nb.has {
+						fields = append(fields, nb.cur)
+					}
+					switch {
+					case len(fields) > 0:
+						out = append(out, b.add(piece{fields: fields}))
+					case quotedAtOnly(p):
+						out = append(out, b) // "$@" with no parameters: no field at all
+					default:
+						out = append(out, b.add(piece{quoted: true})) // "": an empty field
+					}
+				}
+			}
+			bs = capBuilders(out)
+			continue
+		case *syntax.ParamExp:
+			ps = a.paramPieces(p, quoted, st)
+		case *syntax.CmdSubst:
+			if v := a.substValue(p.Stmts, st); v != nil {
+				for _, x := range v {
+					ps = append(ps, piece{text: x.s, glob: x.glob && !quoted, quoted: quoted, dynamic: x.dynamic})
+				}
+				break
+			}
+			ps = []piece{{dynamic: true, net: a.fetches(p.Stmts), quoted: quoted}}
+		case *syntax.ProcSubst:
+			ps = []piece{{dynamic: true, proc: true, net: a.fetches(p.Stmts), quoted: true}}
+		case *syntax.ArithmExp:
+			ps = []piece{{dynamic: true, quoted: quoted}}
+		case *syntax.ExtGlob:
+			ps = []piece{{text: p.Op.String() + p.Pattern.Value + ")", glob: true}}
+		case *syntax.BraceExp:
+			ps = a.bracePieces(p, st)
+		default:
+			ps = []piece{{dynamic: true, quoted: quoted}}
+		}
+		var out []builder
+		for _, b := range bs {
+			for _, pc := range ps {
+				out = append(out, b.add(pc))
+			}
+		}
+		bs = capBuilders(out)
+	}
+	return bs
+}
+
+// quotedAtOnly reports whether a "..." word part is exactly "$@".
+func quotedAtOnly(q *syntax.DblQuoted) bool {
+	if len(q.Parts) != 1 {
+		return false
+	}
+	pe, ok := q.Parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "@"
+}
+
+func capBuilders(bs []builder) []builder {
+	if len(bs) > maxAlternatives {
+		return []builder{{cur: arg{dynamic: true}, has: true}}
+	}
+	return bs
+}
+
+func (a *analyzer) bracePieces(b *syntax.BraceExp, st *state) []piece {
+	if b.Sequence {
+		if len(b.Elems) >= 2 {
+			lo, err1 := strconv.Atoi(b.Elems[0].Lit())
+			hi, err2 := strconv.Atoi(b.Elems[1].Lit())
+			if err1 == nil && err2 == nil && hi-lo >= 0 && hi-lo < maxAlternatives {
+				var ps []piece
+				for n := lo; n <= hi; n++ {
+					ps = append(ps, piece{text: strconv.Itoa(n)})
+				}
+				return ps
+			}
+		}
+		return []piece{{text: "*", glob: true}}
+	}
+	var ps []piece
+	for _, el := range b.Elems {
+		for _, alt := range a.evalWord(el, st) {
+			txt, dyn, glob := "", false, false
+			for i, f := range alt {
+				if i > 0 {
+					txt += " "
+				}
+				txt += f.s
+				dyn = dyn || f.dynamic
+				glob = glob || f.glob
+			}
+			ps = append(ps, piece{text: txt, dynamic: dyn, glob: glob})
+		}
+	}
+	return ps
+}
+
+// tilde expands ~ and ~/x; "" means the value is unknown (~user, ~-).
+func (a *analyzer) tilde(lit string, st *state) (string, bool) {
+	rest := lit[1:]
+	name, tail, _ := strings.Cut(rest, "/")
+	if strings.Contains(rest, "/") {
+		tail = "/" + tail
+	}
+	text, glob := unescapeUnquoted(tail)
+	switch name {
+	case "":
+		home := a.env.Home
+		if v, ok := st.vars["HOME"]; ok {
+			if len(v) != 1 || !v[0].static() {
+				return "", false
+			}
+			home = v[0].s
+		}
+		if home == "" {
+			return "", false
+		}
+		return home + text, glob
+	case "+":
+		if len(st.cwds) == 1 && !st.cwdUnknown {
+			return st.cwds[0] + text, glob
+		}
+	}
+	return "", false
+}
+
+// paramPieces expands $name, ${name} and the few ${name...} forms whose
+// result can be known statically.
+func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []piece {
+	dyn := []piece{{dynamic: true, quoted: quoted}}
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.NestedParam != nil ||
+		p.Flags != nil || len(p.Modifiers) > 0 || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+		return dyn
+	}
+	name := p.Param.Value
+	vals, known := a.lookup(name, st)
+	if name == "@" || name == "*" {
+		if !known {
+			return dyn
+		}
+		if quoted && name == "@" {
+			if len(vals) == 0 {
+				return []piece{{quoted: false}}
+			}
+			return []piece{{fields: vals}}
+		}
+		joined := make([]string, len(vals))
+		for i, v := range vals {
+			joined[i] = v.s
+		}
+		return []piece{{text: strings.Join(joined, " "), split: !quoted, quoted: quoted}}
+	}
+	if p.Exp != nil {
+		return a.expansionPieces(p, vals, known, quoted, st)
+	}
+	if !known {
+		return dyn
+	}
+	ps := make([]piece, 0, len(vals))
+	for _, v := range vals {
+		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, quoted: quoted, net: v.net})
+	}
+	return ps
+}
+
+func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted bool, st *state) []piece {
+	dyn := []piece{{dynamic: true, quoted: quoted}}
+	op := p.Exp.Op
+	wordVals := func() []piece {
+		if p.Exp.Word == nil {
+			return []piece{{quoted: quoted}}
+		}
+		var ps []piece
+		for _, alt := range a.evalWord(p.Exp.Word, st) {
+			for _, f := range alt {
+				ps = append(ps, piece{text: f.s, dynamic: f.dynamic, glob: f.glob && !quoted, split: !quoted, quoted: quoted})
+			}
+			if len(alt) == 0 {
+				ps = append(ps, piece{quoted: quoted})
+			}
+		}
+		return ps
+	}
+	switch op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
+		if !known {
+			return dyn
+		}
+		var ps []piece
+		empty := false
+		for _, v := range vals {
+			if v.s == "" && !v.dynamic {
+				empty = true
+				continue
+			}
+			ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: v.glob && !quoted, split: !quoted, quoted: quoted})
+		}
+		if empty || len(ps) == 0 {
+			ps = append(ps, wordVals()...)
+		}
+		return ps
+	case syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+		if !known {
+			return dyn
+		}
+		var ps []piece
+		for _, v := range vals {
+			if v.dynamic {
+				return dyn
+			}
+			if v.s == "" {
+				ps = append(ps, piece{quoted: quoted})
+			} else {
+				ps = append(ps, wordVals()...)
+			}
+		}
+		return ps
+	case syntax.ErrorUnsetOrNull, syntax.ErrorUnset:
+		if !known {
+			return dyn
+		}
+		var ps []piece
+		for _, v := range vals {
+			ps = append(ps, piece{text: v.s, dynamic: v.dynamic, split: !quoted, quoted: quoted})
+		}
+		return ps
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if !known || p.Exp.Word == nil {
+			return dyn
+		}
+		pat, ok := a.staticPattern(p.Exp.Word, st)
+		if !ok {
+			return dyn
+		}
+		var ps []piece
+		for _, v := range vals {
+			if v.dynamic {
+				return dyn
+			}
+			ps = append(ps, piece{text: trimPattern(v.s, pat, op), split: !quoted, quoted: quoted})
+		}
+		return ps
+	}
+	return dyn
+}
+
+// staticPattern returns the pattern text of a ${x#pattern} word.
+func (a *analyzer) staticPattern(w *syntax.Word, st *state) (string, bool) {
+	alts := a.evalWord(w, st)
+	if len(alts) != 1 || len(alts[0]) != 1 || alts[0][0].dynamic {
+		return "", false
+	}
+	return alts[0][0].s, true
+}
+
+func trimPattern(s, pat string, op syntax.ParExpOperator) string {
+	match := func(c string) bool { ok, _ := path.Match(pat, c); return ok || c == pat }
+	switch op {
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(s); i++ {
+			if match(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(s); i >= 0; i-- {
+			if match(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := len(s); i >= 0; i-- {
+			if match(s[i:]) {
+				return s[:i]
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(s); i++ {
+			if match(s[i:]) {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+// lookup returns the known values of a variable or special parameter.
+func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
+	switch name {
+	case "@", "*":
+		if st.posUnknown {
+			return nil, false
+		}
+		return st.positional, true
+	case "#", "?", "$", "!", "-", "_", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "EPOCHSECONDS":
+		return nil, false
+	}
+	if n, err := strconv.Atoi(name); err == nil {
+		if n == 0 {
+			if v, ok := st.vars["0"]; ok {
+				return v, true
+			}
+			return nil, false
+		}
+		if st.posUnknown {
+			return nil, false
+		}
+		if n-1 < len(st.positional) {
+			return st.positional[n-1 : n], true
+		}
+		return []arg{{}}, true
+	}
+	if v, ok := st.vars[name]; ok {
+		for _, x := range v {
+			if x.dynamic && x.s == "" {
+				return nil, false
+			}
+		}
+		return v, true
+	}
+	switch name {
+	case "HOME":
+		if a.env.Home != "" {
+			return []arg{{s: a.env.Home}}, true
+		}
+	case "PWD":
+		if st.cwdUnknown {
+			return nil, false
+		}
+		vals := make([]arg, len(st.cwds))
+		for i, c := range st.cwds {
+			vals[i] = arg{s: c}
+		}
+		return vals, true
+	}
+	if v, ok := a.env.Vars[name]; ok {
+		return []arg{{s: v}}, true
+	}
+	return nil, false
+}
+
+// substValue knows the output of a few command substitutions that scripts
+// use to build paths: $(pwd), $(mktemp), $(git rev-parse --show-toplevel).
+func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
+	if len(stmts) != 1 {
+		return nil
+	}
+	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
+		return nil
+	}
+	var words []string
+	for _, w := range ce.Args {
+		s, ok := a.staticWord(w, st)
+		if !ok {
+			return nil
+		}
+		words = append(words, s)
+	}
+	switch path.Base(words[0]) {
+	case "pwd":
+		if st.cwdUnknown {
+			return nil
+		}
+		vals := make([]arg, len(st.cwds))
+		for i, c := range st.cwds {
+			vals[i] = arg{s: c}
+		}
+		return vals
+	case "mktemp":
+		return []arg{a.mktempValue(words[1:], st)}
+	case "git":
+		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.remote && a.env.Root != "" {
+			for _, c := range st.cwds {
+				if !a.underRoot(c) {
+					return nil
+				}
+			}
+			if !st.cwdUnknown {
+				return []arg{{s: a.env.Root}}
+			}
+		}
+	}
+	return nil
+}
+
+// mktempValue is "some new file under the temp dir": a glob that the path
+// classification sees as writable.
+func (a *analyzer) mktempValue(args []string, st *state) arg {
+	dir := a.tempDir()
+	tmpl := ""
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w == "-p" || w == "--tmpdir":
+			if i+1 < len(args) {
+				dir = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(w, "--tmpdir="):
+			dir = strings.TrimPrefix(w, "--tmpdir=")
+		case strings.HasPrefix(w, "-p") && len(w) > 2:
+			dir = w[2:]
+		case strings.HasPrefix(w, "-"):
+		default:
+			tmpl = w
+		}
+	}
+	if tmpl != "" {
+		base := strings.TrimRight(tmpl, "X")
+		if strings.Contains(tmpl, "/") && !strings.Contains(strings.Join(args, " "), "-t") {
+			return arg{s: cleanJoin(st.firstCwd(a.env.Cwd), base) + "*", glob: true}
+		}
+		return arg{s: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", glob: true}
+	}
+	return arg{s: strings.TrimSuffix(dir, "/") + "/tmp.*", glob: true}
+}
+
+func (s *state) firstCwd(def string) string {
+	if len(s.cwds) > 0 {
+		return s.cwds[0]
+	}
+	return def
+}
+
+func (a *analyzer) tempDir() string {
+	if v, ok := a.env.Vars["TMPDIR"]; ok && v != "" {
+		return v
+	}
+	if a.env.Temp != "" {
+		return a.env.Temp
+	}
+	return "/tmp"
+}
+
+// specialSubstValue handles x=$(mktemp) and friends in assignments.
+func (a *analyzer) specialSubstValue(w *syntax.Word, st *state) []arg {
+	if len(w.Parts) != 1 {
+		if len(w.Parts) == 1 {
+			return nil
+		}
+		return nil
+	}
+	var cs *syntax.CmdSubst
+	switch p := w.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		cs = p
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			cs, _ = p.Parts[0].(*syntax.CmdSubst)
+		}
+	}
+	if cs == nil {
+		return nil
+	}
+	return a.substValue(cs.Stmts, st)
+}
+
+func (s *state) positionalAll() []arg { return s.positional }
+
+// unescapeUnquoted removes backslash quoting from an unquoted literal and
+// reports whether unquoted glob metacharacters remain.
+func unescapeUnquoted(s string) (string, bool) {
+	if !strings.ContainsAny(s, `\*?[`) {
+		return s, false
+	}
+	var b strings.Builder
+	glob := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+			b.WriteByte(s[i])
+			continue
+		}
+		if c == '*' || c == '?' || c == '[' && strings.Contains(s[i+1:], "]") {
+			glob = true
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), glob
+}
+
+// unescapeDouble removes the backslashes that are quoting inside "...".
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+				b.WriteByte(s[i])
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes $'...' quoting. expand.Literal is safe for this word shape:
+// it has no substitutions to run.
+func ansiC(q *syntax.SglQuoted) string {
+	s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{q}})
+	if err != nil {
+		return q.Value
+	}
+	return s
+}
+
+// hasGlobMeta reports unquoted glob syntax; a lone "[" (the test command)
+// is not a pattern.
+func hasGlobMeta(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.Contains(s[i+1:], "]")
+}
+
+// wordSource returns a word as written.
+func (a *analyzer) wordSource(w *syntax.Word) string {
+	if w == nil || len(w.Parts) == 0 {
+		return ""
+	}
+	start, end := int(w.Pos().Offset()), int(w.End().Offset())
+	if a.src != "" && start >= 0 && end <= len(a.src) && start < end {
+		return a.src[start:end]
+	}
+	var b strings.Builder
+	syntax.NewPrinter(syntax.Minify(true)).Print(&b, w)
+	return b.String()
+}
+
+// fetchers download content from the network.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true,
+	"aria2c": true, "lwp-request": true, "GET": true, "POST": true, "nc": true, "ncat": true, "netcat": true,
+	"socat": true, "ftp": true, "tftp": true, "lynx": true, "links": true, "w3m": true, "httpie": true,
+	"gh": false, "scp": true, "rsync": false, "Invoke-WebRequest": true, "iwr": true,
+}
+
+// fetches reports whether any simple command in stmts downloads content.
+func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if found {
+				return false
+			}
+			if ce, ok := n.(*syntax.CallExpr); ok {
+				for _, w := range ce.Args {
+					if lit := wordLiteral(w); fetchers[path.Base(lit)] {
+						found = true
+						return false
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// wordLiteral is the quote-removed text of a word without expansions, or "".
+func wordLiteral(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			t, _ := unescapeUnquoted(x.Value)
+			b.WriteString(t)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				b.WriteString(ansiC(x))
+			} else {
+				b.WriteString(x.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return ""
+				}
+				b.WriteString(unescapeDouble(l.Value))
+			}
+		default:
+			return ""
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,291 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/guard/redact"
+	"github.com/swarm-guard/swarm-guard/hooks/audit"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Protocol exit codes.
+const (
+	ExitNoDecision = 0 // the call goes through Claude Code's normal permission flow
+	ExitDeny       = 2 // the call is blocked; stderr is the reason the agent reads
+)
+
+// MaxInputBytes bounds what is read from stdin. A Write of a large file is
+// the biggest legitimate payload.
+const MaxInputBytes = 32 << 20
+
+// DefaultDeadline is the internal decision budget, far below the hook
+// timeout written by install: a hook Claude Code kills is a hook that
+// allowed the call.
+const DefaultDeadline = time.Second
+
+// Runtime is what a hook invocation gets from its process.
+type Runtime struct {
+	Stdin       io.Reader
+	Getenv      func(string) string
+	Now         func() time.Time
+	Executables []string      // the swarm-guard binaries, protected from the agent
+	Deadline    time.Duration // 0 means DefaultDeadline
+	// PostToolUse handles PostToolUse events (the secret scan). Nil means
+	// no decision.
+	PostToolUse func(in *Input, ctx *hookenv.Context, pol *policy.Policy) Response
+	// ContentCheck scans what a Write/Edit would write, after the path rules
+	// passed. Nil means no content scanning.
+	ContentCheck func(in *Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
+}
+
+// Response is the hook's answer.
+type Response struct {
+	Exit   int
+	Stdout string
+	Stderr string
+}
+
+func deny(msg string) Response {
+	return Response{Exit: ExitDeny, Stderr: oneLine(msg) + "\n"}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Handle answers one hook event. It never panics: a panic anywhere below
+// becomes a denial naming the internal error.
+func Handle(rt Runtime) (resp Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp = deny(fmt.Sprintf("swarm-guard blocked this call (rule internal-error): the guard failed internally (%v). Nothing ran; retry once, and report the failure if it repeats.", r))
+		}
+	}()
+	if rt.Getenv == nil {
+		rt.Getenv = func(string) string { return "" }
+	}
+	if rt.Now == nil {
+		rt.Now = time.Now
+	}
+	if rt.Deadline <= 0 {
+		rt.Deadline = DefaultDeadline
+	}
+	data, err := io.ReadAll(io.LimitReader(rt.Stdin, MaxInputBytes+1))
+	switch {
+	case err != nil:
+		return deny("swarm-guard blocked this call (rule bad-input): could not read the hook input: " + err.Error() + ". Claude Code must send the event JSON on stdin.")
+	case len(bytes.TrimSpace(data)) == 0:
+		return deny("swarm-guard blocked this call (rule bad-input): the hook input on stdin was empty. Run swarm-guard hook only from Claude Code, which sends the event as JSON on stdin.")
+	case len(data) > MaxInputBytes:
+		return deny(fmt.Sprintf("swarm-guard blocked this call (rule bad-input): the hook input is over %d MiB. Split the write into smaller files.", MaxInputBytes>>20))
+	}
+	var in Input
+	if err := json.Unmarshal(data, &in); err != nil {
+		return deny("swarm-guard blocked this call (rule bad-input): the hook input is not valid JSON (" + jsonError(err) + "). Claude Code sends one JSON object per hook call.")
+	}
+	switch in.HookEventName {
+	case EventPreToolUse:
+		return preToolUse(&in, rt)
+	case EventPostToolUse:
+		return postToolUse(&in, rt)
+	case "":
+		return deny("swarm-guard blocked this call (rule bad-input): the hook input has no hook_event_name. Claude Code sends it with every event; check the hook command in .claude/settings.json.")
+	}
+	return Response{Exit: ExitNoDecision} // events the guard has no say in
+}
+
+func jsonError(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v at byte %d", se, se.Offset)
+	}
+	return err.Error()
+}
+
+// session holds what one decision needs: environment, policy, audit.
+type session struct {
+	in     *Input
+	rt     Runtime
+	ctx    *hookenv.Context
+	pol    *policy.Policy
+	polErr error
+	start  time.Time
+	logErr error // the audit log could not be written
+}
+
+func newSession(in *Input, rt Runtime) *session {
+	s := &session{in: in, rt: rt, start: rt.Now()}
+	cwd := in.Cwd
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		if pd := rt.Getenv("CLAUDE_PROJECT_DIR"); pd != "" {
+			cwd = pd
+		}
+	}
+	s.ctx = hookenv.Build(hookenv.Options{Cwd: cwd, ProjectDir: rt.Getenv("CLAUDE_PROJECT_DIR"), Getenv: rt.Getenv, Executables: rt.Executables})
+	s.pol, s.polErr = policy.Load(s.ctx.Env.Root)
+	return s
+}
+
+func preToolUse(in *Input, rt Runtime) Response {
+	if in.Cwd == "" && rt.Getenv("CLAUDE_PROJECT_DIR") == "" {
+		return deny("swarm-guard blocked this call (rule bad-input): the hook input has no cwd and CLAUDE_PROJECT_DIR is unset, so the guard cannot tell which worktree the call runs in.")
+	}
+	s := newSession(in, rt)
+	if s.polErr != nil {
+		d := guard.Decision{Action: policy.Deny, Rule: policy.RulePolicyError,
+			Reason: "the policy file is broken: " + s.polErr.Error(), Alternative: "a human must fix the policy (swarm-guard policy check shows the problem)"}
+		return s.answer(d, "", "")
+	}
+	if !guard.KnownTool(in.ToolName) {
+		s.record(guard.Decision{}, "", "")
+		return Response{Exit: ExitNoDecision}
+	}
+	ti, err := guard.DecodeToolInput(in.ToolInput)
+	if err != nil {
+		return s.answer(guard.Decision{Action: policy.Deny, Rule: policy.RuleBadInput,
+			Reason: "tool_input of the " + in.ToolName + " call is malformed: " + jsonError(err), Alternative: "resend the call with a well-formed tool_input"}, "", "")
+	}
+	command, path := "", firstNonEmpty(ti.FilePath, ti.NotebookPath, ti.Path)
+	if ti.Command != nil {
+		command = *ti.Command
+	}
+	eng := guard.New(s.pol)
+	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
+		d := eng.Check(in.ToolName, ti, s.ctx.Env)
+		if d.Action == "" && rt.ContentCheck != nil && isWriteTool(in.ToolName) {
+			d = rt.ContentCheck(in, s.ctx, s.pol)
+		}
+		return d
+	})
+	if !ok {
+		d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
+			Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "simplify the command or split it into smaller commands"}
+	}
+	return s.answer(d, command, path)
+}
+
+func isWriteTool(name string) bool {
+	switch name {
+	case guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit, guard.ToolNotebookEdit:
+		return true
+	}
+	return false
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// withDeadline runs f and gives up after d. A late result is dropped: the
+// hook answers with a denial and exits, taking the goroutine with it.
+func withDeadline(d time.Duration, f func() guard.Decision) (guard.Decision, bool) {
+	ch := make(chan guard.Decision, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
+					Reason: fmt.Sprintf("the guard failed internally (%v)", r), Alternative: "retry once; report the failure if it repeats"}
+			}
+		}()
+		ch <- f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case dec := <-ch:
+		return dec, true
+	case <-timer.C:
+		return guard.Decision{}, false
+	}
+}
+
+// answer turns a decision into the protocol response, applying fail_mode
+// and the trust escape hatch, and records it.
+func (s *session) answer(d guard.Decision, command, path string) Response {
+	r := s.respond(d, command, path)
+	if s.logErr != nil {
+		r.Stderr += "swarm-guard: the decision was not written to the audit log (" + oneLine(s.logErr.Error()) + "); check permissions of " + s.ctx.StateDir + "\n"
+	}
+	return r
+}
+
+func (s *session) respond(d guard.Decision, command, path string) Response {
+	failure := d.Rule == policy.RuleBadInput || d.Rule == policy.RuleInternalError
+	if d.Action != "" && failure && s.pol != nil && s.pol.FailMode == policy.FailOpen {
+		s.record(d, command, path, "allowed-fail-open")
+		return Response{Exit: ExitNoDecision, Stderr: "swarm-guard: fail_mode is open, so this call was not blocked although " + oneLine(d.Reason) + "\n"}
+	}
+	if d.Action != "" && s.trusted() {
+		s.record(d, command, path, "trusted")
+		return Response{Exit: ExitNoDecision, Stderr: "swarm-guard: SWARM_GUARD_TRUST=1, so this call was allowed although: " + oneLine(redact.String(d.Message())) + "\n"}
+	}
+	s.record(d, command, path)
+	switch d.Action {
+	case policy.Deny:
+		return deny(redact.String(d.Message()))
+	case policy.Ask:
+		return Response{Exit: ExitNoDecision, Stdout: askJSON(redact.String(d.Message()))}
+	}
+	return Response{Exit: ExitNoDecision}
+}
+
+// trusted reports whether the trust escape hatch is open. A broken policy
+// cannot open it.
+func (s *session) trusted() bool {
+	return s.pol != nil && s.polErr == nil && s.pol.TrustEnv && s.rt.Getenv("SWARM_GUARD_TRUST") == "1"
+}
+
+func (s *session) agentID() string {
+	for _, v := range []string{"SWARM_GUARD_AGENT_ID", "AGENT_ID"} {
+		if id := s.rt.Getenv(v); id != "" {
+			return id
+		}
+	}
+	return s.in.AgentID
+}
+
+// record appends the decision to the audit log. A log that cannot be
+// written never changes the decision; the hook says so on stderr, which
+// Claude Code keeps in its debug log.
+func (s *session) record(d guard.Decision, command, path string, override ...string) {
+	action := string(d.Action)
+	if action == "" {
+		action = "allow"
+	}
+	if len(override) > 0 {
+		action = override[0]
+	}
+	src := ""
+	if s.pol != nil {
+		src = s.pol.Source
+	}
+	rec := audit.Record{
+		Time: s.start.UTC().Format(time.RFC3339Nano), Event: s.in.HookEventName, SessionID: s.in.SessionID,
+		AgentID: s.agentID(), Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
+		Path: path, Action: action, Rule: d.Rule, Reason: redact.String(d.Reason), Policy: src,
+		Micros: s.rt.Now().Sub(s.start).Microseconds(),
+	}
+	if err := audit.Append(filepath.Join(s.ctx.StateDir, audit.FileName), rec); err != nil {
+		s.logErr = err
+	}
+}
+
+func truncate(s string) string {
+	const max = 4096
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Repo is a git worktree found on disk.
+type Repo struct {
+	Root      string // the worktree's top-level directory
+	GitDir    string // its git dir: Root/.git, or <common>/worktrees/<name>
+	CommonDir string // the repository's shared git dir
+	Branch    string // checked-out branch; "" when detached
+	Detached  bool   // HEAD points at a commit, not a branch
+}
+
+// Find returns the worktree containing dir, walking up to the file-system
+// root. The directory need not exist (a deleted cwd still belongs to its repo).
+func Find(dir string) (*Repo, bool) {
+	dir = filepath.Clean(dir)
+	for {
+		dotgit := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			var gitDir string
+			if fi.IsDir() {
+				gitDir = dotgit
+			} else if gd, ok := readGitFile(dotgit); ok {
+				gitDir = gd
+			}
+			if gitDir != "" {
+				return open(dir, gitDir), true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, false
+		}
+		dir = parent
+	}
+}
+
+// readGitFile reads the "gitdir: <path>" file of a linked worktree or submodule.
+func readGitFile(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", false
+	}
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(path), gd)
+	}
+	return filepath.Clean(gd), true
+}
+
+func open(root, gitDir string) *Repo {
+	r := &Repo{Root: root, GitDir: gitDir, CommonDir: gitDir}
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		cd := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(gitDir, cd)
+		}
+		r.CommonDir = filepath.Clean(cd)
+	}
+	if head, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+		h := strings.TrimSpace(string(head))
+		if ref, ok := strings.CutPrefix(h, "ref:"); ok {
+			r.Branch = strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")
+		} else if h != "" {
+			r.Detached = true
+		}
+	}
+	return r
+}
+
+// HasBranch reports whether the repository has a local branch name.
+func (r *Repo) HasBranch(name string) bool {
+	if name == "" || strings.Contains(name, "..") {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "refs", "heads", filepath.FromSlash(name))); err == nil {
+		return true
+	}
+	data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(data, []byte(" refs/heads/"+name+"\n"))
+}
+
+// HooksDir returns the directory git runs hooks from: core.hooksPath when
+// set (relative values are relative to the worktree root), else
+// <common dir>/hooks.
+func (r *Repo) HooksDir() string {
+	if hp := r.ConfigValue("core", "hookspath"); hp != "" {
+		if strings.HasPrefix(hp, "~/") {
+			if home, err := os.UserHomeDir(); err == nil {
+				hp = filepath.Join(home, hp[2:])
+			}
+		}
+		if !filepath.IsAbs(hp) {
+			hp = filepath.Join(r.Root, hp)
+		}
+		return filepath.Clean(hp)
+	}
+	return filepath.Join(r.CommonDir, "hooks")
+}
+
+// ConfigValue reads a key from the repository's config files (the
+// worktree's config.worktree first). Section and key are matched
+// case-insensitively; subsections are not supported.
+func (r *Repo) ConfigValue(section, key string) string {
+	for _, f := range []string{filepath.Join(r.GitDir, "config.worktree"), filepath.Join(r.CommonDir, "config")} {
+		if v, ok := iniValue(f, section, key); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func iniValue(file, section, key string) (string, bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	cur := ""
+	val, found := "", false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			name := strings.Trim(line, "[]")
+			cur = strings.ToLower(strings.TrimSpace(name))
+			continue
+		}
+		if cur != strings.ToLower(section) {
+			continue
+		}
+		k, v, _ := strings.Cut(line, "=")
+		if strings.EqualFold(strings.TrimSpace(k), key) {
+			val, found = strings.Trim(strings.TrimSpace(v), `"`), true // the last value wins, as in git
+		}
+	}
+	return val, found
+}
+
+// OtherWorktrees returns the roots of the repository's other worktrees: the
+// main worktree and every linked one except r itself.
+func (r *Repo) OtherWorktrees() []string {
+	var out []string
+	if filepath.Base(r.CommonDir) == ".git" {
+		if main := filepath.Dir(r.CommonDir); main != r.Root {
+			out = append(out, main)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(r.CommonDir, "worktrees"))
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(r.CommonDir, "worktrees", e.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		dotgit := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(dotgit) {
+			dotgit = filepath.Join(r.CommonDir, "worktrees", e.Name(), dotgit)
+		}
+		if root := filepath.Dir(filepath.Clean(dotgit)); root != r.Root {
+			out = append(out, root)
+		}
+	}
+	return out
+}

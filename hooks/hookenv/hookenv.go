@@ -1,0 +1,143 @@
+package hookenv
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/audit"
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+)
+
+// Options describe where a tool call happens.
+type Options struct {
+	Cwd         string              // the agent's working directory
+	ProjectDir  string              // CLAUDE_PROJECT_DIR, the fallback root outside git
+	Getenv      func(string) string // the hook process environment
+	Executables []string            // the swarm-guard executables, protected from the agent
+}
+
+// Context is an Env plus where it came from.
+type Context struct {
+	Env      *guard.Env
+	Repo     *gitrepo.Repo // nil outside a git worktree
+	StateDir string        // where the audit log and state files live
+}
+
+// passedVars are environment variables the agent's shell sees with the
+// same values as the hook, so the engine may expand them.
+var passedVars = []string{"TMPDIR", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "CLAUDE_PROJECT_DIR"}
+
+// Build finds the worktree containing o.Cwd and describes it. The root is
+// the git top level containing cwd, else CLAUDE_PROJECT_DIR, else cwd.
+func Build(o Options) *Context {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	r := newResolver()
+	cwd := filepath.Clean(o.Cwd)
+	if !filepath.IsAbs(cwd) {
+		if wd, err := os.Getwd(); err == nil {
+			cwd = filepath.Join(wd, cwd)
+		}
+	}
+	cwd = r.resolve(cwd)
+	env := &guard.Env{
+		Cwd:     cwd,
+		Home:    r.resolve(filepath.Clean(getenv("HOME"))),
+		Temp:    r.resolve(filepath.Clean(os.TempDir())),
+		Vars:    map[string]string{},
+		Resolve: r.resolve,
+		Repo:    repoInfo{},
+	}
+	if getenv("HOME") == "" {
+		env.Home = ""
+	}
+	for _, v := range passedVars {
+		if val, ok := lookup(getenv, v); ok {
+			env.Vars[v] = val
+		}
+	}
+	ctx := &Context{Env: env}
+	if repo, ok := gitrepo.Find(cwd); ok {
+		ctx.Repo = repo
+		env.Root = r.resolve(repo.Root)
+		env.GitDir = r.resolve(repo.GitDir)
+		env.CommonDir = r.resolve(repo.CommonDir)
+		env.Branch, env.Detached = repo.Branch, repo.Detached
+		hooks := r.resolve(repo.HooksDir())
+		env.HooksDirs = []string{hooks}
+		if def := filepath.Join(env.CommonDir, "hooks"); def != hooks {
+			env.HooksDirs = append(env.HooksDirs, def)
+		}
+		for _, w := range repo.OtherWorktrees() {
+			env.OtherWorktrees = append(env.OtherWorktrees, r.resolve(w))
+		}
+	} else if pd := getenv("CLAUDE_PROJECT_DIR"); pd != "" && filepath.IsAbs(pd) {
+		env.Root = r.resolve(filepath.Clean(pd))
+	} else {
+		env.Root = cwd
+	}
+	for _, exe := range o.Executables {
+		if exe != "" {
+			env.GuardPaths = append(env.GuardPaths, r.resolve(exe))
+		}
+	}
+	ctx.StateDir = audit.Dir(env.CommonDir, getenv)
+	return ctx
+}
+
+func lookup(getenv func(string) string, name string) (string, bool) {
+	if getenv == nil {
+		return os.LookupEnv(name)
+	}
+	v := getenv(name)
+	return v, v != ""
+}
+
+// resolver resolves symlinks in paths that may not exist yet: the longest
+// existing prefix is resolved and the rest appended.
+type resolver struct {
+	cache map[string]string
+}
+
+func newResolver() *resolver { return &resolver{cache: map[string]string{}} }
+
+func (r *resolver) resolve(p string) string {
+	if p == "" || p == "/" || p == "." {
+		return p
+	}
+	if v, ok := r.cache[p]; ok {
+		return v
+	}
+	out := p
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		out = real
+	} else if parent := filepath.Dir(p); parent != p {
+		out = filepath.Join(r.resolve(parent), filepath.Base(p))
+	}
+	r.cache[p] = out
+	return out
+}
+
+// repoInfo answers the engine's questions about other directories.
+type repoInfo struct{}
+
+func (repoInfo) BranchAt(dir string) (string, bool) {
+	repo, ok := gitrepo.Find(dir)
+	if !ok || (repo.Branch == "" && !repo.Detached) {
+		return "", false
+	}
+	return repo.Branch, true
+}
+
+func (repoInfo) HasBranch(dir, name string) bool {
+	repo, ok := gitrepo.Find(dir)
+	return ok && repo.HasBranch(name)
+}
+
+func (repoInfo) Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -1,0 +1,206 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Hook events swarm-guard registers, with their timeouts in seconds. The
+// hook decides within one second internally; the generous timeout only
+// guards against a machine so loaded that even that fails, because a hook
+// Claude Code kills lets the call through.
+var claudeEvents = []struct {
+	name    string
+	timeout int
+}{
+	{"PreToolUse", 30},
+	{"PostToolUse", 60},
+}
+
+// HookCommand is the command Claude Code runs: the binary by absolute path,
+// quoted for the shell Claude Code uses.
+func HookCommand(binary string) string { return shellQuote(binary) + " hook" }
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// IsOurHook reports whether a hook command is one swarm-guard installed:
+// the exact command for binary, or any "<...swarm-guard...> hook" command
+// (an earlier install from another path).
+func IsOurHook(command, binary string) bool {
+	c := strings.TrimSpace(command)
+	if binary != "" && c == HookCommand(binary) {
+		return true
+	}
+	return strings.Contains(c, "swarm-guard") && strings.HasSuffix(c, " hook")
+}
+
+// mergeSettings adds swarm-guard's hooks to a settings document (nil: none
+// yet), replacing earlier swarm-guard entries and keeping everything else.
+func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, error) {
+	root, err := settingsRoot(old)
+	if err != nil {
+		return nil, err
+	}
+	removeOurHooks(root, binary)
+	hooks, err := objectAt(root, "hooks")
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range claudeEvents {
+		handler := newObject()
+		handler.set("type", "command")
+		handler.set("command", HookCommand(binary))
+		handler.set("timeout", json.Number(fmt.Sprint(ev.timeout)))
+		if onFailureBlock {
+			handler.set("onFailure", "block")
+		}
+		group := newObject()
+		group.set("matcher", "*")
+		group.set("hooks", []any{handler})
+		list, _ := hooks.get(ev.name)
+		groups, ok := list.([]any)
+		if list != nil && !ok {
+			return nil, fmt.Errorf("hooks.%s is not a list; fix .claude/settings.json by hand", ev.name)
+		}
+		hooks.set(ev.name, append(groups, group))
+	}
+	return marshalJSON(root), nil
+}
+
+// removeSettings drops swarm-guard's hooks from a settings document,
+// removing containers that only held them.
+func removeSettings(old []byte, binary string) ([]byte, error) {
+	root, err := settingsRoot(old)
+	if err != nil {
+		return nil, err
+	}
+	removeOurHooks(root, binary)
+	return marshalJSON(root), nil
+}
+
+func settingsRoot(old []byte) (*object, error) {
+	if len(strings.TrimSpace(string(old))) == 0 {
+		return newObject(), nil
+	}
+	v, err := parseJSON(old)
+	if err != nil {
+		return nil, fmt.Errorf("the settings file is not valid JSON (%v); fix it or move it away, then run install again", err)
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("the settings file is not a JSON object")
+	}
+	return root, nil
+}
+
+func objectAt(o *object, key string) (*object, error) {
+	v, ok := o.get(key)
+	if !ok {
+		n := newObject()
+		o.set(key, n)
+		return n, nil
+	}
+	obj, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%q in the settings file is not an object", key)
+	}
+	return obj, nil
+}
+
+// removeOurHooks deletes swarm-guard handlers everywhere under "hooks",
+// then matcher groups and event lists that became empty because of it.
+func removeOurHooks(root *object, binary string) {
+	v, ok := root.get("hooks")
+	if !ok {
+		return
+	}
+	hooks, ok := v.(*object)
+	if !ok {
+		return
+	}
+	for _, ev := range append([]string(nil), hooks.keys...) {
+		groups, ok := hooks.vals[ev].([]any)
+		if !ok {
+			continue
+		}
+		var kept []any
+		for _, g := range groups {
+			grp, ok := g.(*object)
+			if !ok {
+				kept = append(kept, g)
+				continue
+			}
+			hv, _ := grp.get("hooks")
+			handlers, ok := hv.([]any)
+			if !ok {
+				kept = append(kept, g)
+				continue
+			}
+			var keepHandlers []any
+			for _, h := range handlers {
+				if ho, ok := h.(*object); ok {
+					if c, _ := ho.get("command"); IsOurHook(fmt.Sprint(c), binary) {
+						continue
+					}
+				}
+				keepHandlers = append(keepHandlers, h)
+			}
+			if len(keepHandlers) == 0 && len(handlers) > 0 {
+				continue // the group held only swarm-guard
+			}
+			grp.set("hooks", keepHandlers)
+			kept = append(kept, grp)
+		}
+		if len(kept) == 0 && len(groups) > 0 {
+			hooks.del(ev)
+			continue
+		}
+		hooks.set(ev, kept)
+	}
+	if len(hooks.keys) == 0 {
+		root.del("hooks")
+	}
+}
+
+// hasOurHooks reports whether a settings document runs binary for every
+// event swarm-guard needs.
+func hasOurHooks(data []byte, binary string) (bool, error) {
+	root, err := settingsRoot(data)
+	if err != nil {
+		return false, err
+	}
+	hv, _ := root.get("hooks")
+	hooks, ok := hv.(*object)
+	if !ok {
+		return false, nil
+	}
+	for _, ev := range claudeEvents {
+		found := false
+		groups, _ := hooks.vals[ev.name].([]any)
+		for _, g := range groups {
+			grp, _ := g.(*object)
+			if grp == nil {
+				continue
+			}
+			hl, _ := grp.get("hooks")
+			handlers, _ := hl.([]any)
+			for _, h := range handlers {
+				if ho, ok := h.(*object); ok {
+					if c, _ := ho.get("command"); fmt.Sprint(c) == HookCommand(binary) {
+						found = true
+					}
+				}
+			}
+		}
+		if !found {
+			return false, nil
+		}
+	}
+	return true, nil
+}

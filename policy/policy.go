@@ -1,0 +1,267 @@
+package policy
+
+import (
+	_ "embed"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// FileName is the name of the policy file at the root of a repository.
+const FileName = ".swarm-guard.toml"
+
+// DefaultSource names the embedded default in errors and audit records.
+const DefaultSource = "<default policy>"
+
+// DefaultText is the commented default policy. It is both what applies when
+// a repository has no policy file and what `swarm-guard install` writes.
+//
+//go:embed default.toml
+var DefaultText string
+
+// Action is what a rule does when it matches.
+type Action string
+
+const (
+	Deny  Action = "deny"
+	Ask   Action = "ask"
+	Off   Action = "off"   // rules only: the rule is disabled
+	Allow Action = "allow" // dynamic_commands only
+)
+
+// FailMode says what the guard does when it cannot decide.
+type FailMode string
+
+const (
+	FailClosed FailMode = "closed"
+	FailOpen   FailMode = "open"
+)
+
+// Policy is a decoded and validated policy.
+type Policy struct {
+	// Source is the file the policy came from, or DefaultSource.
+	Source string `toml:"-"`
+
+	Version           int               `toml:"version"`
+	ProtectedBranches []string          `toml:"protected_branches"`
+	Writable          []string          `toml:"writable"`
+	DynamicCommands   Action            `toml:"dynamic_commands"`
+	FailMode          FailMode          `toml:"fail_mode"`
+	TrustEnv          bool              `toml:"trust_env"`
+	ProtectedPaths    []string          `toml:"protected_paths"`
+	Rules             map[string]Action `toml:"rules"`
+	SecretFiles       SecretFiles       `toml:"secret_files"`
+	Packages          Packages          `toml:"packages"`
+	Allow             []AllowEntry      `toml:"allow"`
+	Secrets           Secrets           `toml:"secrets"`
+	Identity          Identity          `toml:"identity"`
+	Trailers          Trailers          `toml:"trailers"`
+	Git               Git               `toml:"git"`
+	Verify            Verify            `toml:"verify"`
+	Budget            Budget            `toml:"budget"`
+}
+
+// SecretFiles lists the files rule secret-file protects.
+type SecretFiles struct {
+	Patterns   []string `toml:"patterns"`
+	Exceptions []string `toml:"exceptions"`
+}
+
+// Packages is the package-install allowlist, per ecosystem.
+type Packages struct {
+	NPM    []string `toml:"npm"`
+	Pip    []string `toml:"pip"`
+	Go     []string `toml:"go"`
+	Cargo  []string `toml:"cargo"`
+	Gem    []string `toml:"gem"`
+	System []string `toml:"system"`
+}
+
+// Ecosystem returns the allowlist of one ecosystem ("npm", "pip", ...).
+func (p Packages) Ecosystem(name string) []string {
+	switch name {
+	case "npm":
+		return p.NPM
+	case "pip":
+		return p.Pip
+	case "go":
+		return p.Go
+	case "cargo":
+		return p.Cargo
+	case "gem":
+		return p.Gem
+	case "system":
+		return p.System
+	}
+	return nil
+}
+
+// AllowEntry exempts matching simple commands from rules.
+type AllowEntry struct {
+	Command string   `toml:"command"`
+	Rules   []string `toml:"rules"`
+	Reason  string   `toml:"reason"`
+}
+
+// Secrets configures secret scanning of content.
+type Secrets struct {
+	PreToolUse      bool     `toml:"pre_tool_use"`
+	PostToolUse     bool     `toml:"post_tool_use"`
+	PreCommit       bool     `toml:"pre_commit"`
+	ConflictMarkers bool     `toml:"conflict_markers"`
+	GitleaksAllow   bool     `toml:"gitleaks_allow"`
+	AllowPaths      []string `toml:"allow_paths"`
+}
+
+// Identity configures how an agent id is found.
+type Identity struct {
+	Source string `toml:"source"` // "auto" or "branch"
+}
+
+// Trailers configures commit trailers.
+type Trailers struct {
+	AgentKey   string `toml:"agent_key"`
+	SessionKey string `toml:"session_key"`
+	Require    bool   `toml:"require"`
+}
+
+// Git configures the git hooks.
+type Git struct {
+	CommitOnProtected   Action `toml:"commit_on_protected"`
+	PushToProtected     Action `toml:"push_to_protected"`
+	PushRequiresTrailer bool   `toml:"push_requires_trailer"`
+}
+
+// Verify configures swarm-guard verify.
+type Verify struct {
+	ExemptMerges  bool     `toml:"exempt_merges"`
+	ExemptAuthors []string `toml:"exempt_authors"`
+	MinAgents     int      `toml:"min_agents"`
+}
+
+// Budget configures tool-call and token budgets.
+type Budget struct {
+	MaxToolCalls  int64    `toml:"max_tool_calls"`
+	MaxTokens     int64    `toml:"max_tokens"`
+	WorkerTokens  int64    `toml:"worker_tokens"`
+	TaskTokens    int64    `toml:"task_tokens"`
+	SessionTokens int64    `toml:"session_tokens"`
+	EnvAllow      []string `toml:"env_allow"`
+}
+
+// RuleAction returns the configured action of a rule; Deny when unset.
+func (p *Policy) RuleAction(id string) Action {
+	if id == RuleDynamicCommand {
+		return p.DynamicCommands
+	}
+	if a, ok := p.Rules[id]; ok {
+		return a
+	}
+	return Deny
+}
+
+// IsProtectedBranch reports whether a branch name (without refs/heads/)
+// matches one of the protected branch globs.
+func (p *Policy) IsProtectedBranch(name string) bool {
+	name = strings.TrimPrefix(name, "refs/heads/")
+	for _, pat := range p.ProtectedBranches {
+		if ok, _ := filepath.Match(pat, name); ok || pat == name {
+			return true
+		}
+	}
+	return false
+}
+
+var defaultPolicy = sync.OnceValue(builtinDefault)
+
+// Default returns the default policy: what default.toml says. Callers must
+// not modify it; use Clone for a private copy.
+func Default() *Policy { return defaultPolicy() }
+
+// builtinDefault is default.toml as a Go value, so a hook process does not
+// parse TOML when the repository has no policy file. TestDefaultTextMatches
+// keeps the two identical.
+func builtinDefault() *Policy {
+	return &Policy{
+		Source:            DefaultSource,
+		Version:           1,
+		ProtectedBranches: []string{"main", "master"},
+		Writable:          []string{"{temp}/**"},
+		DynamicCommands:   Deny,
+		FailMode:          FailClosed,
+		TrustEnv:          true,
+		ProtectedPaths:    []string{".gitleaks.toml", ".gitleaksignore"},
+		Rules: map[string]Action{
+			RuleForcePush: Deny, RuleProtectedBranch: Deny, RuleDestructiveGit: Deny, RuleGuardTamper: Deny,
+			RuleDeleteOutside: Deny, RuleWriteOutside: Deny, RuleSecretFile: Deny, RuleDestructiveSQL: Deny,
+			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
+		},
+		SecretFiles: SecretFiles{
+			Patterns:   []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa*", "**/id_ed25519*", "~/.ssh/**", "~/.aws/credentials", "~/.netrc"},
+			Exceptions: []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/*.pub"},
+		},
+		Packages: Packages{NPM: []string{}, Pip: []string{}, Go: []string{}, Cargo: []string{}, Gem: []string{}, System: []string{}},
+		Secrets: Secrets{PreToolUse: true, PostToolUse: true, PreCommit: true, ConflictMarkers: true, GitleaksAllow: true,
+			AllowPaths: []string{}},
+		Identity: Identity{Source: "auto"},
+		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", Require: true},
+		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
+		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
+		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
+			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
+	}
+}
+
+// Clone returns a deep copy of p.
+func (p *Policy) Clone() *Policy {
+	c := *p
+	c.ProtectedBranches = cloneStrings(p.ProtectedBranches)
+	c.Writable = cloneStrings(p.Writable)
+	c.ProtectedPaths = cloneStrings(p.ProtectedPaths)
+	c.Rules = make(map[string]Action, len(p.Rules))
+	for k, v := range p.Rules {
+		c.Rules[k] = v
+	}
+	c.SecretFiles.Patterns = cloneStrings(p.SecretFiles.Patterns)
+	c.SecretFiles.Exceptions = cloneStrings(p.SecretFiles.Exceptions)
+	c.Packages = Packages{
+		NPM: cloneStrings(p.Packages.NPM), Pip: cloneStrings(p.Packages.Pip), Go: cloneStrings(p.Packages.Go),
+		Cargo: cloneStrings(p.Packages.Cargo), Gem: cloneStrings(p.Packages.Gem), System: cloneStrings(p.Packages.System),
+	}
+	c.Allow = make([]AllowEntry, len(p.Allow))
+	for i, a := range p.Allow {
+		a.Rules = cloneStrings(a.Rules)
+		c.Allow[i] = a
+	}
+	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
+	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
+	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
+	return &c
+}
+
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s...)
+}
+
+// ExpandPath turns a policy path or glob into an absolute one: "~" becomes
+// home, "{temp}" the temp dir, "{root}" the worktree root, and a relative
+// pattern is taken relative to root. Globs starting with "**" stay relative
+// so they match at any depth.
+func ExpandPath(pattern, root, home, temp string) string {
+	p := pattern
+	switch {
+	case p == "~":
+		p = home
+	case strings.HasPrefix(p, "~/"):
+		p = home + p[1:]
+	}
+	p = strings.ReplaceAll(p, "{temp}", strings.TrimSuffix(temp, "/"))
+	p = strings.ReplaceAll(p, "{root}", strings.TrimSuffix(root, "/"))
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "**") && root != "" {
+		p = strings.TrimSuffix(root, "/") + "/" + p
+	}
+	return p
+}

@@ -1,0 +1,71 @@
+package policy
+
+// Rule ids. The engine reports them in every decision, the audit log records
+// them, and the [rules] table of a policy file is keyed by them.
+const (
+	RuleForcePush       = "force-push"              // G1
+	RuleProtectedBranch = "protected-branch"        // G2
+	RuleDestructiveGit  = "destructive-git"         // G3
+	RuleGuardTamper     = "guard-tamper"            // G4
+	RuleDeleteOutside   = "delete-outside-worktree" // G5
+	RuleWriteOutside    = "write-outside-worktree"  // G6
+	RuleSecretFile      = "secret-file"             // G7
+	RuleDestructiveSQL  = "destructive-sql"         // G8
+	RuleRemoteCode      = "remote-code"             // G9
+	RulePackageInstall  = "package-install"         // G10
+	RuleSecretContent   = "secret-content"
+	RuleBudget          = "budget"
+
+	// RuleDynamicCommand is configured by the top-level dynamic_commands key,
+	// not by [rules], because it also accepts "allow".
+	RuleDynamicCommand = "dynamic-command"
+
+	// Rules the guard uses for its own failures; they follow fail_mode and
+	// cannot be configured per rule.
+	RuleBadInput      = "bad-input"
+	RuleInternalError = "internal-error"
+	RulePolicyError   = "policy-error"
+)
+
+// RuleInfo describes a configurable rule.
+type RuleInfo struct {
+	ID      string
+	Label   string // G1…G10 for the command rules of the default policy
+	Summary string
+}
+
+// Rules lists every rule a [rules] table may name, in documentation order.
+var Rules = []RuleInfo{
+	{RuleForcePush, "G1", "force pushes: -f, --force, --force-with-lease, +refspec, --mirror"},
+	{RuleProtectedBranch, "G2", "pushing to, deleting, moving or switching to a protected branch"},
+	{RuleDestructiveGit, "G3", "git commands that destroy uncommitted or unmerged work"},
+	{RuleGuardTamper, "G4", "skipping or changing git hooks, Claude Code settings or this policy"},
+	{RuleDeleteOutside, "G5", "deleting anything outside the worktree"},
+	{RuleWriteOutside, "G6", "writing or changing files outside the worktree"},
+	{RuleSecretFile, "G7", "reading or writing secret files (.env, keys, ~/.ssh)"},
+	{RuleDestructiveSQL, "G8", "DROP, TRUNCATE, DELETE/UPDATE without WHERE sent to a database client"},
+	{RuleRemoteCode, "G9", "running code that cannot be checked: curl | sh, bash <(curl ...), eval of dynamic text"},
+	{RulePackageInstall, "G10", "installing packages that are not on the allowlist"},
+	{RuleSecretContent, "", "a secret (gitleaks rules) in content an agent writes"},
+	{RuleBudget, "", "a tool-call or token budget is used up"},
+}
+
+// IsRule reports whether id names a rule a [rules] table may configure.
+func IsRule(id string) bool {
+	for _, r := range Rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Info returns the description of a rule id, or a zero RuleInfo.
+func Info(id string) RuleInfo {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return RuleInfo{ID: id}
+}
