@@ -30,7 +30,7 @@ func runHook(c *cli, args []string) error {
 	exe, _ := c.executable()
 	resp := claude.Handle(claude.Runtime{
 		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: []string{exe},
-		ContentCheck: contentCheck, PostToolUse: postToolUse,
+		ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,
 	})
 	fmt.Fprint(c.stdout, resp.Stdout)
 	fmt.Fprint(c.stderr, resp.Stderr)

@@ -15,8 +15,12 @@ import (
 
 var update = flag.Bool("u", false, "update testscript golden sections")
 
+// scriptCommands are the programs testscript scripts can exec. Test files
+// add helpers (a fake claude, the secrets scanner) from their init funcs.
+var scriptCommands = map[string]func(){"swarm-guard": main}
+
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"swarm-guard": main})
+	testscript.Main(m, scriptCommands)
 }
 
 func TestScript(t *testing.T) {

@@ -45,6 +45,9 @@ type Runtime struct {
 	// ContentCheck scans what a Write/Edit would write, after the path rules
 	// passed. Nil means no content scanning.
 	ContentCheck func(in *Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
+	// BudgetCheck enforces the policy's [budget] limits before the engine
+	// runs. Nil means no budget check.
+	BudgetCheck func(in *Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
 }
 
 // Response is the hook's answer.
@@ -158,6 +161,11 @@ func preToolUse(in *Input, rt Runtime) Response {
 	}
 	eng := guard.New(s.pol)
 	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
+		if rt.BudgetCheck != nil {
+			if d := rt.BudgetCheck(in, s.ctx, s.pol); d.Action != "" {
+				return d
+			}
+		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
 		if d.Action == "" && rt.ContentCheck != nil && isWriteTool(in.ToolName) {
 			d = rt.ContentCheck(in, s.ctx, s.pol)
