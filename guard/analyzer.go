@@ -26,6 +26,7 @@ type analyzer struct {
 	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
 
 	called map[*syntax.FuncDecl]bool // functions analysed at a call site
+	writes []string                  // static paths the command writes, for WrittenFiles
 }
 
 // finding is a rule match before policy actions and allow entries apply.

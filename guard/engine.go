@@ -170,6 +170,28 @@ func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
 	return a.decision()
 }
 
+// WrittenFiles returns the files a shell command writes, as far as the
+// command text tells: redirection targets, tee, cp/mv/install/ln
+// destinations, sed -i and perl -i files, dd of=, and so on. Paths are
+// absolute; a destination may be a directory. The PostToolUse secret scan
+// reads them after the command ran.
+func (e *Engine) WrittenFiles(cmd string, env *Env) []string {
+	if len(cmd) > MaxCommandBytes || strings.TrimSpace(cmd) == "" {
+		return nil
+	}
+	a := e.newAnalyzer(env)
+	a.script(cmd, a.initialState(), nil)
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range a.writes {
+		if !seen[p] && !isSink(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func derefOr(s *string, def string) string {
 	if s == nil {
 		return def

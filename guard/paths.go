@@ -489,6 +489,7 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 			}
 			continue
 		}
+		a.writes = append(a.writes, p)
 		if hit := a.protectedHit(p, false); hit != "" {
 			a.report(inv, policy.RuleGuardTamper, verb+" "+hit+", which configures the guard", altTamper)
 		} else if pl, why := a.classify(p, inv.st); pl == placeOutside {
