@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -25,8 +26,15 @@ type analyzer struct {
 	src      string // source of the script being analysed, for trigger excerpts
 	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
 
-	called map[*syntax.FuncDecl]bool // functions analysed at a call site
-	writes []string                  // static paths the command writes, for WrittenFiles
+	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
+	declared []declaredFunc            // every function declaration, in source order
+	writes   []string                  // static paths the command writes, for WrittenFiles
+}
+
+// declaredFunc is a function declaration with the state it was declared in.
+type declaredFunc struct {
+	fn *syntax.FuncDecl
+	st *state
 }
 
 // finding is a rule match before policy actions and allow entries apply.
@@ -104,11 +112,18 @@ func (a *analyzer) allowedBy(f finding) string {
 		if len(e.Rules) > 0 && !slices.Contains(e.Rules, f.rule) {
 			continue
 		}
-		if (f.canon != "" && globMatch(e.Command, f.canon)) || (f.trigger != "" && globMatch(e.Command, oneLine(f.trigger))) {
+		pat := unquoted(e.Command)
+		if (f.canon != "" && globMatch(pat, unquoted(f.canon))) || (f.trigger != "" && globMatch(pat, unquoted(oneLine(f.trigger)))) {
 			return e.Command
 		}
 	}
 	return ""
+}
+
+// unquoted drops quote characters: an [[allow]] entry matches whether it
+// is written eval $(ssh-agent -s) or eval "$(ssh-agent -s)".
+func unquoted(s string) string {
+	return strings.NewReplacer(`"`, "", `'`, "").Replace(s)
 }
 
 // globMatch matches s against a pattern where '*' matches any run of
@@ -281,7 +296,9 @@ func (a *analyzer) script(src string, st *state, _ *input) {
 	a.src = src
 	a.srcDepth++
 	a.stmts(file.Stmts, st)
-	a.uncalledFunctions(st)
+	if a.srcDepth == 1 {
+		a.uncalledFunctions()
+	}
 	a.srcDepth--
 	a.src = savedSrc
 }
@@ -289,16 +306,46 @@ func (a *analyzer) script(src string, st *state, _ *input) {
 // parseScript parses bash, falling back to zsh syntax: Claude Code runs
 // commands with the user's shell, which may be zsh.
 func parseScript(src string) (*syntax.File, error) {
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	f, err := p.Parse(strings.NewReader(src), "")
-	if err == nil {
-		return f, nil
+	if err != nil {
+		pz := syntax.NewParser(syntax.Variant(syntax.LangZsh), syntax.KeepComments(true))
+		fz, errz := pz.Parse(strings.NewReader(src), "")
+		if errz != nil {
+			return nil, err
+		}
+		f = fz
 	}
-	pz := syntax.NewParser(syntax.Variant(syntax.LangZsh))
-	if fz, errz := pz.Parse(strings.NewReader(src), ""); errz == nil {
-		return fz, nil
+	if err := checkComments(f, src); err != nil {
+		return nil, err
 	}
-	return nil, err
+	return f, nil
+}
+
+// checkComments rejects a "#" the parser took for a comment where a shell
+// continues the word: bash starts a comment only at the start of a word.
+// mvdan.cc/sh v3.14 reads (echo 'x'#;rm -rf ~) as echo x plus a comment,
+// while bash runs echo x# and then rm -rf ~. A comment must therefore follow
+// a blank or an operator, or the command is refused.
+func checkComments(f *syntax.File, src string) error {
+	var bad error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.Comment)
+		if !ok || bad != nil {
+			return bad == nil
+		}
+		off := int(c.Hash.Offset())
+		if off <= 0 || off > len(src) {
+			return true
+		}
+		switch src[off-1] {
+		case ' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>':
+			return true
+		}
+		bad = fmt.Errorf("%d:%d: this # would be read as a comment here but is part of a word for the shell; put a space before comments or quote the #", c.Hash.Line(), c.Hash.Col())
+		return false
+	})
+	return bad
 }
 
 func (a *analyzer) abort(reason string) {
@@ -397,6 +444,7 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 			return
 		}
 		st.funcs[name] = c
+		a.declared = append(a.declared, declaredFunc{fn: c, st: st.clone()})
 	case *syntax.DeclClause:
 		a.declClause(c, st)
 	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:

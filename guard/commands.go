@@ -148,8 +148,10 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *state, in *input, guarded b
 	}
 	for _, argv := range a.argvCandidates(ce.Args, st) {
 		inv := &invocation{argv: argv, env: env, st: st, in: in, node: ce, guarded: guarded}
-		for name, val := range env {
-			a.envAssign(name, val, st, inv, ce)
+		for _, as := range ce.Assigns { // in source order: findings must be deterministic
+			if as.Name != nil {
+				a.envAssign(as.Name.Value, env[as.Name.Value], st, inv, ce)
+			}
 		}
 		a.invoke(inv)
 		if a.aborted {
@@ -161,16 +163,23 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *state, in *input, guarded b
 // argvCandidates expands the words of a command into the possible argument
 // vectors, at most 16; words with more alternatives become unknown.
 func (a *analyzer) argvCandidates(words []*syntax.Word, st *state) [][]arg {
-	cands := [][]arg{nil}
+	cands := [][]arg{make([]arg, 0, len(words))}
 	for _, w := range words {
 		alts := a.evalWord(w, st)
+		if len(alts) == 1 {
+			// The common case: one value, no branching, no copying.
+			for i := range cands {
+				cands[i] = append(cands[i], alts[0]...)
+			}
+			continue
+		}
 		if len(cands)*len(alts) > 16 {
 			alts = [][]arg{{{dynamic: true, src: a.wordSource(w)}}}
 		}
 		next := make([][]arg, 0, len(cands)*len(alts))
 		for _, c := range cands {
 			for _, alt := range alts {
-				next = append(next, append(append([]arg(nil), c...), alt...))
+				next = append(next, append(append(make([]arg, 0, len(c)+len(alt)), c...), alt...))
 			}
 		}
 		cands = next
@@ -280,16 +289,17 @@ func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *invocation) {
 }
 
 // uncalledFunctions analyses functions that were declared but never called
-// in the command: they may still run (export -f, a trap, bash -c f).
-func (a *analyzer) uncalledFunctions(st *state) {
-	for _, fn := range st.funcs {
-		if a.called[fn] {
+// in the command: they may still run (export -f, a trap, bash -c f). Each
+// body is analysed in the state of its declaration, in source order.
+func (a *analyzer) uncalledFunctions() {
+	for i := 0; i < len(a.declared); i++ { // bodies may declare more functions
+		d := a.declared[i]
+		if a.called[d.fn] {
 			continue
 		}
-		a.called[fn] = true
-		fs := st.clone()
-		fs.positional, fs.posUnknown = nil, true
-		a.stmt(fn.Body, fs, false)
+		a.called[d.fn] = true
+		d.st.positional, d.st.posUnknown = nil, true
+		a.stmt(d.fn.Body, d.st, false)
 	}
 }
 

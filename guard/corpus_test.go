@@ -204,7 +204,8 @@ func TestCorpusIsRealShell(t *testing.T) {
 			t.Run("", func(t *testing.T) {
 				t.Parallel()
 				out, err := exec.Command(bash, "-n", "-c", c.command).CombinedOutput()
-				wantFail := c.rule == policy.RuleBadInput
+				// parser-gaps holds valid bash that the guard still refuses.
+				wantFail := c.rule == policy.RuleBadInput && !strings.HasPrefix(c.file, "parser-gaps")
 				if (err != nil) != wantFail {
 					t.Errorf("%v: bash -n says %v: %s", c, err, out)
 				}

@@ -194,6 +194,9 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 			return
 		}
 		words := strings.Fields(exp)
+		if len(words) == 0 {
+			return // git refuses an alias that expands to nothing
+		}
 		expanded := make([]arg, 0, len(words)+len(args))
 		for _, w := range words {
 			expanded = append(expanded, arg{s: strings.Trim(w, `'"`), src: exp})

@@ -85,7 +85,9 @@ func parseOpts(args []arg, spec optSpec) parsed {
 			p.operands = append(p.operands, x)
 			continue
 		}
-		if x.dynamic {
+		if x.dynamic || x.glob && strings.HasPrefix(x.s, "-") {
+			// An unknown word, or a pattern that may expand to options, may
+			// be any option, or the command that follows them.
 			p.opts = append(p.opts, opt{name: "?", value: x})
 			if spec.stop {
 				p.rest = args[i:]

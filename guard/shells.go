@@ -8,6 +8,17 @@ import (
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
 
+// shellOptionLetters are the single-letter options of bash and sh. An
+// argument with any other letter is not an option: it is the script.
+const shellOptionLetters = "abcefhiklmnprstuvxBCDEHPT"
+
+// shellLongOptions are the long options of bash, zsh and dash; anything
+// else starting with -- is not an option.
+var shellLongOptions = map[string]bool{"--norc": true, "--noprofile": true, "--login": true, "--posix": true,
+	"--restricted": true, "--verbose": true, "--version": true, "--help": true, "--debugger": true,
+	"--dump-strings": true, "--dump-po-strings": true, "--noediting": true, "--pretty-print": true,
+	"--no-rcs": true, "--no-globalrcs": true, "--emulate": true}
+
 func isShellName(n string) bool {
 	for _, s := range shellNames {
 		if s == n {
@@ -41,8 +52,8 @@ scan:
 			i++
 		case s == "--command":
 			cflag = true
-		case strings.HasPrefix(s, "--"):
-		case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
+		case shellLongOptions[s]:
+		case len(s) > 1 && (s[0] == '-' || s[0] == '+') && strings.Trim(s[1:], shellOptionLetters) == "":
 			if s[0] == '-' {
 				cflag = cflag || strings.Contains(s, "c")
 				sflag = sflag || strings.Contains(s, "s")

@@ -73,7 +73,17 @@ type builder struct {
 	has    bool // cur has content or a quoted part
 }
 
+// maxValueBytes caps what one expanded word may grow to. Literal text is
+// bounded by the command's own length; only expansion can grow beyond it
+// (x=$x$x repeated doubles without end), and then the value is unknown.
+const maxValueBytes = MaxCommandBytes
+
 func (b builder) add(p piece) builder {
+	if len(b.cur.s)+len(p.text) > maxValueBytes {
+		b.cur = arg{dynamic: true, tmpl: unknownMark}
+		b.has = true
+		return b
+	}
 	if p.fields != nil {
 		// "$@" style: the first field joins the current one, the rest stand alone.
 		for i, f := range p.fields {

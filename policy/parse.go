@@ -83,11 +83,16 @@ func decode(data []byte, name string, base *Policy) (*Policy, error) {
 		p = &Policy{Rules: map[string]Action{}}
 	}
 	p.Source = name
-	md, err := toml.NewDecoder(bytes.NewReader(stripCommentLines(data))).Decode(p)
+	md, err := toml.NewDecoder(bytes.NewReader(stripComments(data))).Decode(p)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: oneLine(pe.Message) + "; fix the TOML syntax"}
+		}
+		// Type errors come as "toml: line N (last key "k"): message".
+		if m := typeErrRE().FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, &Error{File: name, Line: line, Key: m[2], Msg: oneLine(m[3])}
 		}
 		return nil, &Error{File: name, Msg: oneLine(err.Error())}
 	}
@@ -112,11 +117,11 @@ func decode(data []byte, name string, base *Policy) (*Policy, error) {
 	return p, nil
 }
 
-// stripCommentLines blanks lines that hold only a comment, keeping line
-// numbers. The commented default policy is mostly comments, and the TOML
-// lexer reads them byte by byte on every hook call. Files with multi-line
-// strings are left alone: a "#" line may be part of a string there.
-func stripCommentLines(data []byte) []byte {
+// stripComments removes comments, keeping line numbers: the commented
+// default policy is mostly comments, and the TOML lexer reads them byte by
+// byte on every hook call. Quotes are tracked so a "#" inside a string
+// stays. Files with multi-line strings are left alone.
+func stripComments(data []byte) []byte {
 	if bytes.Contains(data, []byte(`"""`)) || bytes.Contains(data, []byte("'''")) {
 		return data
 	}
@@ -125,16 +130,36 @@ func stripCommentLines(data []byte) []byte {
 		line := data
 		rest := []byte(nil)
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, rest = data[:i+1], data[i+1:]
+			line, rest = data[:i], data[i+1:]
 		}
-		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '#' {
+		out = append(out, bytes.TrimRight(line[:commentStart(line)], " \t")...)
+		if rest != nil || bytes.HasSuffix(data, []byte("\n")) {
 			out = append(out, '\n')
-		} else {
-			out = append(out, line...)
 		}
 		data = rest
 	}
 	return out
+}
+
+// commentStart returns where a TOML comment starts on a line, or its length.
+func commentStart(line []byte) int {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++ // an escape inside a basic string
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return i
+		}
+	}
+	return len(line)
 }
 
 func unknownKeyHint(key string) string {
@@ -159,6 +184,10 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+var typeErrRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+})
 
 var trailerKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*$`) })
 

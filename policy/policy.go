@@ -228,10 +228,10 @@ func (p *Policy) Clone() *Policy {
 		NPM: cloneStrings(p.Packages.NPM), Pip: cloneStrings(p.Packages.Pip), Go: cloneStrings(p.Packages.Go),
 		Cargo: cloneStrings(p.Packages.Cargo), Gem: cloneStrings(p.Packages.Gem), System: cloneStrings(p.Packages.System),
 	}
-	c.Allow = make([]AllowEntry, len(p.Allow))
-	for i, a := range p.Allow {
+	c.Allow = nil
+	for _, a := range p.Allow {
 		a.Rules = cloneStrings(a.Rules)
-		c.Allow[i] = a
+		c.Allow = append(c.Allow, a)
 	}
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
@@ -243,7 +243,7 @@ func cloneStrings(s []string) []string {
 	if s == nil {
 		return nil
 	}
-	return append([]string(nil), s...)
+	return append(make([]string, 0, len(s)), s...)
 }
 
 // ExpandPath turns a policy path or glob into an absolute one: "~" becomes

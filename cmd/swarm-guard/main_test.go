@@ -64,9 +64,23 @@ func scriptParams(dir string) testscript.Params {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
+			"exitcode":         cmdExitcode,
+			"gen-long-command": cmdGenLongCommand,
 		},
 	}
+}
+
+// cmdGenLongCommand writes a PreToolUse payload whose Bash command is N
+// bytes long: gen-long-command N FILE.
+func cmdGenLongCommand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: gen-long-command N FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	cmd := "echo " + strings.Repeat("a", n-len("echo "))
+	payload := `{"session_id":"s","cwd":"` + ts.Getenv("WORK") + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(payload), 0o644))
 }
 
 // unsetEnv removes variables: set to "" they would still mean something

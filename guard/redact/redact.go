@@ -45,7 +45,7 @@ var compiled = sync.OnceValue(func() *patterns {
 })
 
 // hints are substrings (lower case) without which no pattern can match.
-var hints = []string{"akia", "asia", "abia", "acca", "a3t", "gh", "glpat", "xox", "sk-", "sk_", "rk_", "pk_", "aiza", "eyj",
+var hints = []string{"akia", "asia", "abia", "acca", "a3t", "gh", "github_pat", "glpat", "xox", "sk-", "sk_", "rk_", "pk_", "aiza", "eyj",
 	"npm_", "private key", "://", "authorization", "key", "secret", "token", "pass", "pwd", "auth", "credential"}
 
 // String returns s with secret-looking values masked.

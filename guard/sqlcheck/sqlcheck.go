@@ -46,10 +46,9 @@ func Statements(sql string) []string {
 			if end < 0 {
 				i = len(sql)
 			} else {
-				i += end + 3
+				i += end + 3 // the closing "/"; the loop steps past it
 			}
 			cur.WriteByte(' ')
-			i--
 		case c == '\'':
 			// 'it''s' and E'\'' : skip to the closing quote.
 			j := i + 1

@@ -1,0 +1,156 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The embedded default.toml and the Go default must say the same thing:
+// one is what install writes and users read, the other is what a hook
+// process uses without parsing TOML.
+func TestDefaultTextMatches(t *testing.T) {
+	parsed, err := decode([]byte(DefaultText), DefaultSource, nil)
+	if err != nil {
+		t.Fatalf("default.toml does not parse: %v", err)
+	}
+	if got, want := parsed, builtinDefault(); !reflect.DeepEqual(got, want) {
+		t.Errorf("default.toml and builtinDefault differ:\n toml: %+v\n   go: %+v", got, want)
+	}
+	for _, r := range Rules {
+		if _, ok := parsed.Rules[r.ID]; !ok {
+			t.Errorf("default.toml [rules] does not list %s", r.ID)
+		}
+	}
+}
+
+func TestParseUnchangedDefaultIsDefault(t *testing.T) {
+	p, err := Parse([]byte(DefaultText), "/repo/.swarm-guard.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source != "/repo/.swarm-guard.toml" {
+		t.Errorf("Source = %q", p.Source)
+	}
+	p.Source = DefaultSource
+	if !reflect.DeepEqual(p, Default()) {
+		t.Error("parsing the default text gives something else than Default()")
+	}
+}
+
+func TestValidPolicies(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "policy", "valid", "*.toml"))
+	if len(files) == 0 {
+		t.Fatal("no valid policies")
+	}
+	for _, f := range files {
+		if _, err := LoadFile(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// Each invalid policy file starts with "# want: <substring of the error>".
+// Errors must be one line that names the file, the line and the key.
+func TestInvalidPolicies(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "policy", "invalid", "*.toml"))
+	if len(files) < 10 {
+		t.Fatalf("only %d invalid policies", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(data), "\n")
+		want, ok := strings.CutPrefix(first, "# want: ")
+		if !ok {
+			t.Fatalf("%s: first line must be # want: ...", f)
+		}
+		_, err = LoadFile(f)
+		if err == nil {
+			t.Errorf("%s: no error, want %q", f, want)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, want) || !strings.HasPrefix(msg, f) || strings.Contains(msg, "\n") {
+			t.Errorf("%s:\n got: %s\nwant: %s (prefixed by the file name, one line)", f, msg, want)
+		}
+	}
+}
+
+func TestOverridesKeepDefaults(t *testing.T) {
+	p, err := Parse([]byte("[rules]\nforce-push = \"ask\"\n"), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RuleAction(RuleForcePush) != Ask || p.RuleAction(RuleProtectedBranch) != Deny {
+		t.Errorf("rule actions: force-push %s, protected-branch %s", p.RuleAction(RuleForcePush), p.RuleAction(RuleProtectedBranch))
+	}
+	if !reflect.DeepEqual(p.ProtectedBranches, []string{"main", "master"}) {
+		t.Errorf("protected branches lost their default: %q", p.ProtectedBranches)
+	}
+	if Default().RuleAction(RuleForcePush) != Deny {
+		t.Error("parsing a policy changed the shared default")
+	}
+}
+
+func TestIsProtectedBranch(t *testing.T) {
+	p, err := Parse([]byte(`protected_branches = ["main", "release/*"]`), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"main": true, "refs/heads/main": true, "release/1.0": true, "release": false, "feature/main": false, "maint": false} {
+		if got := p.IsProtectedBranch(name); got != want {
+			t.Errorf("IsProtectedBranch(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestExpandPath(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"~/.ssh/**", "/home/u/.ssh/**"},
+		{"{temp}/**", "/tmp/**"},
+		{"**/.env", "**/.env"},
+		{".gitleaks.toml", "/repo/.gitleaks.toml"},
+		{"/abs/x", "/abs/x"},
+	} {
+		if got := ExpandPath(c.in, "/repo", "/home/u", "/tmp/"); got != c.want {
+			t.Errorf("ExpandPath(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func BenchmarkParseDefaultText(b *testing.B) {
+	for b.Loop() {
+		if _, err := Parse([]byte(DefaultText), "x"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseEditedDefault(b *testing.B) {
+	edited := []byte(strings.Replace(DefaultText, `dynamic_commands = "deny"`, `dynamic_commands = "ask"`, 1))
+	for b.Loop() {
+		if _, err := Parse(edited, "x"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestStripComments(t *testing.T) {
+	for in, want := range map[string]string{
+		"a = 1 # c\n":                "a = 1\n",
+		"# only\nb = 2\n":            "\nb = 2\n",
+		`x = "a#b" # c` + "\n":       `x = "a#b"` + "\n",
+		`y = 'c#d'`:                  `y = 'c#d'`,
+		`z = "q\"#" # c` + "\n":      `z = "q\"#"` + "\n",
+		"arr = [\n  \"x\", # one\n]": "arr = [\n  \"x\",\n]",
+	} {
+		if got := string(stripComments([]byte(in))); got != want {
+			t.Errorf("stripComments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
