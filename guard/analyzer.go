@@ -604,10 +604,16 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // excerpt returns the source text of a node of the script being analysed.
-func (a *analyzer) excerpt(n syntax.Node) string {
+// It is only a message: if a node's positions are unusable, it says nothing.
+func (a *analyzer) excerpt(n syntax.Node) (s string) {
 	if n == nil || a.src == "" {
 		return ""
 	}
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
 	if start < 0 || end > len(a.src) || start >= end {
 		return ""

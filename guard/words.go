@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -157,7 +158,10 @@ func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
 	src := a.wordSource(w)
 	bs := []builder{{}}
 	if hasBraces(w) {
-		syntax.SplitBraces(w) // rewrites brace expansions into BraceExp parts, in place
+		// SplitBraces rewrites the word in place; split a copy so the AST
+		// keeps valid positions for messages ({,*} yields empty words).
+		w = &syntax.Word{Parts: slices.Clone(w.Parts)}
+		syntax.SplitBraces(w)
 	}
 	bs = a.addParts(bs, w.Parts, false, st, true)
 	if len(bs) > maxAlternatives {
