@@ -603,6 +603,21 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// excerptSpan returns the source text from the start of one node to the end
+// of another, when both are in the script being analysed.
+func (a *analyzer) excerptSpan(from, to syntax.Node) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	start, end := int(from.Pos().Offset()), int(to.End().Offset())
+	if a.src == "" || start < 0 || end > len(a.src) || start >= end {
+		return ""
+	}
+	return clip(a.src[start:end])
+}
+
 // excerpt returns the source text of a node of the script being analysed.
 // It is only a message: if a node's positions are unusable, it says nothing.
 func (a *analyzer) excerpt(n syntax.Node) (s string) {

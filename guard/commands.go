@@ -48,6 +48,19 @@ func (a *analyzer) report(inv *invocation, rule, reason, alt string) {
 	a.add(f)
 }
 
+// reportFrom records a rule match whose trigger starts at an earlier node:
+// the producer of a pipeline (curl ... | sh) is part of what triggered it.
+func (a *analyzer) reportFrom(inv *invocation, from syntax.Node, rule, reason, alt string) {
+	n := len(a.findings)
+	a.report(inv, rule, reason, alt)
+	if from == nil || inv.node == nil || len(a.findings) == n {
+		return
+	}
+	if t := a.excerptSpan(from, inv.node); t != "" {
+		a.findings[len(a.findings)-1].trigger = t
+	}
+}
+
 type handler func(a *analyzer, inv *invocation)
 
 var handlers map[string]handler

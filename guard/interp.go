@@ -288,7 +288,7 @@ func (a *analyzer) stdinCode(inv *invocation, lang string) {
 		if in.net {
 			what = "downloaded code (" + in.desc + ")"
 		}
-		a.report(inv, policy.RuleRemoteCode, inv.name+" runs "+what+" as a program, which the guard cannot check",
+		a.reportFrom(inv, in.from, policy.RuleRemoteCode, inv.name+" runs "+what+" as a program, which the guard cannot check",
 			"save the code to a file in the worktree, read it, then run the file")
 		return
 	}

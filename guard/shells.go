@@ -112,7 +112,7 @@ func (a *analyzer) stdinScript(inv *invocation, what string) {
 		if in.net {
 			src = "downloaded text (" + in.desc + ")"
 		}
-		a.report(inv, policy.RuleRemoteCode, what+" runs "+src+" as a script, which the guard cannot check",
+		a.reportFrom(inv, in.from, policy.RuleRemoteCode, what+" runs "+src+" as a script, which the guard cannot check",
 			"save the script to a file in the worktree, read it, then run the file")
 		return
 	}

@@ -10,12 +10,13 @@ import (
 // input describes what a command reads on standard input, when that is a
 // script, SQL or code the command will run.
 type input struct {
-	text    string // the text, when known
-	dynamic bool   // contents are only known at run time
-	net     bool   // contents come from a network fetch
-	subst   bool   // text has $(...) parts: their output becomes part of the text
-	file    bool   // read from a file the guard does not read
-	desc    string // for messages: "the output of curl", "a here-document"
+	text    string      // the text, when known
+	dynamic bool        // contents are only known at run time
+	net     bool        // contents come from a network fetch
+	subst   bool        // text has $(...) parts: their output becomes part of the text
+	file    bool        // read from a file the guard does not read
+	desc    string      // for messages: "the output of curl", "a here-document"
+	from    syntax.Node // the pipeline stage that produces it, for messages
 }
 
 // redirects applies the file effects of a statement's redirections and
@@ -182,6 +183,12 @@ func (a *analyzer) wordInput(w *syntax.Word, st *state, desc string) *input {
 
 // outputOf describes what a pipeline stage writes to its standard output.
 func (a *analyzer) outputOf(s *syntax.Stmt, st *state) *input {
+	in := a.stageOutput(s, st)
+	in.from = s
+	return in
+}
+
+func (a *analyzer) stageOutput(s *syntax.Stmt, st *state) *input {
 	if s == nil {
 		return &input{dynamic: true, desc: "the output of a command"}
 	}
