@@ -166,13 +166,15 @@ type state struct {
 	cwds       []string // possible working directories
 	cwdUnknown bool     // the working directory may be one we cannot tell
 	vars       map[string][]arg
+	arrays     map[string][]arg // indexed arrays with known elements, in order
 	funcs      map[string]*syntax.FuncDecl
 	gitAliases map[string]string
-	positional []arg // $1, $2, ...
-	posUnknown bool  // positional parameters are not known
-	strong     bool  // assignments replace earlier values (false in conditional code)
-	errexit    bool  // set -e: a failing command ends the script
-	remote     bool  // a script that runs on another machine (ssh, docker exec)
+	aliases    map[string]string // shell aliases defined in this command
+	positional []arg             // $1, $2, ...
+	posUnknown bool              // positional parameters are not known
+	strong     bool              // assignments replace earlier values (false in conditional code)
+	errexit    bool              // set -e: a failing command ends the script
+	remote     bool              // a script that runs on another machine (ssh, docker exec)
 	inFunc     map[string]bool
 }
 
@@ -180,8 +182,10 @@ func (a *analyzer) initialState() *state {
 	st := &state{
 		cwds:       []string{a.env.Cwd},
 		vars:       map[string][]arg{},
+		arrays:     map[string][]arg{},
 		funcs:      map[string]*syntax.FuncDecl{},
 		gitAliases: map[string]string{},
+		aliases:    map[string]string{},
 		strong:     true,
 		inFunc:     map[string]bool{},
 	}
@@ -195,6 +199,10 @@ func (s *state) clone() *state {
 	for k, v := range s.vars {
 		c.vars[k] = v
 	}
+	c.arrays = make(map[string][]arg, len(s.arrays))
+	for k, v := range s.arrays {
+		c.arrays[k] = v
+	}
 	c.funcs = make(map[string]*syntax.FuncDecl, len(s.funcs))
 	for k, v := range s.funcs {
 		c.funcs[k] = v
@@ -202,6 +210,10 @@ func (s *state) clone() *state {
 	c.gitAliases = make(map[string]string, len(s.gitAliases))
 	for k, v := range s.gitAliases {
 		c.gitAliases[k] = v
+	}
+	c.aliases = make(map[string]string, len(s.aliases))
+	for k, v := range s.aliases {
+		c.aliases[k] = v
 	}
 	c.inFunc = make(map[string]bool, len(s.inFunc))
 	for k, v := range s.inFunc {
@@ -225,11 +237,19 @@ func (s *state) merge(o *state) {
 	for k, v := range o.vars {
 		s.vars[k] = unionArgs(s.vars[k], v)
 	}
+	for k, v := range o.arrays {
+		if old, ok := s.arrays[k]; !ok || !slices.EqualFunc(old, v, func(x, y arg) bool { return x.s == y.s && x.dynamic == y.dynamic }) {
+			delete(s.arrays, k) // differs between branches: unknown
+		}
+	}
 	for k, v := range o.funcs {
 		s.funcs[k] = v
 	}
 	for k, v := range o.gitAliases {
 		s.gitAliases[k] = v
+	}
+	for k, v := range o.aliases {
+		s.aliases[k] = v
 	}
 }
 
@@ -576,15 +596,38 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 	}
 	name := as.Name.Value
 	if as.Array != nil {
-		var vals []arg
+		var elems []arg
+		known := true
 		for _, el := range as.Array.Elems {
-			if el.Value != nil {
-				for _, alt := range a.evalWord(el.Value, st) {
-					vals = append(vals, alt...)
-				}
+			if el.Index != nil {
+				known = false // [k]=v: sparse or associative
+			}
+			if el.Value == nil {
+				continue
+			}
+			alts := a.evalWord(el.Value, st)
+			if len(alts) != 1 {
+				known = false
+			}
+			for _, alt := range alts {
+				elems = append(elems, alt...)
 			}
 		}
-		st.assign(name, unionArgs(nil, vals))
+		if as.Append {
+			if old, ok := st.arrays[name]; ok {
+				elems = append(slices.Clone(old), elems...)
+			} else {
+				known = false
+			}
+		}
+		if known && st.strong {
+			st.arrays[name] = elems
+		} else {
+			delete(st.arrays, name)
+		}
+		if len(elems) > 0 {
+			st.assign(name, elems[:1])
+		}
 		return
 	}
 	var val []arg
@@ -593,8 +636,11 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 	} else {
 		val = a.evalAssignValue(as.Value, st)
 	}
-	if as.Append || as.Index != nil {
+	if as.Index != nil {
+		delete(st.arrays, name)
 		val = []arg{{dynamic: true, src: "$" + name}}
+	} else if as.Append {
+		val = appendValues(st.vars[name], val, name)
 	}
 	st.assign(name, val)
 	a.envAssign(name, val, st, nil, as)
@@ -602,6 +648,24 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// appendValues is x+=y: every known old value followed by every new one.
+func appendValues(old, add []arg, name string) []arg {
+	unknown := []arg{{dynamic: true, src: "$" + name}}
+	if old == nil {
+		return unknown // the old value comes from the environment
+	}
+	var out []arg
+	for _, o := range old {
+		for _, n := range add {
+			if o.dynamic || n.dynamic {
+				return unknown
+			}
+			out = append(out, arg{s: o.s + n.s, glob: o.glob || n.glob})
+		}
+	}
+	return unionArgs(nil, out)
+}
 
 // excerptSpan returns the source text from the start of one node to the end
 // of another, when both are in the script being analysed.

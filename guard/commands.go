@@ -25,6 +25,25 @@ type invocation struct {
 
 func (inv *invocation) args() []arg { return inv.argv[1:] }
 
+// viaBuiltin reports whether the command was reached only through the
+// shell's own command and builtin, so it still runs in this shell.
+func (inv *invocation) viaBuiltin() bool {
+	if len(inv.via) == 0 {
+		return false
+	}
+	for _, v := range inv.via {
+		if v != "command" && v != "builtin" {
+			return false
+		}
+	}
+	return true
+}
+
+// inThisShell reports whether the command runs in the analysed shell
+// itself (no wrapper, or only command/builtin), so cd and assignments
+// change the shell's state.
+func (inv *invocation) inThisShell() bool { return len(inv.via) == 0 || inv.viaBuiltin() }
+
 // canon is the command as [[allow]] entries see it: words separated by one
 // space, quotes removed, unknown parts as written.
 func (inv *invocation) canon() string {
@@ -104,6 +123,7 @@ func init() {
 	registerSQL()
 	registerPackages()
 	registerReaders()
+	registerRunners()
 }
 
 // dataCommands treat their arguments as data or only look at file names:
@@ -124,8 +144,9 @@ var dataCommands = map[string]bool{
 var versioned = map[string]string{"python": "python", "pypy": "python", "pip": "pip", "ruby": "ruby", "perl": "perl", "php": "php", "node": "node"}
 
 // commandName normalises argv[0] to the name handlers are registered under.
+// A leading "=" is zsh's =cmd, which expands to the path of cmd.
 func commandName(s string) string {
-	name := path.Base(s)
+	name := path.Base(strings.TrimPrefix(s, "="))
 	if i := strings.IndexAny(name, "0123456789"); i > 0 && strings.Trim(name[i:], "0123456789.") == "" {
 		if base, ok := versioned[name[:i]]; ok {
 			return base
@@ -139,7 +160,22 @@ func commandName(s string) string {
 
 // callExpr analyses a simple command.
 func (a *analyzer) callExpr(ce *syntax.CallExpr, st *state, in *input, guarded bool) {
-	a.substitutions(ce, st)
+	if len(ce.Args) > 0 && len(st.aliases) > 0 {
+		if lit, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok && len(ce.Args[0].Parts) == 1 {
+			if val, ok := st.aliases[lit.Value]; ok && a.src != "" {
+				// An alias replaces the first word of the command text.
+				rest := ""
+				if end, stop := int(ce.Args[0].End().Offset()), int(ce.End().Offset()); end <= stop && stop <= len(a.src) {
+					rest = a.src[end:stop]
+				}
+				delete(st.aliases, lit.Value) // an alias is not expanded inside itself
+				a.script(val+rest, st, in)
+				st.aliases[lit.Value] = val
+				return
+			}
+		}
+	}
+	a.substitutionsOut(ce, st, func() *input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			a.assignment(as, st, false)
@@ -212,7 +248,12 @@ func (a *analyzer) invoke(inv *invocation) {
 		return
 	}
 	inv.name = commandName(head.s)
-	if fn, ok := inv.st.funcs[inv.name]; ok && !strings.Contains(head.s, "/") {
+	if strings.Contains(head.s, "/") {
+		a.readPath(inv, head) // running ./.env reads it
+	}
+	// command and builtin skip shell functions: git() { command git "$@"; }
+	// calls the real git. Inside its own body a function is not re-entered.
+	if fn, ok := inv.st.funcs[inv.name]; ok && !strings.Contains(head.s, "/") && !inv.viaBuiltin() && !inv.st.inFunc[inv.name] {
 		a.callFunction(fn, inv)
 		return
 	}
@@ -280,9 +321,6 @@ func (a *analyzer) dataCommand(inv *invocation) {}
 // callFunction analyses a function body with the call's arguments bound to
 // the positional parameters.
 func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *invocation) {
-	if inv.st.inFunc[inv.name] {
-		return // recursion: the body is being analysed already
-	}
 	fs := inv.st.clone()
 	fs.inFunc[inv.name] = true
 	fs.positional, fs.posUnknown = append([]arg(nil), inv.args()...), false
@@ -320,7 +358,7 @@ func (a *analyzer) uncalledFunctions() {
 
 func (a *analyzer) cd(inv *invocation) {
 	st := inv.st
-	if len(inv.via) > 0 {
+	if !inv.inThisShell() {
 		return // `sudo cd` runs no cd in this shell
 	}
 	p := parseOpts(inv.args(), optSpec{})
@@ -352,6 +390,27 @@ func (a *analyzer) cd(inv *invocation) {
 		for _, c := range st.cwds {
 			next = append(next, a.resolve(cleanJoin(c, target.s)))
 		}
+		// With CDPATH set, cd name may go to $dir/name for a CDPATH entry.
+		if !path.IsAbs(target.s) && !strings.HasPrefix(target.s, "./") && !strings.HasPrefix(target.s, "../") && target.s != "." && target.s != ".." {
+			cdpath, known := inv.env["CDPATH"]
+			if !known {
+				cdpath, known = a.lookup("CDPATH", st)
+			}
+			switch {
+			case known:
+				for _, v := range cdpath {
+					if v.dynamic {
+						unknown = true
+						continue
+					}
+					for _, dir := range strings.Split(v.s, ":") {
+						if dir != "" {
+							next = append(next, a.resolve(cleanJoin(dir, target.s)))
+						}
+					}
+				}
+			}
+		}
 	}
 	if st.strong && (inv.guarded || st.errexit) {
 		st.setCwds(next, unknown)
@@ -362,7 +421,7 @@ func (a *analyzer) cd(inv *invocation) {
 }
 
 func (a *analyzer) popd(inv *invocation) {
-	if len(inv.via) == 0 {
+	if inv.inThisShell() {
 		inv.st.setCwds(nil, true)
 	}
 }
@@ -416,6 +475,12 @@ func atoi(s string) int {
 // readVars marks the variables a command assigns at run time as unknown.
 func (a *analyzer) readVars(inv *invocation) {
 	args := inv.args()
+	if inv.name == "mapfile" || inv.name == "readarray" {
+		p := parseOpts(args, optSpec{short: "dnOsuCc"})
+		if cb, ok := p.value("C"); ok {
+			a.runScriptArg(inv, cb, inv.name+" -C") // the callback runs for every chunk
+		}
+	}
 	for i, x := range args {
 		if x.dynamic || strings.HasPrefix(x.s, "-") {
 			if inv.name == "read" && (x.s == "-d" || x.s == "-n" || x.s == "-N" || x.s == "-p" || x.s == "-t" || x.s == "-u" || x.s == "-i") {
@@ -485,14 +550,18 @@ func (a *analyzer) unsetCmd(inv *invocation) {
 	}
 }
 
-// aliasCmd: an alias value is a command that may run later.
+// aliasCmd: an alias value is a command that may run later; it is also
+// remembered, so a later use of the alias in this command is expanded.
 func (a *analyzer) aliasCmd(inv *invocation) {
 	for _, x := range inv.args() {
 		if x.dynamic {
 			continue
 		}
-		if _, val, ok := strings.Cut(x.s, "="); ok {
+		if name, val, ok := strings.Cut(x.s, "="); ok {
 			a.script(val, inv.st.clone(), nil)
+			if inv.inThisShell() {
+				inv.st.aliases[name] = val
+			}
 		}
 	}
 }
@@ -511,7 +580,17 @@ func (a *analyzer) evalCmd(inv *invocation) {
 	if len(args) == 0 {
 		return
 	}
-	a.runScriptArg(inv, joinArgs(args), "eval")
+	script := joinArgs(args)
+	if script.dynamic {
+		a.dynamicScript(inv, script, "eval")
+		return
+	}
+	// eval runs in this shell: its cd and assignments stay.
+	st := inv.st
+	if !inv.inThisShell() {
+		st = st.clone()
+	}
+	a.script(script.s, st, nil)
 }
 
 // runScriptArg analyses a word that a shell will run as a script, or
@@ -833,7 +912,7 @@ func (a *analyzer) xargs(inv *invocation) {
 	argv := make([]arg, 0, len(cmd)+1)
 	if hasRepl && repl.s != "" {
 		for i, x := range cmd {
-			if i > 0 && strings.Contains(x.s, repl.s) {
+			if strings.Contains(x.s, repl.s) {
 				if a.isShellScriptPosition(cmd, i) {
 					// sh -c 'rm -rf {}': the input lands inside the script text.
 					x.s = strings.ReplaceAll(x.s, repl.s, "$__xargs_input")
@@ -898,6 +977,10 @@ func (a *analyzer) parallel(inv *invocation) {
 		vals = []arg{{dynamic: true, src: "{parallel input}"}}
 	}
 	if len(cmd) == 0 {
+		// Without a command, parallel runs each argument as a command line.
+		for _, v := range vals {
+			a.runScriptArg(inv, v, "parallel")
+		}
 		return
 	}
 	for _, v := range vals {

@@ -50,11 +50,16 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		}
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {
-			if v.dynamic || strings.Contains(strings.ToLower(v.s), "hookspath") {
-				tamper("GIT_CONFIG_PARAMETERS can set core.hooksPath and switch the git hooks off")
-				break
+			if v.dynamic {
+				tamper("GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off")
+				continue
+			}
+			for _, kv := range configParameters(v.s) {
+				a.gitConfigWrite(rep, kv[0], arg{s: kv[1], src: v.src}, true, nil)
 			}
 		}
+	case (upper == "HOME" || upper == "XDG_CONFIG_HOME") && inv != nil && isGitInvocation(inv):
+		tamper(name + "= on a git command makes git read another global config, which can set core.hooksPath")
 	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
 		idx := strings.TrimPrefix(upper, "GIT_CONFIG_KEY_")
 		valueVar := "GIT_CONFIG_VALUE_" + idx
@@ -78,6 +83,15 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		}
 	case upper == "GIT_CONFIG_GLOBAL" || upper == "GIT_CONFIG_SYSTEM" || upper == "GIT_CONFIG":
 		tamper(name + " makes git read another config file, which can set core.hooksPath")
+	case upper == "PS1" || upper == "PS2" || upper == "PS3" || upper == "PS4":
+		// Prompts run their $(...) when shown: PS4 on every line of bash -x.
+		for _, v := range val {
+			a.promptString(rep, v, st)
+		}
+	case upper == "PROMPT_COMMAND":
+		for _, v := range val {
+			a.runScriptArg(rep, v, name)
+		}
 	case upper == "SWARM_GUARD_TRUST":
 		tamper("setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next")
 	case upper == "CLAUDE_CODE_SIMPLE":
@@ -90,4 +104,66 @@ func showVals(val []arg) string {
 		return ""
 	}
 	return val[0].show()
+}
+
+// configParameters parses GIT_CONFIG_PARAMETERS: quoted 'key=value' or
+// 'key'='value' items separated by spaces.
+func configParameters(s string) [][2]string {
+	var items []string
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '\'')
+		if j < 0 {
+			break
+		}
+		item := s[i+1 : i+1+j]
+		s = s[i+j+2:]
+		if strings.HasPrefix(s, "=") && len(s) > 1 && s[1] == '\'' {
+			if k := strings.IndexByte(s[2:], '\''); k >= 0 {
+				item += "=" + s[2:2+k]
+				s = s[k+3:]
+			}
+		}
+		items = append(items, item)
+	}
+	var out [][2]string
+	for _, it := range items {
+		k, v, _ := strings.Cut(it, "=")
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+func isGitInvocation(inv *invocation) bool {
+	if len(inv.argv) == 0 || inv.argv[0].dynamic {
+		return false
+	}
+	name := commandName(inv.argv[0].s)
+	return name == "git" || strings.HasPrefix(name, "git-")
+}
+
+// promptString checks a prompt-expanded string (PS4, ${x@P}): its
+// command substitutions run.
+func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
+	if v.dynamic {
+		if strings.Contains(v.template(), "$(") || strings.Contains(v.template(), "`") || strings.Contains(v.template(), unknownMark) {
+			a.report(inv, policy.RuleDynamicCommand, "a prompt string only known at run time can run commands", "set prompts to literal text")
+		}
+		return
+	}
+	if !strings.Contains(v.s, "$(") && !strings.Contains(v.s, "`") {
+		return
+	}
+	w, err := syntax.NewParser().Document(strings.NewReader(v.s))
+	if err != nil {
+		a.report(inv, policy.RuleDynamicCommand, "a prompt string that does not parse can run commands", "set prompts to literal text")
+		return
+	}
+	saved := a.src
+	a.src = v.s
+	a.substitutions(w, st)
+	a.src = saved
 }

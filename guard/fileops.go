@@ -18,6 +18,8 @@ func registerFileOps() {
 		"wipefs": (*analyzer).device, "fdisk": (*analyzer).device, "sfdisk": (*analyzer).device,
 		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device,
 		"srm": (*analyzer).rm, "trash": (*analyzer).rm, "trash-put": (*analyzer).rm, "gio": (*analyzer).gio,
+		"vim": (*analyzer).editor, "vi": (*analyzer).editor, "nvim": (*analyzer).editor, "ex": (*analyzer).editor,
+		"view": (*analyzer).editor, "gvim": (*analyzer).editor,
 	} {
 		handlers[name] = h
 	}
@@ -281,8 +283,12 @@ func (a *analyzer) changePath(inv *invocation, x arg, recursive bool) {
 func (a *analyzer) sed(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "efl", long: longs("expression", "file", "line-length"), optionalLS: longs("in-place", "follow-symlinks")})
 	files := p.operands
-	if len(p.values("e", "expression", "f", "file")) == 0 && len(files) > 0 {
-		files = files[1:] // the first operand is the script
+	scripts := p.values("e", "expression")
+	if len(scripts) == 0 && len(p.values("f", "file")) == 0 && len(files) > 0 {
+		scripts, files = files[:1], files[1:] // the first operand is the script
+	}
+	for _, sc := range scripts {
+		a.sedScript(inv, sc)
 	}
 	for _, f := range p.values("f", "file") {
 		a.readPath(inv, f)
@@ -293,6 +299,53 @@ func (a *analyzer) sed(inv *invocation) {
 			a.writePath(inv, f, "sed -i edits")
 		} else {
 			a.readPath(inv, f)
+		}
+	}
+}
+
+// sedScript checks what a sed script does outside the text: GNU sed runs
+// commands (e, s///e), writes files (w) and reads them (r).
+func (a *analyzer) sedScript(inv *invocation, sc arg) {
+	fx := parseSed(sc.template())
+	for _, c := range fx.execs {
+		if strings.Contains(c, unknownMark) {
+			fx.execLine = true
+			continue
+		}
+		a.script(c, inv.st.clone(), nil)
+	}
+	if fx.execLine && len(fx.execs) == 0 {
+		if inv.in != nil && inv.in.net {
+			a.report(inv, policy.RuleRemoteCode, "sed's e runs its input, "+inv.in.desc+", as shell commands", "do not execute text with sed; save and read it first")
+		} else {
+			a.report(inv, policy.RuleDynamicCommand, "sed's e runs text that is only known at run time as shell commands", "run the commands directly")
+		}
+	}
+	for _, w := range fx.writes {
+		a.writePath(inv, arg{s: w, dynamic: strings.Contains(w, unknownMark), src: sc.src}, "sed w writes")
+	}
+	for _, r := range fx.reads {
+		a.readPath(inv, arg{s: r, dynamic: strings.Contains(r, unknownMark), src: sc.src})
+	}
+}
+
+// editor: vim -c ':!cmd', +cmd and --cmd run shell commands with "!".
+func (a *analyzer) editor(inv *invocation) {
+	args := inv.args()
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		cmd := ""
+		switch {
+		case (x.s == "-c" || x.s == "--cmd") && i+1 < len(args):
+			i++
+			cmd = args[i].template()
+		case strings.HasPrefix(x.s, "+") && len(x.s) > 1:
+			cmd = x.template()[1:]
+		}
+		if j := strings.Index(cmd, "!"); j >= 0 {
+			a.runScriptArg(inv, arg{s: cmd[j+1:], dynamic: strings.Contains(cmd, unknownMark), src: x.src}, inv.name+" :!")
+		} else if strings.Contains(cmd, "system(") {
+			a.report(inv, policy.RuleDynamicCommand, inv.name+" runs system() from the command line", "run the command directly in the shell")
 		}
 	}
 }

@@ -73,6 +73,9 @@ func simpleCommand(cmd string) bool {
 		return false
 	}
 	name := wordLiteral(ce.Args[0])
+	if strings.HasPrefix(name, "-") {
+		return false // after sudo or env, -x is an option, not a command
+	}
 	switch name {
 	case "", "cd", "pushd", "popd", "set", "shift", "export", "unset", "alias", "trap", "eval", "source", ".",
 		"exec", "read", "local", "declare", "typeset", "readonly", "return", "exit", "builtin", "command":

@@ -9,9 +9,10 @@ import (
 
 // gitCtx is one git invocation after its global options.
 type gitCtx struct {
-	inv      *invocation // the git command; inv.st has -C applied
-	gitDir   arg         // --git-dir / GIT_DIR, when given
-	workTree arg         // --work-tree / GIT_WORK_TREE, when given
+	inv      *invocation       // the git command; inv.st has -C applied
+	gitDir   arg               // --git-dir / GIT_DIR, when given
+	workTree arg               // --work-tree / GIT_WORK_TREE, when given
+	config   map[string]string // -c key=value for this invocation, keys lower case
 }
 
 const (
@@ -28,7 +29,7 @@ func (a *analyzer) dashedGit(inv *invocation, sub string) {
 }
 
 func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
-	g := &gitCtx{inv: inv}
+	g := &gitCtx{inv: inv, config: map[string]string{}}
 	if v, ok := inv.env["GIT_DIR"]; ok && len(v) > 0 {
 		g.gitDir = v[0]
 	}
@@ -58,6 +59,11 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 			}
 		case s == "-c":
 			if kv, ok := next(); ok {
+				key, val, _ := strings.Cut(kv.s, "=")
+				g.config[strings.ToLower(key)] = val
+				if strings.EqualFold(key, "clean.requireForce") {
+					break // only matters to this git clean; gitClean decides
+				}
 				a.gitConfigPair(g.inv, kv, aliases)
 			}
 		case strings.HasPrefix(s, "--config-env"):
@@ -156,6 +162,30 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 			aliases[name] = val.s
 		}
 		inv.st.gitAliases[name] = val.s
+		// The alias outlives this command: what it would run is checked now.
+		if words := strings.Fields(val.s); len(words) > 0 && words[0] != name {
+			argv := make([]arg, 0, len(words))
+			for _, w := range words[1:] {
+				argv = append(argv, arg{s: strings.Trim(w, `'"`), src: val.s})
+			}
+			a.gitSub(&gitCtx{inv: inv}, words[0], argv, map[string]string{}, 1)
+		}
+		return
+	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".push"):
+		if hasValue {
+			g := &gitCtx{inv: inv}
+			a.pushRefspec(g, val, false)
+		}
+		return
+	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror"):
+		if hasValue && (val.dynamic || isTrue(val.s)) {
+			a.report(inv, policy.RuleForcePush, "remote."+rawKey[len("remote."):len(rawKey)-len(".mirror")]+".mirror makes every push to that remote a --mirror push, which overwrites and deletes remote refs", altForcePush)
+		}
+		return
+	case key == "clean.requireforce":
+		if hasValue && (val.dynamic || isFalse(val.s)) {
+			a.report(inv, policy.RuleDestructiveGit, "clean.requireForce=false makes git clean delete untracked files without -f", "leave clean.requireForce alone and preview with git clean -n")
+		}
 		return
 	}
 	if !executableConfig(key) || !hasValue {
@@ -182,6 +212,96 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 	a.script(v, inv.st.clone(), nil)
 }
 
+func isTrue(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1", "":
+		return true
+	}
+	return false
+}
+
+func isFalse(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
+}
+
+func hasAnyFlag(args []arg, flags ...string) bool {
+	for _, x := range args {
+		if x.s == "--" {
+			return false
+		}
+		for _, f := range flags {
+			if x.s == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasPrefixFlag(args []arg, prefix string) bool {
+	for _, x := range args {
+		if strings.HasPrefix(x.s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// commitsOnto reports commands that add commits to (move) a protected
+// branch because it is checked out where git runs: committing, merging,
+// cherry-picking, reverting or applying patches on main moves main.
+func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []arg) {
+	if hasAnyFlag(args, "--abort", "--quit", "--skip", "--dry-run", "--help", "-h") {
+		return
+	}
+	branches, _ := a.currentBranches(g)
+	for _, b := range branches {
+		if a.pol.IsProtectedBranch(b) {
+			a.report(g.inv, policy.RuleProtectedBranch, "git "+sub+" adds commits to "+b+", a protected branch checked out there", altProtected)
+			return
+		}
+	}
+}
+
+// extTransport checks a git ext:: URL: git runs it as a command. Words
+// are separated by spaces; "% " is a space inside a word, "%%" a percent,
+// and %s, %S, %G stand for values git fills in.
+func (a *analyzer) extTransport(inv *invocation, spec string) {
+	var argv []arg
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			argv = append(argv, arg{s: cur.String(), src: "ext::" + spec})
+			cur.Reset()
+		}
+	}
+	for i := 0; i < len(spec); i++ {
+		c := spec[i]
+		switch {
+		case c == '%' && i+1 < len(spec):
+			i++
+			switch spec[i] {
+			case ' ':
+				cur.WriteByte(' ')
+			case '%':
+				cur.WriteByte('%')
+			default:
+				cur.WriteString("git-upload-pack") // %s, %S, %G: a value git chooses
+			}
+		case c == ' ':
+			flush()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	a.reinvoke(inv, argv, "git ext::")
+}
+
 // gitSub dispatches a git subcommand.
 func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]string, aliasDepth int) {
 	inv := g.inv
@@ -204,6 +324,12 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		a.gitSub(g, expanded[0].s, append(expanded[1:], args...), aliases, aliasDepth+1)
 		return
 	}
+	args = expandGitAbbrevs(sub, args)
+	for _, x := range args {
+		if rest, ok := strings.CutPrefix(x.s, "ext::"); ok && !x.dynamic {
+			a.extTransport(inv, rest)
+		}
+	}
 	for _, x := range args {
 		if x.static() && x.s == "--no-verify" {
 			a.report(inv, policy.RuleGuardTamper, "git "+sub+" --no-verify skips the git hooks that check secrets and commit trailers", altNoVerify)
@@ -214,12 +340,34 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		}
 	}
 	switch sub {
+	case "commit", "merge", "am", "cherry-pick", "revert":
+		a.commitsOnto(g, sub, args)
+	}
+	switch sub {
 	case "push":
 		a.gitPush(g, args)
 	case "commit":
 		a.gitCommit(g, args)
 	case "merge", "pull", "am", "cherry-pick", "revert", "tag", "notes":
 		a.gitPassive(g, sub, args)
+	case "checkout-index":
+		p := parseOpts(args, optSpec{long: longs("prefix", "stage")})
+		if p.has("f", "force") {
+			a.report(inv, policy.RuleDestructiveGit, "git checkout-index --force overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+		}
+	case "read-tree":
+		p := parseOpts(args, optSpec{long: longs("prefix", "index-output", "exclude-per-directory")})
+		if p.has("u") && (p.has("reset") || p.has("m")) {
+			a.report(inv, policy.RuleDestructiveGit, "git read-tree -u --reset overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+		}
+	case "difftool", "mergetool":
+		p := parseOpts(args, optSpec{short: "xt", long: longs("extcmd", "tool")})
+		for _, c := range p.values("x", "extcmd") {
+			a.runScriptArg(inv, c, "git "+sub+" --extcmd")
+		}
+		if sub == "difftool" {
+			a.gitReads(g, sub, args)
+		}
 	case "rebase":
 		a.gitRebase(g, args)
 	case "checkout":
@@ -270,8 +418,21 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 			}
 			a.writePath(inv, p.operands[len(p.operands)-1], "git mv writes to")
 		}
-	case "add", "stage", "diff", "show", "log", "blame", "annotate", "cat-file", "format-patch", "archive", "difftool", "whatchanged":
+	case "add", "stage", "diff", "show", "blame", "annotate", "cat-file", "format-patch":
 		a.gitReads(g, sub, args)
+	case "log", "whatchanged":
+		// Only a patch shows file contents: git log --oneline -- .env does not.
+		if hasAnyFlag(args, "-p", "-u", "--patch", "--word-diff", "--full-diff") || hasPrefixFlag(args, "--word-diff=") {
+			a.gitReads(g, sub, args)
+		}
+	case "archive":
+		p := parseOpts(args, optSpec{short: "o", long: longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
+		for _, o := range p.values("o", "output") {
+			a.writePath(inv, o, "git archive writes")
+		}
+		for _, f := range p.values("add-file") {
+			a.readPath(inv, f)
+		}
 	case "grep":
 		p := parseOpts(args, optSpec{short: "efmABC", long: longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
 		for k, x := range p.operands {
@@ -281,6 +442,9 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 			a.readPath(inv, x)
 		}
 	case "submodule":
+		if len(args) > 0 && args[0].s == "deinit" && hasAnyFlag(args, "-f", "--force") {
+			a.report(inv, policy.RuleDestructiveGit, "git submodule deinit --force deletes submodule working trees with their uncommitted changes", "commit or stash the changes in the submodules first")
+		}
 		for k, x := range args {
 			if x.s == "foreach" {
 				rest := args[k+1:]
@@ -308,7 +472,18 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 // runs; unknown is true when some location cannot be told.
 func (a *analyzer) currentBranches(g *gitCtx) (branches []string, unknown bool) {
 	st := g.inv.st
-	if st.remote || g.gitDir.s != "" || g.gitDir.dynamic {
+	if st.remote || g.gitDir.dynamic {
+		return nil, true
+	}
+	if g.gitDir.s != "" {
+		// --git-dir / GIT_DIR: the branch of that repository.
+		if a.env.Repo == nil || len(st.cwds) == 0 {
+			return nil, true
+		}
+		dir := cleanJoin(st.cwds[0], g.gitDir.s)
+		if b, ok := a.env.Repo.BranchAt(dir); ok {
+			return []string{b}, false
+		}
 		return nil, true
 	}
 	if st.cwdUnknown {
@@ -710,7 +885,11 @@ func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 
 func (a *analyzer) gitClean(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{short: "e", long: longs("exclude")})
-	if !p.has("f", "force") || p.has("n", "dry-run") || p.has("i", "interactive") {
+	forced := p.has("f", "force")
+	if v, ok := g.config["clean.requireforce"]; ok && isFalse(v) {
+		forced = true // -c clean.requireForce=false: git clean deletes without -f
+	}
+	if !forced || p.has("n", "dry-run") || p.has("i", "interactive") {
 		return
 	}
 	// Where does it clean? Outside the worktree it is a delete outside
@@ -750,6 +929,8 @@ func (a *analyzer) gitStash(g *gitCtx, args []arg) {
 		return
 	}
 	switch args[0].s {
+	case "show":
+		a.gitReads(g, "stash", args[1:])
 	case "drop":
 		a.report(g.inv, policy.RuleDestructiveGit, "git stash drop deletes stashed work", "leave the stash; git stash list shows it, git stash pop brings it back")
 	case "clear":
@@ -820,8 +1001,12 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 	}
 	if len(p.operands) > 0 {
 		r := p.operands[0]
-		if r.dynamic || a.protected(r.s) || strings.TrimPrefix(r.s, "refs/heads/") != r.s && a.pol.IsProtectedBranch(strings.TrimPrefix(r.s, "refs/heads/")) {
+		if r.dynamic || a.protected(r.s) {
 			a.report(inv, policy.RuleProtectedBranch, "git update-ref rewrites "+r.show()+", a protected branch", altProtected)
+			return
+		}
+		if p.has("d") && strings.HasPrefix(r.s, "refs/heads/") {
+			a.report(inv, policy.RuleDestructiveGit, "git update-ref -d deletes the branch "+strings.TrimPrefix(r.s, "refs/heads/")+" even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work")
 		}
 	}
 }
@@ -954,8 +1139,11 @@ func (a *analyzer) gitFetch(g *gitCtx, args []arg) {
 		spec := r.s
 		plus := strings.HasPrefix(spec, "+")
 		_, dst, ok := strings.Cut(strings.TrimPrefix(spec, "+"), ":")
-		if ok && (plus || force) && a.protected(dst) {
-			a.report(g.inv, policy.RuleProtectedBranch, "git fetch "+spec+" force-updates the local protected branch "+dst, "fetch into remote-tracking branches: git fetch origin")
+		// From a remote, a fast-forward of local main only catches up with
+		// it; from this repository (".") or by force, it moves main.
+		local := p.operands[0].s == "." || isLocalPath(p.operands[0].s)
+		if ok && (plus || force || local) && a.protected(dst) {
+			a.report(g.inv, policy.RuleProtectedBranch, "git fetch "+spec+" moves the local protected branch "+dst, "fetch into remote-tracking branches: git fetch origin")
 		}
 	}
 }

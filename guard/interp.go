@@ -19,6 +19,27 @@ func registerInterpreters() {
 	handlers["perl"] = (*analyzer).perlRuby
 	handlers["ruby"] = (*analyzer).perlRuby
 	handlers["php"] = (*analyzer).php
+	handlers["lua"] = (*analyzer).luaR
+	handlers["luajit"] = (*analyzer).luaR
+	handlers["Rscript"] = (*analyzer).luaR
+	handlers["R"] = (*analyzer).luaR
+}
+
+// luaR handles lua -e CODE and Rscript -e / R -e CODE.
+func (a *analyzer) luaR(inv *invocation) {
+	lang := "lua"
+	if inv.name == "R" || inv.name == "Rscript" {
+		lang = "r"
+	}
+	args := inv.args()
+	for i := 0; i < len(args); i++ {
+		if (args[i].s == "-e" || args[i].s == "--expr") && i+1 < len(args) {
+			a.code(inv, lang, args[i+1])
+			i++
+		} else if strings.HasPrefix(args[i].s, "--expr=") {
+			a.code(inv, lang, arg{s: strings.TrimPrefix(args[i].s, "--expr="), src: args[i].src})
+		}
+	}
 }
 
 // --- command lines of interpreters ---
@@ -380,6 +401,16 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiWrite, `\bfile_put_contents\s*\(`, `\bfopen\s*\(`),
 	),
 	"awk": apis(apiShell, `\bsystem\s*\(`),
+	"lua": concat(
+		apis(apiShell, `\bos\s*\.\s*execute\s*\(?`, `\bio\s*\.\s*popen\s*\(?`),
+		apis(apiDelete, `\bos\s*\.\s*remove\s*\(?`),
+		apis(apiWrite, `\bio\s*\.\s*open\s*\(`),
+	),
+	"r": concat(
+		apis(apiShell, `\bsystem2?\s*\(`, `\bshell\s*\(`),
+		apis(apiDeleteTree, `\bunlink\s*\(`),
+		apis(apiDelete, `\bfile\s*\.\s*remove\s*\(`),
+	),
 }
 
 func concat(lists ...[]apiPattern) []apiPattern {

@@ -85,7 +85,16 @@ func parseOpts(args []arg, spec optSpec) parsed {
 			p.operands = append(p.operands, x)
 			continue
 		}
-		if x.dynamic || x.glob && strings.HasPrefix(x.s, "-") {
+		if x.dynamic && !mayBeOption(x) {
+			// HEAD:$branch: unknown, but an operand, not an option.
+			if spec.stop {
+				p.rest = args[i:]
+				return p
+			}
+			p.operands = append(p.operands, x)
+			continue
+		}
+		if x.dynamic && mayBeOption(x) || x.glob && strings.HasPrefix(x.s, "-") && strings.ContainsAny(strings.SplitN(x.s, "=", 2)[0], "*?[") {
 			// An unknown word, or a pattern that may expand to options, may
 			// be any option, or the command that follows them.
 			p.opts = append(p.opts, opt{name: "?", value: x})
@@ -141,6 +150,13 @@ func parseOpts(args []arg, spec optSpec) parsed {
 		}
 	}
 	return p
+}
+
+// mayBeOption reports whether an unknown word can expand to an option: it
+// can unless it starts with known text other than "-" (HEAD:$branch).
+func mayBeOption(x arg) bool {
+	t := x.template()
+	return t == "" || strings.HasPrefix(t, unknownMark) || strings.HasPrefix(t, "-")
 }
 
 func longs(names ...string) map[string]bool {

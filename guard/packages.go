@@ -33,6 +33,7 @@ var pipValueOpts = longs("requirement", "r", "constraint", "c", "index-url", "i"
 	"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
 
 func (a *analyzer) packageManager(inv *invocation) {
+	defer a.packageRuns(inv)
 	reqs := a.packageRequests(inv)
 	for _, r := range reqs {
 		var missing []string
@@ -49,6 +50,27 @@ func (a *analyzer) packageManager(inv *invocation) {
 			alt = "install what the project already declares (" + r.hint + "), or " + alt
 		}
 		a.report(inv, policy.RulePackageInstall, inv.name+" installs "+strings.Join(missing, ", ")+", not on the "+r.eco+" package allowlist", alt)
+	}
+}
+
+// packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
+// exec/dlx and bunx run after fetching: npx rimraf ~ deletes the home dir.
+func (a *analyzer) packageRuns(inv *invocation) {
+	args := inv.args()
+	switch inv.name {
+	case "npx", "pnpx", "bunx":
+		a.npxRun(inv, args, inv.name)
+	case "npm", "pnpm", "yarn", "bun":
+		sub, rest := splitSub(args, npmValueOpts)
+		switch {
+		case inv.name == "npm" && (sub == "exec" || sub == "x"),
+			inv.name == "pnpm" && sub == "dlx", inv.name == "yarn" && sub == "dlx", inv.name == "bun" && sub == "x":
+			a.npxRun(inv, rest, inv.name+" "+sub)
+		case sub == "exec" && inv.name != "npm":
+			a.reinvoke(inv, rest, inv.name+" exec")
+		case inv.name == "yarn" && sub == "workspace" && len(rest) > 1:
+			a.reinvoke(inv, append([]arg{{s: "yarn"}}, rest[1:]...), "yarn workspace")
+		}
 	}
 }
 
@@ -190,8 +212,10 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 				return req("npm", "", names("npm", ops[:1], createName))
 			}
 		}
-	case "npx", "pnpx", "bunx":
+	case "npx", "bunx":
 		return req("npm", "", a.npxNames(args))
+	case "pnpx":
+		return req("npm", "", firstName(args, npmValueOpts, npmName)) // pnpx is pnpm dlx: it always downloads
 	case "yarn":
 		sub, rest := splitSub(args, npmValueOpts)
 		switch sub {

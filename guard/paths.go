@@ -304,7 +304,8 @@ func patternMatch(pattern, p string, walk bool) bool {
 		if strings.HasPrefix(ps[i], ".") && !strings.HasPrefix(pp[i], ".") {
 			return false
 		}
-		if ok, _ := path.Match(pp[i], ps[i]); !ok {
+		// The shell negates a class with [!...], Go's path.Match with [^...].
+		if ok, _ := path.Match(strings.ReplaceAll(pp[i], "[!", "[^"), ps[i]); !ok {
 			return false
 		}
 	}
@@ -464,6 +465,9 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 
 // writePath applies G6 (and G4, G7) to a path a command writes or changes.
 func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
+	if x.proc {
+		return // -o >(cmd): output goes to a command, checked as one
+	}
 	if inv.st.remote {
 		if !x.static() || !isSink(x.s) {
 			a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+" on another machine, outside the worktree", altWrite)

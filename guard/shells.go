@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -83,7 +84,11 @@ scan:
 		a.script(script.s, st, nil)
 		return
 	}
-	if len(rest) > 0 && !sflag {
+	if sflag || len(rest) == 0 {
+		a.stdinScriptArgs(inv, inv.name, rest, true)
+		return
+	}
+	if len(rest) > 0 {
 		f := rest[0]
 		switch {
 		case f.proc:
@@ -95,11 +100,16 @@ scan:
 		}
 		return
 	}
-	a.stdinScript(inv, inv.name)
 }
 
 // stdinScript checks a script a shell reads from standard input.
 func (a *analyzer) stdinScript(inv *invocation, what string) {
+	a.stdinScriptArgs(inv, what, nil, false)
+}
+
+// stdinScriptArgs checks a script read from standard input with its
+// positional parameters (bash -s ARGS).
+func (a *analyzer) stdinScriptArgs(inv *invocation, what string, positional []arg, setPositional bool) {
 	in := inv.in
 	if in == nil || in.file {
 		return // an interactive shell, or a script file (bash < script.sh)
@@ -117,6 +127,9 @@ func (a *analyzer) stdinScript(inv *invocation, what string) {
 		return
 	}
 	st := inv.st.clone()
+	if setPositional {
+		st.positional, st.posUnknown = slices.Clone(positional), false
+	}
 	a.script(in.text, st, nil)
 }
 

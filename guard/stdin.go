@@ -27,6 +27,18 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
 		if !a.visit() {
 			return in
 		}
+		if ps := procSubstWord(r.Word); ps != nil {
+			// > >(cmd) and < <(cmd): a pipe to or from cmd, not a file.
+			if ps.Op == syntax.CmdOut {
+				a.nestedWithInput(ps.Stmts, st, a.stageOutput(s, st))
+				continue
+			}
+			a.nested(ps.Stmts, st)
+			if r.Op == syntax.RdrIn {
+				in = a.procOutput(ps, st)
+			}
+			continue
+		}
 		if r.Word != nil {
 			a.substitutions(r.Word, st)
 		}
@@ -68,6 +80,42 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
 		}
 	}
 	return in
+}
+
+// procSubstWord returns the process substitution a redirection word
+// consists of, if it is one.
+func procSubstWord(w *syntax.Word) *syntax.ProcSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	ps, _ := w.Parts[0].(*syntax.ProcSubst)
+	return ps
+}
+
+// procOutput describes what <(cmd) produces: the output of its last stage.
+func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *state) *input {
+	if len(ps.Stmts) != 1 {
+		return &input{dynamic: true, net: a.fetches(ps.Stmts), desc: "the output of a process substitution"}
+	}
+	s := ps.Stmts[0]
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		stages := pipelineStages(b)
+		in := a.outputOf(stages[len(stages)-1], st)
+		in.net = in.net || a.fetches(ps.Stmts)
+		return in
+	}
+	return a.outputOf(s, st)
+}
+
+// nestedWithInput analyses a substitution whose first command reads in.
+func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *state, in *input) {
+	if a.srcDepth >= maxDepth {
+		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
+		return
+	}
+	a.srcDepth++
+	a.stmtsWithInput(stmts, st.clone(), in)
+	a.srcDepth--
 }
 
 func isNumber(s string) bool {
@@ -273,20 +321,103 @@ func joinStatic(args []arg) (string, bool) {
 	return strings.Join(parts, " "), true
 }
 
-// processEscapes interprets the backslash escapes of echo -e and printf
-// formats well enough to read the text as a script.
+// processEscapes interprets the backslash escapes of echo -e and printf:
+// \n, \t, \xHH, \0NNN and \NNN (octal), \uHHHH, \UHHHHHHHH. Text piped
+// to a shell is read the way the shell will see it.
 func processEscapes(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
-	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\"`, `"`, `\'`, `'`, `\a`, "", `\r`, "")
-	return r.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r', 'a', 'b', 'f', 'v':
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case '\\', '"', '\'':
+			b.WriteByte(e)
+		case 'x':
+			v, n := hexValue(s[i+1:], 2)
+			if n == 0 {
+				b.WriteString(`\x`)
+				continue
+			}
+			b.WriteByte(byte(v))
+			i += n
+		case 'u', 'U':
+			width := 4
+			if e == 'U' {
+				width = 8
+			}
+			v, n := hexValue(s[i+1:], width)
+			if n == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			b.WriteRune(rune(v))
+			i += n
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v, n := 0, 0
+			start := i
+			if e == '0' {
+				start = i + 1 // \0NNN
+			}
+			for n < 3 && start+n < len(s) && s[start+n] >= '0' && s[start+n] <= '7' {
+				v = v*8 + int(s[start+n]-'0')
+				n++
+			}
+			b.WriteByte(byte(v))
+			i = start + n - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func hexValue(s string, width int) (int, int) {
+	v, n := 0, 0
+	for n < width && n < len(s) {
+		c := s[n]
+		var d int
+		switch {
+		case c >= '0' && c <= '9':
+			d = int(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = int(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = int(c-'A') + 10
+		default:
+			return v, n
+		}
+		v = v*16 + d
+		n++
+	}
+	return v, n
 }
 
 // substitutions analyses the command and process substitutions inside a
 // node as the commands they are. Their effects are isolated: a subshell's
 // cd or assignment does not change the caller's state.
 func (a *analyzer) substitutions(n syntax.Node, st *state) {
+	a.substitutionsOut(n, st, nil)
+}
+
+// substitutionsOut is substitutions where >(cmd) arguments read out: the
+// command writes into them (curl -o >(bash)).
+func (a *analyzer) substitutionsOut(n syntax.Node, st *state, out func() *input) {
 	if n == nil {
 		return
 	}
@@ -299,6 +430,10 @@ func (a *analyzer) substitutions(n syntax.Node, st *state) {
 			a.nested(s.Stmts, st)
 			return false
 		case *syntax.ProcSubst:
+			if s.Op == syntax.CmdOut && out != nil {
+				a.nestedWithInput(s.Stmts, st, out())
+				return false
+			}
 			a.nested(s.Stmts, st)
 			return false
 		}

@@ -59,7 +59,8 @@ func (x arg) show() string {
 type piece struct {
 	text    string
 	quoted  bool
-	split   bool // unquoted expansion: subject to field splitting
+	split   bool   // unquoted expansion: subject to field splitting
+	ifs     string // the field separators when split ("" means the default)
 	dynamic bool
 	glob    bool
 	net     bool
@@ -101,9 +102,13 @@ func (b builder) add(p piece) builder {
 		}
 		return b
 	}
-	if p.split && !p.dynamic && strings.ContainsAny(p.text, " \t\n") {
-		chunks := strings.FieldsFunc(p.text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
-		leading := strings.IndexAny(p.text[:1], " \t\n") == 0
+	ifs := p.ifs
+	if ifs == "" {
+		ifs = " \t\n"
+	}
+	if p.split && !p.dynamic && strings.ContainsAny(p.text, ifs) {
+		chunks := strings.FieldsFunc(p.text, func(r rune) bool { return strings.ContainsRune(ifs, r) })
+		leading := strings.ContainsAny(p.text[:1], ifs)
 		for i, c := range chunks {
 			if i > 0 || leading {
 				if b.has {
@@ -116,7 +121,7 @@ func (b builder) add(p piece) builder {
 			b.cur.glob = b.cur.glob || hasGlobMeta(c)
 			b.has = true
 		}
-		if strings.ContainsAny(p.text[len(p.text)-1:], " \t\n") && b.has {
+		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
 			b.fields = append(b.fields, b.cur)
 			b.cur, b.has = arg{}, false
 		}
@@ -156,13 +161,23 @@ func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
 		return nil
 	}
 	src := a.wordSource(w)
-	bs := []builder{{}}
 	if hasBraces(w) {
 		// SplitBraces rewrites the word in place; split a copy so the AST
 		// keeps valid positions for messages ({,*} yields empty words).
-		w = &syntax.Word{Parts: slices.Clone(w.Parts)}
-		syntax.SplitBraces(w)
+		c := &syntax.Word{Parts: slices.Clone(w.Parts)}
+		syntax.SplitBraces(c)
+		words := braceWords(c, maxAlternatives)
+		if words == nil {
+			return [][]arg{{{dynamic: true, glob: true, src: src}}}
+		}
+		if len(words) > 1 {
+			// Brace expansion makes separate words: {git,push,-f} is
+			// three arguments, and comes before every other expansion.
+			return a.evalWords(words, st, src)
+		}
+		w = words[0]
 	}
+	bs := []builder{{}}
 	bs = a.addParts(bs, w.Parts, false, st, true)
 	if len(bs) > maxAlternatives {
 		return [][]arg{{{dynamic: true, src: src}}}
@@ -172,6 +187,130 @@ func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
 		out = append(out, b.finish(src))
 	}
 	return out
+}
+
+// evalWords expands the words a brace expansion made and concatenates
+// their fields.
+func (a *analyzer) evalWords(words []*syntax.Word, st *state, src string) [][]arg {
+	alts := [][]arg{nil}
+	for _, w := range words {
+		wa := a.evalWord(w, st)
+		var next [][]arg
+		for _, prefix := range alts {
+			for _, alt := range wa {
+				next = append(next, append(slices.Clone(prefix), alt...))
+			}
+		}
+		if len(next) > maxAlternatives {
+			return [][]arg{{{dynamic: true, src: src}}}
+		}
+		alts = next
+	}
+	for _, alt := range alts {
+		for i := range alt {
+			alt[i].src = src
+		}
+	}
+	return alts
+}
+
+// braceWords expands the BraceExp parts of a word (after SplitBraces) into
+// the words bash makes of it. nil means more than limit words.
+func braceWords(w *syntax.Word, limit int) []*syntax.Word {
+	prefixes := [][]syntax.WordPart{{}}
+	for _, part := range w.Parts {
+		be, ok := part.(*syntax.BraceExp)
+		if !ok {
+			for i := range prefixes {
+				prefixes[i] = append(prefixes[i], part)
+			}
+			continue
+		}
+		var elems [][]syntax.WordPart
+		if be.Sequence {
+			seq := braceSequence(be, limit)
+			if seq == nil {
+				return nil
+			}
+			for _, v := range seq {
+				elems = append(elems, []syntax.WordPart{&syntax.Lit{Value: v}})
+			}
+		} else {
+			for _, e := range be.Elems {
+				sub := braceWords(e, limit)
+				if sub == nil {
+					return nil
+				}
+				for _, sw := range sub {
+					elems = append(elems, sw.Parts)
+				}
+			}
+		}
+		next := make([][]syntax.WordPart, 0, len(prefixes)*len(elems))
+		for _, p := range prefixes {
+			for _, e := range elems {
+				next = append(next, append(slices.Clone(p), e...))
+			}
+		}
+		if len(next) > limit {
+			return nil
+		}
+		prefixes = next
+	}
+	out := make([]*syntax.Word, len(prefixes))
+	for i, p := range prefixes {
+		out[i] = &syntax.Word{Parts: p}
+	}
+	return out
+}
+
+// braceSequence expands {1..5}, {a..e} and {0..10..2}.
+func braceSequence(be *syntax.BraceExp, limit int) []string {
+	if len(be.Elems) < 2 {
+		return nil
+	}
+	from, to := be.Elems[0].Lit(), be.Elems[1].Lit()
+	step := 1
+	if len(be.Elems) > 2 {
+		n, err := strconv.Atoi(be.Elems[2].Lit())
+		if err != nil || n == 0 {
+			return nil
+		}
+		step = max(n, -n)
+	}
+	var out []string
+	if lo, err1 := strconv.Atoi(from); err1 == nil {
+		hi, err2 := strconv.Atoi(to)
+		if err2 != nil {
+			return nil
+		}
+		dir := 1
+		if hi < lo {
+			dir = -1
+		}
+		for n := lo; (dir > 0 && n <= hi) || (dir < 0 && n >= hi); n += dir * step {
+			out = append(out, strconv.Itoa(n))
+			if len(out) > limit {
+				return nil
+			}
+		}
+		return out
+	}
+	if len(from) == 1 && len(to) == 1 {
+		lo, hi := from[0], to[0]
+		dir := 1
+		if hi < lo {
+			dir = -1
+		}
+		for c := int(lo); (dir > 0 && c <= int(hi)) || (dir < 0 && c >= int(hi)); c += dir * step {
+			out = append(out, string(rune(c)))
+			if len(out) > limit {
+				return nil
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 func hasBraces(w *syntax.Word) bool {
@@ -264,6 +403,12 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			bs = capBuilders(out)
 			continue
 		case *syntax.ParamExp:
+			if p.Short && !quoted && i+1 < len(parts) && zshModifier(parts[i+1]) {
+				// $x:h is $x then ":h" in bash but x's dirname in zsh,
+				// and Claude Code may run either shell.
+				ps = []piece{{dynamic: true}}
+				break
+			}
 			ps = a.paramPieces(p, quoted, st)
 		case *syntax.CmdSubst:
 			if v := a.substValue(p.Stmts, st); v != nil {
@@ -293,6 +438,13 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 		bs = capBuilders(out)
 	}
 	return bs
+}
+
+// zshModifier reports whether a word part starts with a zsh history
+// modifier such as :h, :t or :r.
+func zshModifier(part syntax.WordPart) bool {
+	lit, ok := part.(*syntax.Lit)
+	return ok && len(lit.Value) >= 2 && lit.Value[0] == ':' && strings.IndexByte("hteraAcluqQsgP&", lit.Value[1]) >= 0
 }
 
 // quotedAtOnly reports whether a "..." word part is exactly "$@".
@@ -377,6 +529,9 @@ func (a *analyzer) tilde(lit string, st *state) (string, bool) {
 // result can be known statically.
 func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
+	if p.Index != nil && p.Param != nil && !p.Excl && !p.Length && p.Exp == nil && p.Slice == nil && p.Repl == nil {
+		return a.arrayPieces(p, quoted, st)
+	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.NestedParam != nil ||
 		p.Flags != nil || len(p.Modifiers) > 0 || p.Slice != nil || p.Repl != nil || p.Names != 0 {
 		return dyn
@@ -405,11 +560,62 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 	if !known {
 		return dyn
 	}
+	ifs := a.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, quoted: quoted, net: v.net})
+		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net})
 	}
 	return ps
+}
+
+// ifs returns the field separators of unquoted expansions: $IFS when the
+// command set it, else the default blanks.
+func (a *analyzer) ifs(st *state) string {
+	v, ok := st.vars["IFS"]
+	if !ok || len(v) != 1 || v[0].dynamic {
+		return ""
+	}
+	if v[0].s == "" {
+		return "\x00" // IFS= disables splitting; NUL never occurs in a value
+	}
+	return v[0].s
+}
+
+// arrayPieces expands ${arr[@]}, ${arr[*]} and ${arr[N]}.
+func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *state) []piece {
+	dyn := []piece{{dynamic: true, quoted: quoted}}
+	elems, ok := st.arrays[p.Param.Value]
+	idx, isWord := p.Index.(*syntax.Word)
+	if !ok || !isWord {
+		return dyn
+	}
+	switch lit := wordLiteral(idx); lit {
+	case "@", "*":
+		if quoted && lit == "@" {
+			if len(elems) == 0 {
+				return []piece{{quoted: false}}
+			}
+			return []piece{{fields: elems}}
+		}
+		parts := make([]string, len(elems))
+		for i, e := range elems {
+			if e.dynamic {
+				return dyn
+			}
+			parts[i] = e.s
+		}
+		return []piece{{text: strings.Join(parts, " "), split: !quoted, quoted: quoted}}
+	default:
+		n, err := strconv.Atoi(lit)
+		if err != nil || n < 0 {
+			return dyn
+		}
+		if n >= len(elems) {
+			return []piece{{quoted: quoted}}
+		}
+		e := elems[n]
+		return []piece{{text: e.s, dynamic: e.dynamic, glob: e.glob && !quoted, split: !quoted, quoted: quoted}}
+	}
 }
 
 func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted bool, st *state) []piece {
@@ -473,6 +679,17 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 			ps = append(ps, piece{text: v.s, dynamic: v.dynamic, split: !quoted, quoted: quoted})
 		}
 		return ps
+	case syntax.OtherParamOps:
+		// ${x@P} expands x like a prompt: its $(...) runs.
+		if p.Exp.Word != nil && p.Exp.Word.Lit() == "P" {
+			if !known {
+				return dyn
+			}
+			for _, v := range vals {
+				a.promptString(&invocation{name: "${" + p.Param.Value + "@P}", st: st, node: p}, v, st)
+			}
+		}
+		return dyn
 	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 		if !known || p.Exp.Word == nil {
 			return dyn
