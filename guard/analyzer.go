@@ -29,6 +29,12 @@ type analyzer struct {
 	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
 	declared []declaredFunc            // every function declaration, in source order
 	writes   []string                  // static paths the command writes, for WrittenFiles
+
+	// What the command puts in place itself (filestate.go).
+	bodies map[string][]*input // file -> contents written to it
+	links  map[string]string   // symlink -> target
+	progs  map[string]string   // copy -> original; "hash:name" -> program
+	runs   []fileRun           // files run as scripts or programs
 }
 
 // declaredFunc is a function declaration with the state it was declared in.
@@ -318,6 +324,7 @@ func (a *analyzer) script(src string, st *state, _ *input) {
 	a.stmts(file.Stmts, st)
 	if a.srcDepth == 1 {
 		a.uncalledFunctions()
+		a.checkFileRuns()
 	}
 	a.srcDepth--
 	a.src = savedSrc

@@ -124,6 +124,31 @@ func init() {
 	registerPackages()
 	registerReaders()
 	registerRunners()
+	registerArchivers()
+	registerDBTasks()
+	handlers["hash"] = (*analyzer).hashCmd
+}
+
+// hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.
+func (a *analyzer) hashCmd(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "p"})
+	prog, ok := p.value("p")
+	if !ok {
+		return
+	}
+	for _, n := range p.operands {
+		if !n.static() {
+			continue
+		}
+		if !prog.static() {
+			a.report(inv, policy.RuleDynamicCommand, "hash -p binds "+n.s+" to a program only known at run time", "run the program by its own name")
+			continue
+		}
+		if a.progs == nil {
+			a.progs = map[string]string{}
+		}
+		a.progs["hash:"+n.s] = prog.s
+	}
 }
 
 // dataCommands treat their arguments as data or only look at file names:
@@ -242,14 +267,20 @@ func (a *analyzer) invoke(inv *invocation) {
 		return
 	}
 	head := inv.argv[0]
-	if head.dynamic || head.glob {
+	if head.dynamic || head.glob || head.echoed {
 		a.report(inv, policy.RuleDynamicCommand, "the command name "+quoteShow(head)+" is only known at run time, so the guard cannot check what runs",
 			"write the command name literally")
 		return
 	}
 	inv.name = commandName(head.s)
+	if prog, ok := a.programFor(inv, head); ok && len(inv.via) < maxDepth {
+		// A link, copy or hash -p entry the command made: the real program runs.
+		a.reinvoke(inv, append([]arg{{s: prog, src: head.src}}, inv.args()...), head.s)
+		return
+	}
 	if strings.Contains(head.s, "/") {
 		a.readPath(inv, head) // running ./.env reads it
+		a.runFile(inv, head, "")
 	}
 	// command and builtin skip shell functions: git() { command git "$@"; }
 	// calls the real git. Inside its own body a function is not re-entered.
@@ -628,6 +659,7 @@ func (a *analyzer) sourceCmd(inv *invocation) {
 		a.stdinScript(inv, "source")
 	default:
 		a.readPath(inv, f)
+		a.runFile(inv, f, "sh")
 	}
 }
 
@@ -905,6 +937,17 @@ func (a *analyzer) xargs(inv *invocation) {
 		cmd = []arg{{s: "echo"}}
 	}
 	unknown := arg{dynamic: true, src: "{xargs input}"}
+	if inv.in != nil && len(inv.in.paths) == 1 && !inv.in.paths[0].dynamic {
+		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
+		// a crafted name ("x .. y.tmp") can turn into any word, so only
+		// NUL-separated names (-print0 | xargs -0) are trusted as paths;
+		// either way, naming secret files is reading them.
+		listed := inv.in.paths[0]
+		a.readPath(inv, listed)
+		if inv.in.nul && p.has("0", "null") {
+			unknown = listed
+		}
+	}
 	repl, hasRepl := p.value("I", "replace")
 	if !hasRepl && p.has("i", "replace") {
 		repl, hasRepl = arg{s: "{}"}, true

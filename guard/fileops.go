@@ -91,7 +91,7 @@ func (a *analyzer) mv(inv *invocation) {
 	for _, s := range sources {
 		a.deletePath(inv, s, true) // the source disappears from where it was
 	}
-	a.writePath(inv, dest, "mv writes to")
+	a.copyTargets(inv, p, sources, dest, "mv writes to")
 }
 
 func (a *analyzer) cp(inv *invocation) {
@@ -101,9 +101,47 @@ func (a *analyzer) cp(inv *invocation) {
 		return
 	}
 	for _, s := range sources {
-		a.readPath(inv, s)
+		if p.has("r", "R", "recursive", "a", "archive") {
+			a.readTree(inv, s, "cp -r")
+		} else {
+			a.readPath(inv, s)
+		}
 	}
-	a.writePath(inv, dest, "cp writes to")
+	a.copyTargets(inv, p, sources, dest, "cp writes to")
+}
+
+// copyTargets checks what cp, mv and install write: dest, and when dest
+// is (or may be) a directory, dest/NAME for each source, which is where
+// cp /tmp/settings.json .claude/ really writes.
+func (a *analyzer) copyTargets(inv *invocation, p parsed, sources []arg, dest arg, verb string) {
+	_, intoDir := p.value("t", "target-directory")
+	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.s, "/")
+	if !intoDir || dest.dynamic {
+		a.writePath(inv, dest, verb)
+	}
+	if dest.dynamic {
+		return
+	}
+	for _, s := range sources {
+		if !s.static() || p.has("T", "no-target-directory") {
+			if !intoDir {
+				continue
+			}
+			a.writePath(inv, dest, verb)
+			continue
+		}
+		in := arg{s: path.Join(dest.s, path.Base(s.s)), src: dest.src}
+		n := len(a.writes)
+		a.writePath(inv, in, verb)
+		if !intoDir {
+			a.writes = a.writes[:n] // only a guess: dest may be a plain file
+		}
+		if intoDir {
+			a.recordCopy(inv, s, in)
+		} else {
+			a.recordCopy(inv, s, dest)
+		}
+	}
 }
 
 func (a *analyzer) installCmd(inv *invocation) {
@@ -126,6 +164,14 @@ func (a *analyzer) installCmd(inv *invocation) {
 
 func (a *analyzer) ln(inv *invocation) {
 	p := parseOpts(inv.args(), copySpec)
+	// A link to a secret file is a way to read it under another name.
+	sources := p.operands
+	if _, has := p.value("t", "target-directory"); !has && len(sources) > 1 {
+		sources = sources[:len(sources)-1]
+	}
+	for _, src := range sources {
+		a.readPath(inv, src)
+	}
 	if t, has := p.value("t", "target-directory"); has {
 		a.writePath(inv, t, "ln creates links in")
 		return
@@ -133,10 +179,29 @@ func (a *analyzer) ln(inv *invocation) {
 	switch len(p.operands) {
 	case 0:
 	case 1:
-		a.writePath(inv, arg{s: path.Base(p.operands[0].s), dynamic: p.operands[0].dynamic, src: p.operands[0].src}, "ln creates")
+		link := arg{s: path.Base(p.operands[0].s), dynamic: p.operands[0].dynamic, src: p.operands[0].src}
+		a.writePath(inv, link, "ln creates")
+		a.recordLinkOrCopy(inv, p, p.operands[0], link)
 	default:
-		a.writePath(inv, p.operands[len(p.operands)-1], "ln creates")
+		link := p.operands[len(p.operands)-1]
+		a.writePath(inv, link, "ln creates")
+		if len(p.operands) == 2 {
+			a.recordLinkOrCopy(inv, p, p.operands[0], link)
+		}
 	}
+}
+
+// recordLinkOrCopy notes a symlink (whose relative target is relative to
+// the link's directory) or a hard link (which runs as a copy).
+func (a *analyzer) recordLinkOrCopy(inv *invocation, p parsed, target, link arg) {
+	if !p.has("s", "symbolic") {
+		a.recordCopy(inv, target, link)
+		return
+	}
+	if target.static() && !path.IsAbs(target.s) && link.static() {
+		target = arg{s: path.Join(path.Dir(link.s), target.s), src: target.src}
+	}
+	a.recordLink(inv, target, link)
 }
 
 // isRemoteSpec reports whether an rsync/scp operand names another machine.
@@ -355,8 +420,9 @@ func (a *analyzer) editor(inv *invocation) {
 var gitDirNames = []string{"HEAD", "config", "index", "packed-refs", "hooks", "pre-commit", "pre-push", "commit-msg",
 	"prepare-commit-msg", "objects", "refs", "main", "master", "ORIG_HEAD", "description", "info", "logs", "FETCH_HEAD"}
 
-func (a *analyzer) find(inv *invocation) {
-	args := inv.args()
+// findStarts splits find's arguments into the start directories and the
+// expression.
+func findStarts(args []arg) ([]arg, []arg) {
 	i := 0
 	for i < len(args) && !args[i].dynamic {
 		s := args[i].s
@@ -382,8 +448,53 @@ func (a *analyzer) find(inv *invocation) {
 	if len(starts) == 0 {
 		starts = []arg{{s: "."}}
 	}
-	expr := args[i:]
-	var namePat, pathPat string
+	return starts, args[i:]
+}
+
+// findNamePatterns returns the first -name and -path patterns of an expression.
+func findNamePatterns(expr []arg) (namePat, pathPat string) {
+	for j := 0; j+1 < len(expr); j++ {
+		switch expr[j].s {
+		case "-name", "-iname":
+			if namePat == "" && !expr[j+1].dynamic {
+				namePat = expr[j+1].s
+			}
+			j++
+		case "-path", "-wholename", "-ipath", "-iwholename":
+			if pathPat == "" && !expr[j+1].dynamic {
+				pathPat = expr[j+1].s
+			}
+			j++
+		}
+	}
+	return namePat, pathPat
+}
+
+// findOutput describes what find prints: the paths it visits, as a
+// pattern xargs can hand to the next command.
+func (a *analyzer) findOutput(args []arg) *input {
+	starts, expr := findStarts(args)
+	in := &input{dynamic: true, desc: "the output of find"}
+	if len(starts) != 1 {
+		return in
+	}
+	for _, x := range expr {
+		if x.s == "-exec" || x.s == "-execdir" || x.s == "-printf" || x.s == "-fprint" || x.s == "-ok" {
+			return in
+		}
+	}
+	namePat, pathPat := findNamePatterns(expr)
+	m := a.findMatches(starts[0], namePat, pathPat)
+	in.paths = []arg{m}
+	for _, x := range expr {
+		in.nul = in.nul || x.s == "-print0"
+	}
+	return in
+}
+
+func (a *analyzer) find(inv *invocation) {
+	starts, expr := findStarts(inv.args())
+	namePat, pathPat := findNamePatterns(expr)
 	del := false
 	type execCmd struct {
 		argv []arg
@@ -395,15 +506,7 @@ func (a *analyzer) find(inv *invocation) {
 		switch x.s {
 		case "-delete":
 			del = true
-		case "-name", "-iname":
-			if j+1 < len(expr) && namePat == "" && !expr[j+1].dynamic {
-				namePat = expr[j+1].s
-			}
-			j++
-		case "-path", "-wholename", "-ipath", "-iwholename":
-			if j+1 < len(expr) && pathPat == "" && !expr[j+1].dynamic {
-				pathPat = expr[j+1].s
-			}
+		case "-name", "-iname", "-path", "-wholename", "-ipath", "-iwholename":
 			j++
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if j+1 < len(expr) {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -92,8 +93,15 @@ func (a *analyzer) python(inv *invocation) {
 					j = len(flags)
 				}
 			}
+		case s == "/dev/stdin" || s == "/proc/self/fd/0":
+			a.stdinCode(inv, "python")
+			return
 		default:
 			a.readPath(inv, x) // the script file; its body is not read
+			a.runFile(inv, x, "python")
+			if path.Base(x.s) == "manage.py" {
+				a.checkDBTask(inv, "manage.py", args[i+1:])
+			}
 			for _, r := range args[i+1:] {
 				a.readOperand(inv, r)
 			}
@@ -142,12 +150,13 @@ func (a *analyzer) node(inv *invocation) {
 			return
 		case s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--input-type" || s == "-C" || s == "--conditions":
 			i++
-		case s == "-":
+		case s == "-" || s == "/dev/stdin" || s == "/proc/self/fd/0":
 			a.stdinCode(inv, "js")
 			return
 		case strings.HasPrefix(s, "-"):
 		default:
 			a.readPath(inv, x)
+			a.runFile(inv, x, "js")
 			for _, r := range args[i+1:] {
 				a.readOperand(inv, r)
 			}
@@ -182,6 +191,16 @@ func (a *analyzer) deno(inv *invocation) {
 		return
 	}
 	switch args[0].s {
+	case "add", "install", "i":
+		var ns []string
+		for _, x := range operandsOf(args[1:], longs("config", "c", "import-map", "lock", "name", "n", "root")) {
+			if x.dynamic {
+				ns = append(ns, "deno:"+x.show())
+			} else if !isLocalPath(x.s) && !strings.HasSuffix(x.s, ".ts") && !strings.HasSuffix(x.s, ".js") || strings.Contains(x.s, "://") {
+				ns = append(ns, "deno:"+x.s)
+			}
+		}
+		a.reportPackages(inv, "other", ns, "deno install (dependencies from deno.json)")
 	case "eval":
 		for _, x := range args[1:] {
 			if !strings.HasPrefix(x.s, "-") || x.dynamic {
@@ -256,7 +275,12 @@ func (a *analyzer) perlRuby(inv *invocation) {
 			a.dynamicScript(inv, rest[0], lang)
 			return
 		}
+		if rest[0].static() && (rest[0].s == "-" || rest[0].s == "/dev/stdin") {
+			a.stdinCode(inv, lang)
+			return
+		}
 		a.readPath(inv, rest[0]) // the script file
+		a.runFile(inv, rest[0], lang)
 		rest = rest[1:]
 	} else {
 		a.code(inv, lang, joinLines(codes))
@@ -283,19 +307,46 @@ func joinLines(xs []arg) arg {
 
 func (a *analyzer) php(inv *invocation) {
 	args := inv.args()
+	ran := false
 	for i := 0; i < len(args); i++ {
-		switch args[i].s {
-		case "-r", "-B", "-R", "-E":
+		switch s := args[i].s; {
+		case args[i].dynamic:
+			return
+		case s == "-r" || s == "-B" || s == "-R" || s == "-E":
 			if i+1 < len(args) {
 				a.code(inv, "php", args[i+1])
 				i++
 			}
-		case "-f":
+			ran = true
+		case s == "-f":
 			if i+1 < len(args) {
 				a.readPath(inv, args[i+1])
+				a.runFile(inv, args[i+1], "php")
 				i++
 			}
+			ran = true
+		case s == "-c" || s == "-d" || s == "-z" || s == "-t" || s == "-S":
+			i++ // options with a value
+		case s == "-a" || s == "-l" || s == "-m" || s == "-i" || s == "-v" || s == "-h" || s == "-s" || s == "-w":
+			return // interactive, lint, info: no code runs
+		case strings.HasPrefix(s, "-") && s != "-":
+		default:
+			if !ran && s != "-" && s != "/dev/stdin" {
+				a.readPath(inv, args[i])
+				a.runFile(inv, args[i], "php")
+				if path.Base(s) == "artisan" {
+					a.checkDBTask(inv, "artisan", args[i+1:])
+				}
+				return
+			}
+			if !ran {
+				a.stdinCode(inv, "php")
+			}
+			return
 		}
+	}
+	if !ran {
+		a.stdinCode(inv, "php") // php reads its program from standard input
 	}
 }
 
@@ -338,6 +389,10 @@ const (
 	apiCode              // evaluates code
 	apiMove              // moves: the first argument disappears
 	apiInline            // `cmd`, qx{cmd}, %x(cmd): the command is the quoted text
+	apiCopy              // copies or links: the second argument is written
+	apiPathMethod        // Path('/x').unlink(): the method decides
+	apiPip               // pip.main(['install', ...])
+	apiPackage           // R's install.packages("x") and friends
 )
 
 func apis(kind int, patterns ...string) []apiPattern {
@@ -366,9 +421,12 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiShell, `\bos\s*\.\s*(?:system|popen)\s*\(`, `\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`,
 			`\bcommands\s*\.\s*getoutput\s*\(`, `\bcreate_subprocess_shell\s*\(`),
 		apis(apiArgv, `\bos\s*\.\s*(?:exec|spawn)[lvpe]*\s*\(`, `\bpty\s*\.\s*spawn\s*\(`, `\bcreate_subprocess_exec\s*\(`),
-		apis(apiWrite, `\bopen\s*\(`, `\.write_(?:text|bytes)\s*\(`),
+		apis(apiWrite, `\bopen\s*\(`, `\bos\s*\.\s*(?:chmod|lchmod|chown|lchown|truncate|utime|mkdir|makedirs|mkfifo|chflags)\s*\(`),
 		apis(apiCode, `(?:^|[^.\w])(?:exec|eval)\s*\(`),
-		apis(apiMove, `\bshutil\s*\.\s*move\s*\(`, `\bos\s*\.\s*(?:rename|replace)\s*\(`),
+		apis(apiMove, `\bshutil\s*\.\s*move\s*\(`, `\bos\s*\.\s*(?:rename|renames|replace)\s*\(`),
+		apis(apiCopy, `\bshutil\s*\.\s*(?:copy|copy2|copyfile|copytree|copymode|copystat)\s*\(`, `\bos\s*\.\s*(?:symlink|link)\s*\(`),
+		apis(apiPathMethod, `\b(?:pathlib\s*\.\s*)?(?:Path|PosixPath)\s*\(`),
+		apis(apiPip, `\bpip\s*\.\s*(?:_internal\s*\.\s*)?main\s*\(`),
 	),
 	"js": concat(
 		apis(apiDeleteTree, `\brmSync\s*\(`, `\brimraf(?:\.sync)?\s*\(`, `\bremoveSync\s*\(`, `\bemptyDirSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rm\s*\(`),
@@ -377,7 +435,8 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiArgv, `\b(?:execFileSync|execFile|spawnSync|spawn)\s*\(`, `\bBun\s*\.\s*spawn(?:Sync)?\s*\(`, `\bexeca(?:Sync)?\s*\(`),
 		apis(apiWrite, `\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync)\s*\(`),
 		apis(apiCode, `(?:^|[^.\w])eval\s*\(`, `\bnew\s+Function\s*\(`),
-		apis(apiMove, `\brenameSync\s*\(`, `\bfs\s*\.\s*rename\s*\(`, `\bmoveSync\s*\(`),
+		apis(apiMove, `\brenameSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rename\s*\(`, `\bmoveSync\s*\(`),
+		apis(apiCopy, `\b(?:copyFileSync|cpSync|symlinkSync|linkSync|copySync)\s*\(`, `\bfs(?:\.promises)?\s*\.\s*(?:copyFile|cp|symlink|link)\s*\(`),
 	),
 	"perl": concat(
 		apis(apiDeleteTree, `\b(?:rmtree|remove_tree)\b\s*\(?`),
@@ -385,6 +444,7 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiShell, `\b(?:system|exec)\b\s*\(?`),
 		apis(apiInline, `\bqx\s*[({\[/|!]`, "`"),
 		apis(apiWrite, `\bopen\s*\(`),
+		apis(apiCode, `(?:^|[^.\w$])eval\s*(?:\(|["'$]|q[qw]?\b)`),
 	),
 	"ruby": concat(
 		apis(apiDeleteTree, `\b(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?`),
@@ -393,12 +453,17 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiInline, `%x\s*[({\[]`, "`"),
 		apis(apiWrite, `\bFile\s*\.\s*(?:write|open|binwrite)\s*\(?`),
 		apis(apiMove, `\bFileUtils\s*\.\s*(?:mv|move)\b\s*\(?`, `\bFile\s*\.\s*rename\b\s*\(?`),
+		apis(apiCopy, `\bFileUtils\s*\.\s*(?:cp|cp_r|copy|ln|ln_s|ln_sf)\b\s*\(?`, `\bFile\s*\.\s*(?:symlink|link)\b\s*\(?`),
+		apis(apiCode, `(?:^|[^.\w])(?:eval|instance_eval|class_eval|module_eval)\b\s*\(?`),
 	),
 	"php": concat(
 		apis(apiDelete, `\b(?:unlink|rmdir)\s*\(`),
 		apis(apiShell, `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`),
 		apis(apiInline, "`"),
 		apis(apiWrite, `\bfile_put_contents\s*\(`, `\bfopen\s*\(`),
+		apis(apiCode, `\b(?:eval|assert|create_function)\s*\(`),
+		apis(apiMove, `\brename\s*\(`),
+		apis(apiCopy, `\b(?:copy|symlink|link)\s*\(`),
 	),
 	"awk": apis(apiShell, `\bsystem\s*\(`),
 	"lua": concat(
@@ -410,6 +475,7 @@ var langAPIPatterns = map[string][]apiPattern{
 		apis(apiShell, `\bsystem2?\s*\(`, `\bshell\s*\(`),
 		apis(apiDeleteTree, `\bunlink\s*\(`),
 		apis(apiDelete, `\bfile\s*\.\s*remove\s*\(`),
+		apis(apiPackage, `\binstall\.packages\s*\(`, `\b(?:remotes|devtools|pak)\s*::\s*(?:install_\w+|pkg_install)\s*\(`, `\bBiocManager\s*::\s*install\s*\(`),
 	),
 }
 
@@ -438,11 +504,21 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	if !a.visit() {
 		return
 	}
+	text = normalizeCode(lang, text)
+	if evalsDownload(lang, text) {
+		a.report(inv, policy.RuleRemoteCode, inv.name+" code downloads code and evaluates it, which the guard cannot check",
+			"download the code into a file in the worktree, read it, then run the file")
+		return
+	}
 	sites := 0
+	spans := stringSpans(text, lang)
 	for _, api := range langAPIs()[lang] {
 		for n, loc := range api.re.FindAllStringIndex(text, -1) {
 			if api.re.String() == "`" && n%2 == 1 {
 				continue // a closing backtick
+			}
+			if inString(spans, loc[1]-1) {
+				continue // text inside a string is data (eval'd strings are analysed as code)
 			}
 			if (api.kind == apiShell || api.kind == apiArgv) && lang == "js" && !mentionsAny(text, shellModules["js"]) {
 				continue // exec( without child_process is a regular expression method
@@ -452,12 +528,17 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 		}
 	}
 	// Any string naming a secret file is access: open('.env'), a path in a
-	// config dict, an argument for a helper.
-	for _, l := range stringLiterals(text, lang) {
+	// config dict, an argument for a helper. A string that is destructive
+	// SQL is run by some database call.
+	for _, sp := range spans {
+		l := sp.value
 		if strings.Contains(l, unknownMark) || l == "" || len(l) > 4096 {
 			continue
 		}
 		a.readPath(inv, arg{s: expandUser(l, a.env.Home), src: l})
+		if sqlShaped().MatchString(l) {
+			a.checkSQL(inv, l, "code")
+		}
 	}
 	if sites == 0 {
 		for _, m := range shellModules[lang] {
@@ -468,6 +549,132 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 			}
 		}
 	}
+}
+
+// sqlShaped matches a string literal that reads as a destructive SQL
+// statement rather than prose ("update the docs").
+var sqlShaped = lazyRegexp(`(?i)^\s*(?:DROP\s+(?:TABLE|DATABASE|SCHEMA)\b|TRUNCATE\s+\w|DELETE\s+FROM\s|UPDATE\s+[\w."\x60]+\s+SET\s|WITH\s+\w+\s*(?:\([^)]*\)\s*)?AS\s*\()`)
+
+// Download-and-evaluate: code that fetches from the network and also
+// evaluates code is treated as running the download, even when the two
+// meet in ways the call patterns cannot follow (.then(eval)).
+var (
+	downloadMarkers = lazyRegexp(`https?://|\burlopen\b|\brequests\s*\.\s*get\b|\bhttpx\b|\bfetch\s*\(|\baxios\b|\bhttps?\s*\.\s*get\b|open-uri|Net::HTTP|\bcurl_exec\b|LWP::|HTTP::Tiny|\bcurl\b|\bwget\b`)
+	evalMarkers     = map[string]func() *regexp.Regexp{
+		"python": lazyRegexp(`(?:^|[^.\w])(?:exec|eval|compile)\s*\(`),
+		"js":     lazyRegexp(`\beval\b|\bFunction\s*\(|\bvm\s*\.\s*run|\brunIn(?:This|New)Context\b`),
+		"ruby":   lazyRegexp(`\b(?:eval|instance_eval|class_eval|module_eval)\b`),
+		"php":    lazyRegexp(`\b(?:eval|assert|create_function)\s*\(|\b(?:include|require)(?:_once)?\b`),
+		"perl":   lazyRegexp(`\beval\b`),
+	}
+)
+
+func evalsDownload(lang, text string) bool {
+	ev, ok := evalMarkers[lang]
+	return ok && ev().MatchString(text) && downloadMarkers().MatchString(text)
+}
+
+// normalizeCode rewrites spellings that hide a module behind another
+// name, so the call patterns see the module: __import__('os').system,
+// require('child_process').exec, from shutil import rmtree as r.
+func normalizeCode(lang, text string) string {
+	switch lang {
+	case "python":
+		if strings.Contains(text, "import") {
+			text = pyImportCall().ReplaceAllString(text, "$1")
+			text = pyAliases(text)
+		}
+	case "js":
+		if strings.Contains(text, "require") || strings.Contains(text, "import") {
+			text = jsRequire().ReplaceAllStringFunc(text, func(m string) string {
+				name := jsRequire().FindStringSubmatch(m)[1]
+				return strings.ReplaceAll(name, "/", ".") // fs/promises -> fs.promises
+			})
+		}
+	}
+	return text
+}
+
+var (
+	pyImportCall = lazyRegexp(`(?:__import__|importlib\s*\.\s*import_module)\s*\(\s*['"]([\w.]+)['"]\s*\)`)
+	jsRequire    = lazyRegexp(`(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]\s*\)`)
+	pyImportLine = lazyRegexp(`(?m)(?:^|;)\s*(?:from\s+([\w.]+)\s+)?import\s+\(?([\w.,* \t]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\)?`)
+)
+
+// pyStarNames are the dangerous names a star import brings in.
+var pyStarNames = map[string][]string{
+	"os":         {"system", "popen", "remove", "unlink", "rmdir", "removedirs", "rename", "renames", "replace", "chmod", "execv", "execvp", "execl", "execlp", "spawnv", "spawnl"},
+	"subprocess": {"run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput"},
+	"shutil":     {"rmtree", "move", "copy", "copy2", "copyfile", "copytree"},
+	"pty":        {"spawn"},
+}
+
+// pyAliases replaces names bound by import ... as / from ... import with
+// their full module path, outside string literals and comments.
+func pyAliases(text string) string {
+	alias := map[string]string{}
+	for _, m := range pyImportLine().FindAllStringSubmatch(text, -1) {
+		from := m[1]
+		for _, item := range strings.Split(m[2], ",") {
+			f := strings.Fields(item)
+			if len(f) == 0 {
+				continue
+			}
+			name, as := f[0], f[0]
+			if len(f) == 3 && f[1] == "as" {
+				as = f[2]
+			}
+			switch {
+			case name == "*" && from != "":
+				for _, n := range pyStarNames[from] {
+					alias[n] = from + "." + n
+				}
+			case from != "":
+				alias[as] = from + "." + name
+			case as != name:
+				alias[as] = name
+			}
+		}
+	}
+	if len(alias) == 0 {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '#':
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				j = len(text) - i
+			}
+			b.WriteString(text[i : i+j])
+			i += j
+		case c == '\'' || c == '"':
+			_, next, _ := readQuoted(text, i, "python")
+			b.WriteString(text[i:next])
+			i = next
+		case isIdentStart(c):
+			j := i
+			for j < len(text) && (isIdentStart(text[j]) || text[j] >= '0' && text[j] <= '9') {
+				j++
+			}
+			word := text[i:j]
+			prev := strings.TrimRight(text[:i], " \t")
+			next := strings.TrimLeft(text[j:], " \t")
+			if full, ok := alias[word]; ok && !strings.HasSuffix(prev, ".") && !(strings.HasPrefix(next, "=") && !strings.HasPrefix(next, "==")) &&
+				!strings.HasSuffix(prev, " as") && !strings.HasSuffix(prev, "import") {
+				b.WriteString(full)
+			} else {
+				b.WriteString(word)
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
 }
 
 func mentionsAny(text string, names []string) bool {
@@ -502,6 +709,7 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 		verb := inv.name + " code deletes"
 		if kind == apiMove {
 			verb = inv.name + " code moves away"
+			a.codeWrite(inv, args, 1)
 		}
 		if !ok || v.dynamic || v.list != nil {
 			a.report(inv, policy.RuleDeleteOutside, verb+" a path only known at run time", "delete with a literal path inside the worktree, or with rm in the shell")
@@ -510,12 +718,42 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 		sub := *inv
 		sub.name = inv.name + " code"
 		a.deletePath(&sub, arg{s: expandUser(v.s, a.env.Home), src: v.s}, kind != apiDelete)
+	case apiCopy:
+		if ok {
+			a.codeWrite(inv, args, 1)
+		}
+	case apiPathMethod:
+		a.pathMethod(inv, lang, text, pos, args, ok)
+	case apiPip:
+		if v, ok := first(); ok && v.list != nil {
+			argv := []arg{{s: "pip", src: "pip.main"}}
+			for _, w := range v.list {
+				argv = append(argv, arg{s: w.s, dynamic: w.dynamic, src: w.s})
+			}
+			sub := *inv
+			sub.in = nil
+			a.reinvoke(&sub, argv, inv.name+" code")
+			return
+		}
+		a.report(inv, policy.RulePackageInstall, inv.name+" code calls pip with arguments the guard cannot read", "run pip install in the shell")
+	case apiPackage:
+		name := "?"
+		if v, ok := first(); ok && !v.dynamic && v.list == nil {
+			name = v.s
+		}
+		a.reportPackages(inv, "other", []string{"R:" + name}, "renv::restore() (packages from renv.lock)")
 	case apiWrite:
+		if lang == "perl" {
+			if v, ok := perlOpenTarget(args); ok {
+				a.codeWrite(inv, []codeValue{v}, 0)
+			}
+			return
+		}
 		v, ok := first()
 		if !ok || v.dynamic || v.list != nil {
 			return // reading or writing an unknown file: nothing to say
 		}
-		if lang == "python" && !pythonOpenWrites(args) && !strings.Contains(text[max(0, pos-12):pos], "write_") {
+		if lang == "python" && strings.HasSuffix(strings.TrimRight(text[:pos], "( \t"), "open") && !pythonOpenWrites(args) {
 			return
 		}
 		if lang == "ruby" && strings.Contains(text[max(0, pos-8):pos], "open") && !rubyOpenWrites(args) {
@@ -523,12 +761,6 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 		}
 		if lang == "php" && strings.Contains(text[max(0, pos-8):pos], "fopen") && !rubyOpenWrites(args) {
 			return
-		}
-		if lang == "perl" {
-			v, ok = perlOpenTarget(args)
-			if !ok {
-				return
-			}
 		}
 		sub := *inv
 		sub.name = inv.name + " code"
@@ -545,6 +777,83 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 		}
 		a.code(inv, lang, arg{s: v.s})
 	}
+}
+
+// codeWrite checks args[i] of a call as a file the code writes.
+func (a *analyzer) codeWrite(inv *invocation, args []codeValue, i int) {
+	if i >= len(args) || args[i].dynamic || args[i].list != nil {
+		return
+	}
+	sub := *inv
+	sub.name = inv.name + " code"
+	a.writePath(&sub, arg{s: expandUser(args[i].s, a.env.Home), src: args[i].s}, inv.name+" code writes")
+}
+
+// pathMethod checks Path('/x').unlink(), .write_text(...), .rmdir(), ...:
+// pos is just after "Path(".
+func (a *analyzer) pathMethod(inv *invocation, lang, text string, pos int, args []codeValue, ok bool) {
+	end := closingParen(text, pos, lang)
+	if end < 0 {
+		return
+	}
+	m := pathMethodCall().FindStringSubmatch(text[end:])
+	if m == nil {
+		return
+	}
+	p := codeValue{dynamic: true}
+	if ok && len(args) > 0 && allLiterals(args) {
+		parts := make([]string, len(args))
+		for i, v := range args {
+			parts[i] = v.s
+		}
+		p = codeValue{s: strings.Join(parts, "/")}
+		if m[1] != "" {
+			p.s = expandUser(p.s, a.env.Home)
+		}
+	}
+	sub := *inv
+	sub.name = inv.name + " code"
+	switch method := m[2]; method {
+	case "unlink", "rmdir", "rename", "replace":
+		if p.dynamic {
+			a.report(inv, policy.RuleDeleteOutside, inv.name+" code deletes a path only known at run time", "delete with a literal path inside the worktree, or with rm in the shell")
+			return
+		}
+		a.deletePath(&sub, arg{s: p.s, src: p.s}, method == "rename" || method == "replace")
+	case "write_text", "write_bytes", "touch", "mkdir", "chmod", "lchmod", "symlink_to", "hardlink_to":
+		if !p.dynamic {
+			a.writePath(&sub, arg{s: p.s, src: p.s}, inv.name+" code "+method)
+		}
+	case "open":
+		if !p.dynamic && strings.ContainsAny(m[3], "wax+") {
+			a.writePath(&sub, arg{s: p.s, src: p.s}, inv.name+" code writes")
+		}
+	}
+}
+
+// pathMethodCall matches the method called on a Path(...) expression,
+// after an optional .expanduser() / .resolve() / .absolute().
+var pathMethodCall = lazyRegexp(`^\s*(?:\.\s*(expanduser)\s*\(\s*\)\s*)?(?:\.\s*(?:resolve|absolute)\s*\(\s*\)\s*)?\.\s*(\w+)\s*\(([^)]*)`)
+
+// closingParen returns the index just after the parenthesis that closes
+// the one opened before pos, skipping string literals; -1 if none.
+func closingParen(text string, pos int, lang string) int {
+	depth := 1
+	for j := pos; j < len(text); j++ {
+		switch c := text[j]; c {
+		case '\'', '"':
+			_, next, _ := readQuoted(text, j, lang)
+			j = next - 1
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
 }
 
 func (a *analyzer) codeShell(inv *invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
@@ -873,6 +1182,20 @@ func isIdentStart(c byte) bool {
 // stringLiterals returns every quoted string in interpreter code.
 func stringLiterals(text, lang string) []string {
 	var out []string
+	for _, sp := range stringSpans(text, lang) {
+		out = append(out, sp.value)
+	}
+	return out
+}
+
+// stringSpan is one string literal of interpreter code.
+type stringSpan struct {
+	start, end int // text[start:end] is the literal with its quotes
+	value      string
+}
+
+func stringSpans(text, lang string) []stringSpan {
+	var out []stringSpan
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") {
@@ -883,11 +1206,21 @@ func stringLiterals(text, lang string) []string {
 		}
 		if c == '\'' || c == '"' || c == '`' && lang == "js" {
 			s, next, _ := readQuoted(text, i, lang)
-			out = append(out, s)
+			out = append(out, stringSpan{start: i, end: next, value: s})
 			i = next - 1
 		}
 	}
 	return out
+}
+
+// inString reports whether offset i lies inside one of the spans.
+func inString(spans []stringSpan, i int) bool {
+	for _, sp := range spans {
+		if i > sp.start && i < sp.end {
+			return true
+		}
+	}
+	return false
 }
 
 // interpreterShellOut checks awk programs that run commands.

@@ -11,7 +11,7 @@ import (
 func registerPackages() {
 	for _, n := range []string{"npm", "npx", "pnpx", "bunx", "yarn", "pnpm", "pip", "uv", "uvx", "poetry", "pipx", "pdm",
 		"rye", "conda", "mamba", "micromamba", "go", "cargo", "gem", "bundle", "bundler", "apt", "apt-get", "aptitude",
-		"dnf", "yum", "microdnf", "apk", "brew", "pacman", "zypper", "port", "snap", "nix-env"} {
+		"dnf", "yum", "microdnf", "apk", "brew", "pacman", "zypper", "port", "snap", "nix-env", "composer", "dotnet", "cpanm", "cpan"} {
 		handlers[n] = (*analyzer).packageManager
 	}
 }
@@ -34,23 +34,27 @@ var pipValueOpts = longs("requirement", "r", "constraint", "c", "index-url", "i"
 
 func (a *analyzer) packageManager(inv *invocation) {
 	defer a.packageRuns(inv)
-	reqs := a.packageRequests(inv)
-	for _, r := range reqs {
-		var missing []string
-		for _, n := range r.names {
-			if !a.packageAllowed(r.eco, n) {
-				missing = append(missing, n)
-			}
-		}
-		if len(missing) == 0 {
-			continue
-		}
-		alt := "ask a human to add " + quoteList(missing) + " to [packages] " + r.eco + " in .swarm-guard.toml"
-		if r.hint != "" {
-			alt = "install what the project already declares (" + r.hint + "), or " + alt
-		}
-		a.report(inv, policy.RulePackageInstall, inv.name+" installs "+strings.Join(missing, ", ")+", not on the "+r.eco+" package allowlist", alt)
+	for _, r := range a.packageRequests(inv) {
+		a.reportPackages(inv, r.eco, r.names, r.hint)
 	}
+}
+
+// reportPackages reports the names not on the ecosystem's allowlist.
+func (a *analyzer) reportPackages(inv *invocation, eco string, names []string, hint string) {
+	var missing []string
+	for _, n := range names {
+		if !a.packageAllowed(eco, n) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	alt := "ask a human to add " + quoteList(missing) + " to [packages] " + eco + " in .swarm-guard.toml"
+	if hint != "" {
+		alt = "install what the project already declares (" + hint + "), or " + alt
+	}
+	a.report(inv, policy.RulePackageInstall, inv.name+" installs "+strings.Join(missing, ", ")+", not on the "+eco+" package allowlist", alt)
 }
 
 // packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
@@ -60,6 +64,8 @@ func (a *analyzer) packageRuns(inv *invocation) {
 	switch inv.name {
 	case "npx", "pnpx", "bunx":
 		a.npxRun(inv, args, inv.name)
+	case "go":
+		a.goOutput(inv)
 	case "npm", "pnpm", "yarn", "bun":
 		sub, rest := splitSub(args, npmValueOpts)
 		switch {
@@ -309,6 +315,24 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 		}
 	case "go":
 		return a.goRequests(args)
+	case "composer":
+		sub, rest := splitSub(args, longs("working-dir", "d"))
+		if sub == "require" || sub == "global" {
+			return req("other", "composer install (dependencies from composer.json)", prefixed("composer", names("other", operandsOf(rest, nil), plainComposer)))
+		}
+	case "dotnet":
+		if len(args) >= 3 && args[0].s == "add" {
+			for i, x := range args[1:] {
+				if x.s == "package" && i+2 < len(args) {
+					return req("other", "dotnet restore (packages from the project file)", prefixed("dotnet", names("other", args[i+2:i+3], plainName)))
+				}
+			}
+		}
+		if len(args) >= 2 && args[0].s == "tool" && (args[1].s == "install" || args[1].s == "update") {
+			return req("other", "dotnet tool restore", prefixed("dotnet", names("other", operandsOf(args[2:], longs("version", "add-source", "configfile", "tool-path", "framework")), plainName)))
+		}
+	case "cpanm", "cpan":
+		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.name, names("other", operandsOf(args, longs("l", "local-lib", "L", "mirror")), plainName)))
 	case "cargo":
 		sub, rest := splitSub(args, cargoValueOpts)
 		switch sub {
@@ -342,12 +366,13 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 }
 
 var (
+	goValueOpts    = longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
 	cargoValueOpts = longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
 		"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
 	gemValueOpts = longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
 		"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
 	systemValueOpts = longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
-		"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "cask", "appdir", "channel")
+		"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "appdir", "channel")
 )
 
 func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
@@ -411,7 +436,6 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 	if len(args) == 0 {
 		return nil
 	}
-	goValueOpts := longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
 	sub, rest := args[0].s, args[1:]
 	var ns []string
 	switch sub {
@@ -516,16 +540,31 @@ var pyVersionSep = lazyRegexp(`[=<>!~;@ \[]`)
 
 // pyName strips extras and version specifiers from a Python requirement.
 func pyName(s string) (string, bool) {
-	if isLocalPath(s) || strings.HasSuffix(s, ".whl") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".zip") {
-		return "", false
-	}
+	// A URL names a package from anywhere, whatever its file name says.
 	if strings.Contains(s, "://") || strings.HasPrefix(s, "git+") {
 		return s, true
+	}
+	local, _, _ := strings.Cut(s, "[") // .[dev]: the project itself, with extras
+	if isLocalPath(local) || strings.HasSuffix(s, ".whl") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".zip") {
+		return "", false
 	}
 	if i := pyVersionSep().FindStringIndex(s); i != nil {
 		s = s[:i[0]]
 	}
 	return s, s != ""
+}
+
+// prefixed names packages of the "other" ecosystems as "tool:name".
+func prefixed(tool string, ns []string) []string {
+	for i, n := range ns {
+		ns[i] = tool + ":" + n
+	}
+	return ns
+}
+
+func plainComposer(s string) (string, bool) {
+	name, _, _ := strings.Cut(s, ":") // vendor/pkg:^1.0
+	return plainName(name)
 }
 
 func plainName(s string) (string, bool) {
@@ -538,6 +577,11 @@ func plainName(s string) (string, bool) {
 
 func (a *analyzer) pipNames(rest []arg) []string {
 	var out []string
+	for _, r := range optValues(rest, "r", "requirement", "c", "constraint") {
+		if r.proc {
+			out = append(out, r.show()) // requirements made up on the spot
+		}
+	}
 	for _, e := range optValues(rest, "e", "editable") {
 		if n, ok := pyName(e.s); ok {
 			out = append(out, n)

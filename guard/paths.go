@@ -337,6 +337,7 @@ func (a *analyzer) resolveArg(x arg, st *state) target {
 				t.unknown = true
 				continue
 			}
+			abs = a.followLinks(abs, false)
 		} else {
 			abs = a.resolveParent(abs, strings.HasSuffix(p, "/"))
 		}
@@ -348,6 +349,7 @@ func (a *analyzer) resolveArg(x arg, st *state) target {
 // resolveParent resolves symlinks in the directory part of p; with full it
 // resolves p itself too (a trailing slash follows a link to a directory).
 func (a *analyzer) resolveParent(p string, full bool) string {
+	p = a.followLinks(p, full)
 	if a.env.Resolve == nil || p == "/" {
 		return p
 	}
@@ -452,7 +454,13 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 	if inv.st.remote {
 		return
 	}
+	static, _ := doublestar.SplitPattern(pattern)
 	for _, pat := range a.m.protected {
+		if base, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(base, "*?[{") && (static == base || under(static, base)) {
+			// Anything the glob matches lies inside a protected tree.
+			a.report(inv, policy.RuleGuardTamper, verb+" "+pattern+", inside "+base+", which configures the guard", altTamper)
+			return
+		}
 		if strings.ContainsAny(pat, "*?[{") {
 			continue
 		}
@@ -484,10 +492,10 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 	}
 	for _, p := range t.paths {
 		if t.glob {
+			a.checkProtectedGlob(inv, p, t.walk, verb)
 			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
 				a.report(inv, policy.RuleWriteOutside, verb+" "+why, altWrite)
 			}
-			a.checkProtectedGlob(inv, p, t.walk, verb)
 			if s, ok := a.globReachesSecret(p); ok {
 				a.report(inv, policy.RuleSecretFile, verb+" "+p+", which can match the secret file "+s, altSecret)
 			}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -15,10 +16,13 @@ func registerRemote() {
 	handlers["kubectl"] = (*analyzer).kubectl
 	handlers["oc"] = (*analyzer).kubectl
 	handlers["claude"] = (*analyzer).claude
+	handlers["scp"] = (*analyzer).scp
+	handlers["sftp"] = (*analyzer).scp
 	handlers["pwsh"] = (*analyzer).powershell
 	handlers["powershell"] = (*analyzer).powershell
 	for n := range fetchers {
-		if fetchers[n] {
+		// scp fetches too, but has its own handler for its local operands.
+		if _, own := handlers[n]; fetchers[n] && !own {
 			handlers[n] = (*analyzer).fetcher
 		}
 	}
@@ -108,8 +112,33 @@ func (a *analyzer) container(inv *invocation) {
 	a.reinvoke(&remote, p.rest[1:], inv.name+" exec")
 }
 
+// scp copies local files to remote machines (and back): local sources are
+// read, the destination is written.
+func (a *analyzer) scp(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{short: "cFiJlMoPSX"})
+	for _, o := range p.values("o") {
+		if k, v, ok := strings.Cut(o.s, "="); ok && strings.EqualFold(k, "ProxyCommand") {
+			a.runScriptArg(inv, arg{s: v, src: o.src}, "scp -o ProxyCommand")
+		}
+	}
+	if len(p.operands) < 2 {
+		return
+	}
+	for _, src := range p.operands[:len(p.operands)-1] {
+		if !isRemoteSpec(src.s) {
+			a.readPath(inv, src)
+		}
+	}
+	if dest := p.operands[len(p.operands)-1]; !isRemoteSpec(dest.s) {
+		a.writePath(inv, dest, inv.name+" writes to")
+	}
+}
+
 func (a *analyzer) kubectl(inv *invocation) {
 	args := inv.args()
+	for _, x := range args {
+		a.readOperand(inv, x) // --from-env-file=.env, -f secret.yaml
+	}
 	if len(args) == 0 || args[0].s != "exec" {
 		return
 	}
@@ -154,6 +183,25 @@ var (
 )
 
 // fetcher: curl and wget read and write files too (-o, -d @file, -T file).
+// urlFileName is the file curl -O and wget save a URL as: its last path
+// segment (wget's index.html for a bare host is not modelled).
+func urlFileName(u arg) arg {
+	if !u.static() {
+		return arg{dynamic: true}
+	}
+	s, _, _ := strings.Cut(u.s, "?")
+	s, _, _ = strings.Cut(s, "#")
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	_, p, ok := strings.Cut(s, "/")
+	name := path.Base("/" + p)
+	if !ok || name == "/" || name == "." || name == ".." {
+		return arg{dynamic: true}
+	}
+	return arg{s: name, src: u.src}
+}
+
 func (a *analyzer) fetcher(inv *invocation) {
 	out := func(x arg, verb string) {
 		if x.static() && x.s == "-" {
@@ -169,11 +217,20 @@ func (a *analyzer) fetcher(inv *invocation) {
 			}
 		}
 	}
+	downloaded := &input{dynamic: true, net: true, desc: "the output of " + inv.name}
 	switch inv.name {
 	case "curl":
 		p := parseOpts(inv.args(), curlSpec)
 		for _, o := range p.values("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr") {
 			out(o, "curl writes")
+		}
+		for _, o := range p.values("o", "output") {
+			a.recordBody(inv, o, downloaded)
+		}
+		if p.has("O", "remote-name", "remote-name-all") {
+			for _, u := range p.operands {
+				a.recordBody(inv, urlFileName(u), downloaded)
+			}
 		}
 		for _, o := range p.values("d", "data", "data-binary", "data-urlencode", "data-ascii", "json", "F", "form", "H", "header") {
 			atFile(o)
@@ -191,8 +248,20 @@ func (a *analyzer) fetcher(inv *invocation) {
 		for _, o := range p.values("body-file", "post-file", "i", "input-file", "load-cookies", "certificate", "private-key") {
 			a.readPath(inv, o)
 		}
-		if d, ok := p.value("P", "directory-prefix"); ok {
+		d, hasDir := p.value("P", "directory-prefix")
+		if hasDir {
 			a.writePath(inv, arg{s: strings.TrimSuffix(d.s, "/") + "/*", glob: true, dynamic: d.dynamic, src: d.src}, "wget writes into")
+		}
+		if o, ok := p.value("O", "output-document"); ok {
+			a.recordBody(inv, o, downloaded)
+		} else {
+			for _, u := range p.operands {
+				f := urlFileName(u)
+				if hasDir && f.static() && d.static() {
+					f.s = path.Join(d.s, f.s)
+				}
+				a.recordBody(inv, f, downloaded)
+			}
 		}
 	default:
 		for _, x := range inv.args() {

@@ -97,6 +97,7 @@ scan:
 			a.stdinScript(inv, inv.name)
 		default:
 			a.readPath(inv, f) // a script file: its body is not read, but a secret file is not a script
+			a.runFile(inv, f, "sh")
 		}
 		return
 	}

@@ -222,3 +222,56 @@ func (a *analyzer) mongo(inv *invocation) {
 		}
 	}
 }
+
+// Framework tasks that drop or wipe a database.
+var dbWipeTasks = map[string][]string{
+	"rails":     {"db:drop", "db:reset", "db:purge", "db:schema:load", "db:structure:load", "db:migrate:reset", "db:truncate_all", "db:setup"},
+	"rake":      {"db:drop", "db:reset", "db:purge", "db:schema:load", "db:structure:load", "db:migrate:reset", "db:truncate_all", "db:setup"},
+	"prisma":    {"migrate reset", "db push --force-reset", "db push --accept-data-loss"},
+	"artisan":   {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"},
+	"manage.py": {"flush", "reset_db", "sqlflush"},
+	"sequelize": {"db:drop", "db:migrate:undo:all"},
+	"supabase":  {"db reset"},
+	"knex":      {"migrate:rollback --all"},
+}
+
+func registerDBTasks() {
+	for n := range dbWipeTasks {
+		handlers[n] = (*analyzer).dbTask // ./manage.py and ./artisan run directly too
+	}
+	handlers["sequelize-cli"] = (*analyzer).dbTask
+}
+
+func (a *analyzer) dbTask(inv *invocation) {
+	a.checkDBTask(inv, strings.TrimSuffix(inv.name, "-cli"), inv.args())
+}
+
+// checkDBTask reports a framework task (rails db:drop, prisma migrate
+// reset, manage.py flush) that destroys a database's data.
+func (a *analyzer) checkDBTask(inv *invocation, tool string, args []arg) {
+	var words []string
+	for _, x := range args {
+		if x.dynamic {
+			words = append(words, "?")
+			continue
+		}
+		words = append(words, x.s)
+	}
+	line := " " + strings.Join(words, " ") + " "
+	for _, task := range dbWipeTasks[tool] {
+		first, rest, _ := strings.Cut(task, " ")
+		if !strings.Contains(line, " "+first+" ") {
+			continue
+		}
+		matched := true
+		for _, w := range strings.Fields(rest) {
+			if !strings.Contains(line, " "+w+" ") {
+				matched = false
+			}
+		}
+		if matched {
+			a.report(inv, policy.RuleDestructiveSQL, tool+" "+task+" drops or wipes the database's data", altSQL)
+			return
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -10,13 +13,16 @@ import (
 // input describes what a command reads on standard input, when that is a
 // script, SQL or code the command will run.
 type input struct {
-	text    string      // the text, when known
-	dynamic bool        // contents are only known at run time
-	net     bool        // contents come from a network fetch
-	subst   bool        // text has $(...) parts: their output becomes part of the text
-	file    bool        // read from a file the guard does not read
-	desc    string      // for messages: "the output of curl", "a here-document"
-	from    syntax.Node // the pipeline stage that produces it, for messages
+	text     string      // the text, when known
+	dynamic  bool        // contents are only known at run time
+	net      bool        // contents come from a network fetch
+	subst    bool        // text has $(...) parts: their output becomes part of the text
+	expanded bool        // echo or printf of expansions: text chosen at run time
+	paths    []arg       // the file names a command lists (find), as patterns
+	nul      bool        // the names are NUL-separated (find -print0)
+	file     bool        // read from a file the guard does not read
+	desc     string      // for messages: "the output of curl", "a here-document"
+	from     syntax.Node // the pipeline stage that produces it, for messages
 }
 
 // redirects applies the file effects of a statement's redirections and
@@ -49,6 +55,9 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
 			a.redirectTarget(r, st, true)
+			if fd == "" || fd == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+				a.redirectBody(r, s, st)
+			}
 		case syntax.RdrInOut:
 			a.redirectTarget(r, st, true)
 			a.redirectTarget(r, st, false)
@@ -139,6 +148,26 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) {
 			} else {
 				a.readPath(inv, t)
 			}
+		}
+	}
+}
+
+// redirectBody records what a statement writes into the file it redirects
+// its output to, so a script written and then run is checked.
+func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state) {
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		return
+	}
+	var body *input
+	for _, alt := range a.evalWord(r.Word, st) {
+		for _, t := range alt {
+			if !t.static() {
+				continue
+			}
+			if body == nil {
+				body = a.stageOutput(s, st)
+			}
+			a.recordBody(&invocation{name: "redirect", node: r, st: st}, t, body)
 		}
 	}
 }
@@ -265,7 +294,7 @@ func (a *analyzer) stageOutput(s *syntax.Stmt, st *state) *input {
 		words, escapes := echoWords(argv[1:])
 		text, ok := joinStatic(words)
 		if !ok {
-			return &input{dynamic: true, desc: "the output of echo with expansions"}
+			return &input{dynamic: true, expanded: true, desc: "the output of echo with expansions"}
 		}
 		if escapes {
 			text = processEscapes(text)
@@ -277,26 +306,56 @@ func (a *analyzer) stageOutput(s *syntax.Stmt, st *state) *input {
 			args = args[1:]
 		}
 		if len(args) == 0 || !args[0].static() {
-			return &input{dynamic: true, desc: "the output of printf"}
+			return &input{dynamic: true, expanded: true, desc: "the output of printf"}
 		}
 		rest, ok := joinStatic(args[1:])
 		if !ok {
-			return &input{dynamic: true, desc: "the output of printf with expansions"}
+			return &input{dynamic: true, expanded: true, desc: "the output of printf with expansions"}
 		}
 		text := processEscapes(args[0].s)
 		if rest != "" {
 			text = strings.Replace(strings.Replace(text, "%s", rest, 1), "%b", processEscapes(rest), 1)
 		}
 		return &input{text: text, desc: "printed text"}
+	case "find":
+		return a.findOutput(argv[1:])
 	case "cat":
 		if len(argv) == 1 {
-			if in := a.redirects(s, st.clone()); in != nil && !in.dynamic {
+			if in := a.stdinOf(s, st); in != nil && !in.dynamic {
 				return in
+			}
+		}
+		if len(argv) == 2 && argv[1].static() {
+			// cat a file this command wrote: its known contents.
+			for _, p := range a.resolveArg(argv[1], st).paths {
+				if bs := a.bodies[p]; len(bs) == 1 {
+					return bs[0]
+				}
 			}
 		}
 		return &input{dynamic: true, desc: "the contents of a file"}
 	}
 	return &input{dynamic: true, desc: "the output of " + name}
+}
+
+// stdinOf returns the here-document or here-string a statement reads,
+// without the side effects of redirects (which would call back here).
+func (a *analyzer) stdinOf(s *syntax.Stmt, st *state) *input {
+	var in *input
+	for _, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			in = a.heredocInput(r, st)
+		case syntax.WordHdoc:
+			in = a.wordInput(r.Word, st, "a here-string")
+		case syntax.RdrIn:
+			in = nil
+		}
+	}
+	return in
 }
 
 func echoWords(args []arg) ([]arg, bool) {
@@ -457,4 +516,133 @@ func (a *analyzer) nested(stmts []*syntax.Stmt, st *state) {
 	a.srcDepth++
 	a.stmts(stmts, st.clone())
 	a.srcDepth--
+}
+
+// knownOutput returns what a statement prints when the guard can tell:
+// echo, printf and cat of a here-document, piped through decoders an
+// obfuscated command uses (base64 -d, xxd -r -p, rev, tr).
+func (a *analyzer) knownOutput(s *syntax.Stmt, st *state) (string, bool) {
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		default:
+			return "", false
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		in := a.stageOutput(s, st)
+		if in.dynamic || in.subst {
+			return "", false
+		}
+		return in.text, true
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.Pipe {
+			return "", false
+		}
+		stages := pipelineStages(c)
+		text, ok := a.knownOutput(stages[0], st)
+		for _, f := range stages[1:] {
+			if !ok {
+				return "", false
+			}
+			text, ok = a.filterOutput(f, st, text)
+		}
+		return text, ok
+	}
+	return "", false
+}
+
+// filterOutput applies a decoding filter stage to known text.
+func (a *analyzer) filterOutput(s *syntax.Stmt, st *state, text string) (string, bool) {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(s.Redirs) > 0 || len(ce.Assigns) > 0 {
+		return "", false
+	}
+	var words []string
+	for _, w := range ce.Args {
+		v, ok := a.staticWord(w, st)
+		if !ok {
+			return "", false
+		}
+		words = append(words, v)
+	}
+	switch args := strings.Join(words[1:], " "); path.Base(words[0]) {
+	case "base64":
+		if args != "-d" && args != "--decode" && args != "-D" && args != "-di" && args != "-d -i" {
+			return "", false
+		}
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	case "xxd":
+		if args != "-r -p" && args != "-rp" && args != "-p -r" && args != "-ps -r" && args != "-r -ps" {
+			return "", false
+		}
+		b, err := hex.DecodeString(strings.Join(strings.Fields(text), ""))
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	case "rev":
+		if args != "" {
+			return "", false
+		}
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			r := []rune(l)
+			slices.Reverse(r)
+			lines[i] = string(r)
+		}
+		return strings.Join(lines, "\n"), true
+	case "tr":
+		if len(words) != 3 {
+			return "", false
+		}
+		from, to := trSet(words[1]), trSet(words[2])
+		if from == nil || to == nil || len(to) == 0 {
+			return "", false
+		}
+		m := map[rune]rune{}
+		for i, r := range from {
+			m[r] = to[min(i, len(to)-1)]
+		}
+		return strings.Map(func(r rune) rune {
+			if t, ok := m[r]; ok {
+				return t
+			}
+			return r
+		}, text), true
+	case "cat":
+		if args == "" || args == "-" {
+			return text, true
+		}
+	}
+	return "", false
+}
+
+// trSet expands a tr set with ranges (a-z); classes and escapes are not
+// modelled (nil).
+func trSet(s string) []rune {
+	if strings.ContainsAny(s, `[\`) {
+		return nil
+	}
+	r := []rune(s)
+	var out []rune
+	for i := 0; i < len(r); i++ {
+		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] {
+			for c := r[i]; c <= r[i+2]; c++ {
+				out = append(out, c)
+			}
+			i += 2
+			continue
+		}
+		out = append(out, r[i])
+	}
+	if len(out) > 512 {
+		return nil
+	}
+	return out
 }

@@ -17,6 +17,9 @@ type arg struct {
 	glob    bool   // unquoted glob metacharacters remain in s
 	net     bool   // dynamic text that comes from a network fetch
 	proc    bool   // a process substitution <(...)
+	// echoed marks text the guard computed from a $(echo ...) or similar:
+	// known, but spelled to hide it, so never trusted as a command name.
+	echoed bool
 	// walk marks a pattern for what find visits: unlike a shell glob, it
 	// includes hidden names (.git).
 	walk bool
@@ -65,6 +68,7 @@ type piece struct {
 	glob    bool
 	net     bool
 	proc    bool
+	echoed  bool
 	fields  []arg // "$@": several ready-made fields
 }
 
@@ -94,6 +98,7 @@ func (b builder) add(p piece) builder {
 				b.cur.tmpl += f.template()
 				b.cur.dynamic = b.cur.dynamic || f.dynamic
 				b.cur.glob = b.cur.glob || f.glob
+				b.cur.echoed = b.cur.echoed || f.echoed
 				b.has = true
 				continue
 			}
@@ -119,6 +124,7 @@ func (b builder) add(p piece) builder {
 			b.cur.s += c
 			b.cur.tmpl += c
 			b.cur.glob = b.cur.glob || hasGlobMeta(c)
+			b.cur.echoed = b.cur.echoed || p.echoed
 			b.has = true
 		}
 		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
@@ -137,6 +143,7 @@ func (b builder) add(p piece) builder {
 	b.cur.glob = b.cur.glob || p.glob
 	b.cur.net = b.cur.net || p.net
 	b.cur.proc = b.cur.proc || p.proc
+	b.cur.echoed = b.cur.echoed || p.echoed
 	if p.quoted || p.text != "" || p.dynamic {
 		b.has = true
 	}
@@ -413,7 +420,8 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 		case *syntax.CmdSubst:
 			if v := a.substValue(p.Stmts, st); v != nil {
 				for _, x := range v {
-					ps = append(ps, piece{text: x.s, glob: x.glob && !quoted, quoted: quoted, dynamic: x.dynamic})
+					ps = append(ps, piece{text: x.s, glob: (x.glob || x.echoed && hasGlobMeta(x.s)) && !quoted, quoted: quoted, dynamic: x.dynamic,
+						echoed: x.echoed, split: x.echoed && !quoted, ifs: a.ifs(st)})
 				}
 				break
 			}
@@ -521,6 +529,26 @@ func (a *analyzer) tilde(lit string, st *state) (string, bool) {
 		if len(st.cwds) == 1 && !st.cwdUnknown {
 			return st.cwds[0] + text, glob
 		}
+	case "-":
+	default:
+		// ~user: the guard cannot read the password database, so it takes
+		// the user's home to sit beside the agent's own (/home/bob next to
+		// /home/agent, /Users/bob next to /Users/agent). A guess, but one
+		// that keeps ~agent/.ssh a secret and ~bob an outside path.
+		if a.env.Home == "" || strings.ContainsAny(name, "$`\\\"'*?[") {
+			return "", false
+		}
+		if name == path.Base(a.env.Home) {
+			return a.env.Home + text, glob
+		}
+		if name == "root" {
+			return "/root" + text, glob
+		}
+		homes := path.Dir(a.env.Home)
+		if homes == "/" {
+			homes = "/home" // the agent runs as root: users live in /home
+		}
+		return path.Join(homes, name) + text, glob
 	}
 	return "", false
 }
@@ -563,7 +591,7 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 	ifs := a.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net})
+		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net, echoed: v.echoed})
 	}
 	return ps
 }
@@ -810,6 +838,9 @@ func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
 func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
 	if len(stmts) != 1 {
 		return nil
+	}
+	if text, ok := a.knownOutput(stmts[0], st); ok {
+		return []arg{{s: strings.TrimRight(text, "\n"), echoed: true}}
 	}
 	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {

@@ -241,7 +241,7 @@ func (p *Policy) validate() error {
 			return bad("rules."+id, "must be \"deny\", \"ask\" or \"off\", not %q", a)
 		}
 	}
-	for _, eco := range []string{"npm", "pip", "go", "cargo", "gem", "system"} {
+	for _, eco := range []string{"npm", "pip", "go", "cargo", "gem", "system", "other"} {
 		if err := validateGlobs("packages."+eco, p.Packages.Ecosystem(eco)); err != nil {
 			return err
 		}

@@ -75,6 +75,9 @@ type Packages struct {
 	Cargo  []string `toml:"cargo"`
 	Gem    []string `toml:"gem"`
 	System []string `toml:"system"`
+	// Other covers the long tail (composer, dotnet, deno, R, cpanm...):
+	// entries name the ecosystem too, "composer:monolog/monolog".
+	Other []string `toml:"other"`
 }
 
 // Ecosystem returns the allowlist of one ecosystem ("npm", "pip", ...).
@@ -92,6 +95,8 @@ func (p Packages) Ecosystem(name string) []string {
 		return p.Gem
 	case "system":
 		return p.System
+	case "other":
+		return p.Other
 	}
 	return nil
 }
@@ -197,10 +202,13 @@ func builtinDefault() *Policy {
 			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
 		},
 		SecretFiles: SecretFiles{
-			Patterns:   []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/id_rsa*", "**/id_ed25519*", "~/.ssh/**", "~/.aws/credentials", "~/.netrc"},
-			Exceptions: []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/*.pub"},
+			Patterns: []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
+				"**/*.kdbx", "**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*", "**/.git-credentials", "~/.ssh/**",
+				"~/.aws/**", "~/.gnupg/**", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.docker/config.json", "~/.kube/config",
+				"~/.config/gh/hosts.yml", "~/.config/gcloud/**", "~/.claude/.credentials.json", "~/.codex/auth.json"},
+			Exceptions: []string{"**/*.example", "**/*.sample", "**/*.template", "**/*.pub"},
 		},
-		Packages: Packages{NPM: []string{}, Pip: []string{}, Go: []string{}, Cargo: []string{}, Gem: []string{}, System: []string{}},
+		Packages: Packages{NPM: []string{}, Pip: []string{}, Go: []string{}, Cargo: []string{}, Gem: []string{}, System: []string{}, Other: []string{}},
 		Secrets: Secrets{PreToolUse: true, PostToolUse: true, PreCommit: true, ConflictMarkers: true, GitleaksAllow: true,
 			AllowPaths: []string{}},
 		Identity: Identity{Source: "auto"},
@@ -227,6 +235,7 @@ func (p *Policy) Clone() *Policy {
 	c.Packages = Packages{
 		NPM: cloneStrings(p.Packages.NPM), Pip: cloneStrings(p.Packages.Pip), Go: cloneStrings(p.Packages.Go),
 		Cargo: cloneStrings(p.Packages.Cargo), Gem: cloneStrings(p.Packages.Gem), System: cloneStrings(p.Packages.System),
+		Other: cloneStrings(p.Packages.Other),
 	}
 	c.Allow = nil
 	for _, a := range p.Allow {

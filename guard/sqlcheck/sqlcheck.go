@@ -113,7 +113,15 @@ func words(stmt string) []string {
 }
 
 func classify(stmt string) string {
-	w := words(skipCTE(stmt))
+	main, ctes := splitCTE(stmt)
+	// WITH d AS (DELETE FROM t RETURNING *) SELECT ...: a data-modifying
+	// CTE runs whatever the outer query is.
+	for _, c := range ctes {
+		if why := classify(c); why != "" {
+			return why
+		}
+	}
+	w := words(topLevel(main))
 	// EXPLAIN without ANALYZE only plans the statement.
 	if len(w) > 0 && w[0] == "EXPLAIN" {
 		if len(w) < 2 || w[1] != "ANALYZE" {
@@ -134,44 +142,140 @@ func classify(stmt string) string {
 		}
 	case "TRUNCATE":
 		return "TRUNCATE"
-	case "DELETE":
+	case "DELETE", "UPDATE":
 		if !contains(w, "WHERE") {
-			return "DELETE without WHERE"
+			return w[0] + " without WHERE"
 		}
-	case "UPDATE":
-		if !contains(w, "WHERE") {
-			return "UPDATE without WHERE"
+		if tautology(whereClause(main)) {
+			return w[0] + " with a WHERE that matches every row"
 		}
 	}
 	return ""
 }
 
-// skipCTE drops a leading WITH name AS (...), ... clause.
-func skipCTE(stmt string) string {
-	s := strings.TrimSpace(stmt)
-	if len(s) < 5 || !strings.EqualFold(s[:5], "WITH ") {
-		return s
-	}
+// topLevel blanks everything inside parentheses, keeping positions, so a
+// WHERE in a subquery (UPDATE t SET x = (SELECT ... WHERE ...)) is not
+// the statement's WHERE.
+func topLevel(stmt string) string {
+	b := []byte(stmt)
 	depth := 0
-	seenParen := false
-	for i := 5; i < len(s); i++ {
-		switch s[i] {
-		case '(':
+	for i, c := range b {
+		switch {
+		case c == '(':
 			depth++
-			seenParen = true
-		case ')':
-			depth--
-			if depth == 0 && seenParen {
-				rest := strings.TrimSpace(s[i+1:])
-				if strings.HasPrefix(rest, ",") {
-					seenParen = false
-					continue
-				}
-				return rest
+			if depth > 1 {
+				b[i] = ' '
+			}
+		case c == ')':
+			if depth > 0 {
+				depth--
+			}
+			if depth > 0 {
+				b[i] = ' '
+			}
+		case depth > 0:
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// whereClause returns the text after the statement's own WHERE, up to the
+// clauses that end it.
+func whereClause(stmt string) string {
+	top, up := strings.ToUpper(topLevel(stmt)), strings.ToUpper(stmt)
+	i := indexWord(top, "WHERE")
+	if i < 0 {
+		return ""
+	}
+	i += len("WHERE")
+	end := len(up)
+	for _, w := range []string{"RETURNING", "ORDER", "LIMIT", "OUTPUT"} {
+		if j := indexWord(top[i:], w); j >= 0 && i+j < end {
+			end = i + j
+		}
+	}
+	return up[i:end]
+}
+
+// indexWord finds w in s as a whole word.
+func indexWord(s, w string) int {
+	for off := 0; ; {
+		j := strings.Index(s[off:], w)
+		if j < 0 {
+			return -1
+		}
+		j += off
+		before := j == 0 || !isWordByte(s[j-1])
+		after := j+len(w) >= len(s) || !isWordByte(s[j+len(w)])
+		if before && after {
+			return j
+		}
+		off = j + len(w)
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// tautology reports whether a WHERE clause holds for every row: TRUE, 1,
+// 1=1, ”=”, x=x, or any of them OR-ed with something else.
+func tautology(clause string) bool {
+	parts := []string{clause}
+	if !strings.Contains(clause, " AND ") {
+		// Without AND, one always-true alternative makes all of it true.
+		parts = strings.Split(" "+clause+" ", " OR ")
+	}
+	for _, part := range parts {
+		p := strings.Join(strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(part)), "")
+		switch p {
+		case "TRUE", "1", "NOTFALSE", "NOT0", "1<>0", "0<>1", "1!=0", "0=0":
+			return true
+		}
+		for _, op := range []string{">=", "<=", "="} {
+			if l, r, ok := strings.Cut(p, op); ok && l != "" && l == r && !strings.ContainsAny(l, "<>!=") {
+				return true
 			}
 		}
 	}
-	return s
+	return false
+}
+
+// splitCTE separates a leading WITH name AS (...), ... clause into the
+// main statement and the bodies of the common table expressions.
+func splitCTE(stmt string) (string, []string) {
+	s := strings.TrimSpace(stmt)
+	if len(s) < 5 || !strings.EqualFold(s[:5], "WITH ") {
+		return s, nil
+	}
+	var bodies []string
+	depth, open := 0, -1
+	for i := 5; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && open >= 0 {
+				bodies = append(bodies, s[open+1:i])
+				open = -1
+				rest := strings.TrimSpace(s[i+1:])
+				if up := strings.ToUpper(rest); strings.HasPrefix(up, "AS ") || strings.HasPrefix(up, "AS(") {
+					bodies = bodies[:len(bodies)-1] // a column list: name(a, b) AS (...)
+					continue
+				}
+				if strings.HasPrefix(rest, ",") {
+					continue
+				}
+				return rest, bodies
+			}
+		}
+	}
+	return s, bodies
 }
 
 func contains(ws []string, w string) bool {

@@ -4,31 +4,43 @@ import "testing"
 
 func TestDestructive(t *testing.T) {
 	for sql, want := range map[string]string{
-		"DROP TABLE users":                                              "DROP TABLE",
-		"drop table if exists users":                                    "DROP TABLE",
-		"DROP DATABASE app":                                             "DROP DATABASE",
-		"DROP SCHEMA public CASCADE":                                    "DROP SCHEMA",
-		"DROP TEMPORARY TABLE t":                                        "DROP TABLE",
-		"TRUNCATE events":                                               "TRUNCATE",
-		"truncate table events restart identity":                        "TRUNCATE",
-		"DELETE FROM users":                                             "DELETE without WHERE",
-		"delete from users -- where id = 1":                             "DELETE without WHERE",
-		"DELETE FROM users /* WHERE id = 1 */":                          "DELETE without WHERE",
-		"UPDATE users SET admin = true":                                 "UPDATE without WHERE",
-		"UPDATE users SET note = 'WHERE'":                               "UPDATE without WHERE",
-		"UPDATE t SET body = $$ where $$":                               "UPDATE without WHERE",
-		"WITH x AS (SELECT 1 WHERE true) DELETE FROM t":                 "DELETE without WHERE",
-		"EXPLAIN ANALYZE DELETE FROM t":                                 "DELETE without WHERE",
-		"select 1; DELETE FROM logs; select 2":                          "DELETE without WHERE",
-		"DROP INDEX idx":                                                "",
-		"DELETE FROM users WHERE id = 1":                                "",
-		"UPDATE users SET a = 1 WHERE id IN (SELECT id FROM x)":         "",
-		"SELECT 'DROP TABLE x'":                                         "",
-		"-- DROP TABLE x\nSELECT 1":                                     "",
-		"INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET v = 2": "",
-		"EXPLAIN DELETE FROM t":                                         "",
-		"SELECT * FROM t FOR UPDATE":                                    "",
-		"CREATE TABLE dropped (id int)":                                 "",
+		"DROP TABLE users":                                                 "DROP TABLE",
+		"drop table if exists users":                                       "DROP TABLE",
+		"DROP DATABASE app":                                                "DROP DATABASE",
+		"DROP SCHEMA public CASCADE":                                       "DROP SCHEMA",
+		"DROP TEMPORARY TABLE t":                                           "DROP TABLE",
+		"TRUNCATE events":                                                  "TRUNCATE",
+		"truncate table events restart identity":                           "TRUNCATE",
+		"DELETE FROM users":                                                "DELETE without WHERE",
+		"delete from users -- where id = 1":                                "DELETE without WHERE",
+		"DELETE FROM users /* WHERE id = 1 */":                             "DELETE without WHERE",
+		"UPDATE users SET admin = true":                                    "UPDATE without WHERE",
+		"UPDATE users SET note = 'WHERE'":                                  "UPDATE without WHERE",
+		"UPDATE t SET body = $$ where $$":                                  "UPDATE without WHERE",
+		"WITH x AS (SELECT 1 WHERE true) DELETE FROM t":                    "DELETE without WHERE",
+		"EXPLAIN ANALYZE DELETE FROM t":                                    "DELETE without WHERE",
+		"select 1; DELETE FROM logs; select 2":                             "DELETE without WHERE",
+		"DROP INDEX idx":                                                   "",
+		"DELETE FROM users WHERE id = 1":                                   "",
+		"UPDATE users SET a = 1 WHERE id IN (SELECT id FROM x)":            "",
+		"SELECT 'DROP TABLE x'":                                            "",
+		"-- DROP TABLE x\nSELECT 1":                                        "",
+		"INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET v = 2":    "",
+		"EXPLAIN DELETE FROM t":                                            "",
+		"SELECT * FROM t FOR UPDATE":                                       "",
+		"CREATE TABLE dropped (id int)":                                    "",
+		"DELETE FROM users WHERE 1=1":                                      "DELETE with a WHERE that matches every row",
+		"DELETE FROM users WHERE true":                                     "DELETE with a WHERE that matches every row",
+		"delete from users where id = 3 or 1 = 1":                          "DELETE with a WHERE that matches every row",
+		"UPDATE users SET a = 1 WHERE (id = id)":                           "UPDATE with a WHERE that matches every row",
+		"DELETE FROM t WHERE 'a' = 'a'":                                    "DELETE with a WHERE that matches every row",
+		"UPDATE users SET name = (SELECT name FROM admins WHERE id = 1)":   "UPDATE without WHERE",
+		"WITH d AS (DELETE FROM users RETURNING *) SELECT count(*) FROM d": "DELETE without WHERE",
+		"WITH d(n) AS (DELETE FROM users RETURNING 1) SELECT * FROM d":     "DELETE without WHERE",
+		"WITH d AS (SELECT 1) UPDATE t SET a = 1 WHERE id = 2":             "",
+		"DELETE FROM t WHERE id = 1 RETURNING *":                           "",
+		"DELETE FROM t WHERE a >= b":                                       "",
+		"DELETE FROM t WHERE created < now() - interval '1 day'":           "",
 	} {
 		got := ""
 		if fs := Destructive(sql); len(fs) > 0 {
@@ -51,7 +63,24 @@ func FuzzDestructive(f *testing.F) {
 	f.Add("DELETE FROM t WHERE a = 'x''y'")
 	f.Add("$tag$ unterminated")
 	f.Add("/* open comment")
+	f.Add("WITH d AS (DELETE FROM t) SELECT 1")
 	f.Fuzz(func(t *testing.T, sql string) {
-		_ = Destructive(sql) // must not panic or hang
+		// Every finding is one of the statements, in order, and the
+		// result does not depend on anything but the input.
+		stmts := Statements(sql)
+		got := Destructive(sql)
+		j := 0
+		for _, f := range got {
+			for j < len(stmts) && stmts[j] != f.Statement {
+				j++
+			}
+			if j == len(stmts) || f.Why == "" {
+				t.Fatalf("finding %+v is not one of the statements %q", f, stmts)
+			}
+		}
+		again := Destructive(sql)
+		if len(again) != len(got) {
+			t.Fatalf("Destructive is not deterministic: %v then %v", got, again)
+		}
 	})
 }

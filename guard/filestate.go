@@ -1,0 +1,260 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Files the command itself creates. A script written and run in the same
+// command (printf 'rm -rf ~' > x.sh && sh x.sh), a download run as a
+// program, a symlink to / deleted through, a copy of /bin/rm under another
+// name: the guard follows what the command puts in place, not only what
+// it runs by name.
+//
+// The effects are kept per analysis, not per state: a file written in one
+// branch of an if may be run in another, and a file written after the run
+// that reads it (in a loop) is still checked, at the end of the analysis.
+
+// fileRun is a file the command runs as a script or program.
+type fileRun struct {
+	paths []string // absolute candidates for the file
+	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
+	inv   invocation
+}
+
+// maxFileEffects bounds the bookkeeping of one command.
+const maxFileEffects = 256
+
+// recordBody notes that x now holds body.
+func (a *analyzer) recordBody(inv *invocation, x arg, body *input) {
+	if body == nil || !x.static() || inv.st.remote {
+		return
+	}
+	for _, p := range a.resolveArg(x, inv.st).paths {
+		if a.bodies == nil {
+			a.bodies = map[string][]*input{}
+		}
+		if len(a.bodies) < maxFileEffects && len(a.bodies[p]) < 8 {
+			a.bodies[p] = append(a.bodies[p], body)
+		}
+	}
+}
+
+// recordLink notes that link (a symlink the command creates) points to
+// target; paths through it are paths through the target.
+func (a *analyzer) recordLink(inv *invocation, target, link arg) {
+	if !target.static() || !link.static() || inv.st.remote {
+		return
+	}
+	tp := a.resolveArg(target, inv.st).paths
+	if len(tp) != 1 {
+		return
+	}
+	for _, l := range a.resolveArg(link, inv.st).paths {
+		if a.links == nil {
+			a.links = map[string]string{}
+		}
+		if len(a.links) < maxFileEffects && l != tp[0] {
+			a.links[l] = tp[0]
+		}
+	}
+}
+
+// recordCopy notes that dest now runs as src would (cp /bin/rm ./x) and
+// holds what src held.
+func (a *analyzer) recordCopy(inv *invocation, src, dest arg) {
+	if !src.static() || !dest.static() || inv.st.remote {
+		return
+	}
+	sp := a.resolveArg(src, inv.st).paths
+	if len(sp) != 1 {
+		return
+	}
+	for _, d := range a.resolveArg(dest, inv.st).paths {
+		if a.progs == nil {
+			a.progs = map[string]string{}
+		}
+		if len(a.progs) < maxFileEffects && d != sp[0] {
+			a.progs[d] = sp[0]
+		}
+		for _, b := range a.bodies[sp[0]] {
+			a.recordBody(inv, arg{s: d}, b)
+		}
+	}
+}
+
+// followLinks rewrites p through the symlinks the command created: with
+// full, p itself is followed too (a trailing slash, a program to run).
+func (a *analyzer) followLinks(p string, full bool) string {
+	for hops := 0; hops < 8 && len(a.links) > 0; hops++ {
+		changed := false
+		for l, t := range a.links {
+			if full && p == l {
+				p, changed = t, true
+				break
+			}
+			if rest, ok := strings.CutPrefix(p, l+"/"); ok {
+				p, changed = path.Join(t, rest), true
+				break
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
+// programFor returns what running head actually runs when the command put
+// it in place: a symlink or copy of another program, a name bound with
+// hash -p, or a program in a directory the command added to PATH.
+func (a *analyzer) programFor(inv *invocation, head arg) (string, bool) {
+	if len(a.links) == 0 && len(a.progs) == 0 {
+		return "", false
+	}
+	var cands []string
+	if strings.Contains(head.s, "/") {
+		for _, p := range a.resolveArg(head, inv.st).paths {
+			cands = append(cands, p)
+		}
+	} else {
+		if p, ok := a.progs["hash:"+head.s]; ok {
+			return p, true
+		}
+		for _, dir := range a.pathDirs(inv) {
+			cands = append(cands, path.Join(dir, head.s))
+		}
+	}
+	for _, c := range cands {
+		t := c
+		for hops := 0; hops < 8; hops++ {
+			if l, ok := a.links[t]; ok {
+				t = l
+			} else if p, ok := a.progs[t]; ok {
+				t = p
+			} else {
+				break
+			}
+		}
+		if t != c {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// pathDirs returns the static directories of a PATH the command set.
+func (a *analyzer) pathDirs(inv *invocation) []string {
+	vals, ok := inv.env["PATH"]
+	if !ok {
+		vals, ok = inv.st.vars["PATH"]
+	}
+	if !ok {
+		return nil
+	}
+	var dirs []string
+	for _, v := range vals {
+		for _, d := range strings.Split(v.template(), ":") {
+			if path.IsAbs(d) && !strings.Contains(d, unknownMark) {
+				dirs = append(dirs, path.Clean(d))
+			}
+		}
+	}
+	return dirs
+}
+
+// runFile notes that the command runs file x (as lang, or by its #! line
+// when lang is ""); the check happens when the analysis ends.
+func (a *analyzer) runFile(inv *invocation, x arg, lang string) {
+	if !x.static() || inv.st.remote || len(a.runs) >= maxFileEffects {
+		return
+	}
+	var paths []string
+	for _, p := range a.resolveArg(x, inv.st).paths {
+		paths = append(paths, a.followLinks(p, true))
+	}
+	n := *inv
+	n.st = inv.st.clone()
+	n.in = nil
+	a.runs = append(a.runs, fileRun{paths: paths, lang: lang, inv: n})
+}
+
+// checkFileRuns analyses what every run file holds, once per file and body.
+func (a *analyzer) checkFileRuns() {
+	seen := map[*input]map[string]bool{}
+	for i := 0; i < len(a.runs) && !a.aborted; i++ { // analysing a body may add runs
+		r := a.runs[i]
+		for _, p := range r.paths {
+			for _, b := range a.bodies[p] {
+				if seen[b] == nil {
+					seen[b] = map[string]bool{}
+				}
+				if seen[b][r.lang] {
+					continue
+				}
+				seen[b][r.lang] = true
+				a.checkBody(&r.inv, p, r.lang, b)
+			}
+		}
+	}
+}
+
+func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
+	if b.net {
+		a.report(inv, policy.RuleRemoteCode, inv.name+" runs "+file+", which this command downloaded, so the guard cannot check what it does",
+			"download the file in one command, read it, then run it in another")
+		return
+	}
+	if b.dynamic || b.subst {
+		if b.expanded {
+			a.report(inv, policy.RuleDynamicCommand, inv.name+" runs "+file+", which this command filled with text only known at run time",
+				"write the script with literal text, or run its commands directly")
+		}
+		return // the output of another program: as unknown as any file
+	}
+	if lang == "" {
+		lang = shebangLang(b.text)
+	}
+	sub := *inv
+	sub.name = inv.name + " " + path.Base(file)
+	switch lang {
+	case "sh":
+		a.script(b.text, inv.st.clone(), nil)
+	default:
+		a.code(&sub, lang, arg{s: b.text, src: file})
+	}
+}
+
+// shebangLang reads the interpreter of a script from its #! line.
+func shebangLang(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(line, "#!") {
+		return "sh"
+	}
+	f := strings.Fields(line[2:])
+	if len(f) == 0 {
+		return "sh"
+	}
+	name := path.Base(f[0])
+	if name == "env" && len(f) > 1 {
+		name = f[len(f)-1]
+		if len(f) > 2 && f[1] == "-S" {
+			name = f[2]
+		}
+	}
+	switch commandName(name) {
+	case "python", "pypy":
+		return "python"
+	case "node", "nodejs", "bun", "deno":
+		return "js"
+	case "perl":
+		return "perl"
+	case "ruby":
+		return "ruby"
+	case "php":
+		return "php"
+	}
+	return "sh"
+}
