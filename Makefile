@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BUILD_ENV := CGO_ENABLED=0
 BUILD_FLAGS := -trimpath -ldflags '-s -w'
 
-.PHONY: all build install test test-short bench fuzz lint demo clean
+.PHONY: all build install test test-short bench fuzz lint scan-self demo clean
 
 all: build
 
@@ -19,7 +19,7 @@ install:
 	$(BUILD_ENV) GOBIN="$$($(GO) env GOPATH)/bin" $(GO) install $(BUILD_FLAGS) ./cmd/...
 	@echo "installed into $$($(GO) env GOPATH)/bin; next: cd <your repo> && swarm-guard install && swarm-guard doctor"
 
-test: lint
+test: lint scan-self
 	$(GO) test -count=1 ./...
 
 test-short:
@@ -28,12 +28,21 @@ test-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./...
 
+# Each fuzz target runs for FUZZTIME; the engine's gets the most.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCheckCommand -fuzztime $(FUZZTIME) ./guard
+	$(GO) test -run '^$$' -fuzz FuzzDestructive -fuzztime 20s ./guard/sqlcheck
+	$(GO) test -run '^$$' -fuzz FuzzAdd -fuzztime 20s ./guard/trailer
+	$(GO) test -run '^$$' -fuzz FuzzValid -fuzztime 20s ./hooks/identity
 
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# The repository passes its own secret scan: test credentials are made up at
+# test time, never committed.
+scan-self: build
+	$(BIN)/swarm-guard scan .
 
 demo: build
 	bash testdata/demo/demo.sh "$(CURDIR)/$(BIN)/swarm-guard"

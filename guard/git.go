@@ -177,9 +177,9 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 			a.pushRefspec(g, val, false)
 		}
 		return
-	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror"):
+	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror") && len(key) > len("remote..mirror"):
 		if hasValue && (val.dynamic || isTrue(val.s)) {
-			a.report(inv, policy.RuleForcePush, "remote."+rawKey[len("remote."):len(rawKey)-len(".mirror")]+".mirror makes every push to that remote a --mirror push, which overwrites and deletes remote refs", altForcePush)
+			a.report(inv, policy.RuleForcePush, rawKey+" makes every push to that remote a --mirror push, which overwrites and deletes remote refs", altForcePush)
 		}
 		return
 	case key == "clean.requireforce":

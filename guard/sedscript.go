@@ -35,7 +35,7 @@ func parseSed(script string) sedEffects {
 			}
 			i++
 		}
-		i++ // the closing delimiter
+		i = min(i+1, n) // the closing delimiter, if the script has one
 	}
 	for i < n {
 		skipBlanks()

@@ -22,13 +22,6 @@ var claudeEvents = []struct {
 // quoted for the shell Claude Code uses.
 func HookCommand(binary string) string { return shellQuote(binary) + " hook" }
 
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // IsOurHook reports whether a hook command is one swarm-guard installed:
 // the exact command for binary, or any "<...swarm-guard...> hook" command
 // (an earlier install from another path).
@@ -204,3 +197,50 @@ func hasOurHooks(data []byte, binary string) (bool, error) {
 	}
 	return true, nil
 }
+
+// hasAnyOurHooks reports whether a settings document runs any swarm-guard
+// hook, from whatever binary.
+func hasAnyOurHooks(data []byte) bool {
+	return len(ourHookCommands(data)) > 0
+}
+
+// ourHookCommands returns, per hook event, the swarm-guard commands a
+// settings document runs; nil when it is not valid JSON.
+func ourHookCommands(data []byte) map[string][]string {
+	root, err := settingsRoot(data)
+	if err != nil {
+		return nil
+	}
+	hv, _ := root.get("hooks")
+	hooks, _ := hv.(*object)
+	if hooks == nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, ev := range hooks.keys {
+		groups, _ := hooks.vals[ev].([]any)
+		for _, g := range groups {
+			grp, _ := g.(*object)
+			if grp == nil {
+				continue
+			}
+			hl, _ := grp.get("hooks")
+			handlers, _ := hl.([]any)
+			for _, h := range handlers {
+				ho, _ := h.(*object)
+				if ho == nil {
+					continue
+				}
+				if c, ok := ho.get("command"); ok {
+					if cmd, ok := c.(string); ok && IsOurHook(cmd, "") {
+						out[ev] = append(out[ev], cmd)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isEmptyObject reports whether a marshalled settings document is {}.
+func isEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) == "{}" }

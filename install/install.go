@@ -2,6 +2,8 @@ package install
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -10,33 +12,45 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// Options say where and what to install.
+// Options say where and what to install or uninstall.
 type Options struct {
-	Root           string // the worktree root
-	Binary         string // absolute path of the swarm-guard executable
-	OnFailureBlock bool   // add "onFailure": "block" (Claude Code ≥ 2.1.295)
-	StateDir       string // where backups of replaced files go
+	Root           string    // the worktree root
+	Binary         string    // absolute path of the swarm-guard executable
+	OnFailureBlock bool      // add "onFailure": "block" (Claude Code ≥ 2.1.295)
+	StateDir       string    // where backups of replaced files and the install record go
+	Git            *GitHooks // where git runs hooks; nil outside a git repository
 }
 
-// Change is one file install writes.
+// Plan is what install or uninstall would do.
+type Plan struct {
+	Changes []Change
+	Notes   []string // things the user should know, one line each
+}
+
+// Change is one file install or uninstall touches.
 type Change struct {
 	Path    string
-	Action  string // "create", "update" or "unchanged"
+	Action  string // create, update, chain, remove, restore, unchanged, keep
 	Summary string
 	data    []byte
 	mode    os.FileMode
-	backup  string // where the original goes before the first update
+	backup  string       // where the original goes before the first update
+	do      func() error // a change other than writing data (moving, removing); runs even for "keep"
 }
+
+// Changed reports whether applying the change does something.
+func (c Change) Changed() bool { return c.Action != "unchanged" && c.Action != "keep" }
 
 // SettingsPath is the project settings file Claude Code reads.
 func SettingsPath(root string) string { return filepath.Join(root, ".claude", "settings.json") }
 
-// Plan computes the changes install would make.
-func Plan(o Options) ([]Change, error) {
+// PlanInstall computes the changes install would make: Claude Code hooks,
+// the default policy file when there is none, and the git hooks.
+func PlanInstall(o Options) (*Plan, error) {
 	if o.Root == "" || o.Binary == "" {
 		return nil, errors.New("install needs a worktree root and the binary's path")
 	}
-	var changes []Change
+	p := &Plan{}
 	sp := SettingsPath(o.Root)
 	old, err := readOptional(sp)
 	if err != nil {
@@ -46,19 +60,38 @@ func Plan(o Options) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sp, err)
 	}
-	changes = append(changes, fileChange(sp, old, merged, 0o644, "Claude Code hooks: PreToolUse and PostToolUse run "+HookCommand(o.Binary), o.StateDir))
+	p.Changes = append(p.Changes, fileChange(sp, old, merged, fileMode(sp, 0o644), "Claude Code hooks: PreToolUse and PostToolUse run "+HookCommand(o.Binary), o.StateDir))
 	pp := filepath.Join(o.Root, policy.FileName)
 	oldPolicy, err := readOptional(pp)
 	if err != nil {
 		return nil, err
 	}
 	if oldPolicy == nil {
-		changes = append(changes, Change{Path: pp, Action: "create", Summary: "the default policy, commented", data: []byte(policy.DefaultText), mode: 0o644})
+		p.Changes = append(p.Changes, Change{Path: pp, Action: "create", Summary: "the default policy, commented",
+			do: func() error { return createRecorded(o.StateDir, pp, []byte(policy.DefaultText), 0o644) }})
 	} else {
-		changes = append(changes, Change{Path: pp, Action: "unchanged", Summary: "policy file kept as it is"})
+		p.Changes = append(p.Changes, Change{Path: pp, Action: "unchanged", Summary: "policy file kept as it is"})
 	}
-	return changes, nil
+	if o.Git != nil {
+		if o.Git.Refusal != "" {
+			return nil, &RefusedError{Msg: o.Git.Refusal}
+		}
+		changes, notes, err := planGitHooks(o)
+		if err != nil {
+			return nil, err
+		}
+		p.Changes = append(p.Changes, changes...)
+		p.Notes = append(p.Notes, notes...)
+		p.Notes = append(p.Notes, o.Git.Notes...)
+	}
+	return p, nil
 }
+
+// RefusedError is an install that would write hooks git does not run, or
+// write where it must not; the message says what to do instead.
+type RefusedError struct{ Msg string }
+
+func (e *RefusedError) Error() string { return e.Msg }
 
 func fileChange(path string, old, data []byte, mode os.FileMode, summary, stateDir string) Change {
 	c := Change{Path: path, Summary: summary, data: data, mode: mode}
@@ -70,10 +103,18 @@ func fileChange(path string, old, data []byte, mode os.FileMode, summary, stateD
 	default:
 		c.Action = "update"
 		if stateDir != "" {
-			c.backup = filepath.Join(stateDir, "backup", filepath.Base(filepath.Dir(path))+"-"+filepath.Base(path))
+			c.backup = backupPath(stateDir, path)
 		}
 	}
 	return c
+}
+
+// backupPath is where the original of path is kept: named after the file
+// and a hash of its absolute path, because worktrees share the state
+// directory and each has its own .claude/settings.json.
+func backupPath(stateDir, path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(stateDir, "backup", filepath.Base(path)+"."+hex.EncodeToString(sum[:6]))
 }
 
 func readOptional(path string) ([]byte, error) {
@@ -87,11 +128,17 @@ func readOptional(path string) ([]byte, error) {
 	return data, nil
 }
 
-// Apply writes the planned changes. Files are replaced atomically; an
-// original is backed up once, before the first time install changes it.
+// Apply makes the planned changes in order. Files are replaced atomically;
+// an original is backed up once, before the first time install changes it.
 func Apply(changes []Change) error {
 	for _, c := range changes {
-		if c.Action == "unchanged" {
+		if c.do != nil { // also for "keep", which may update the install record
+			if err := c.do(); err != nil {
+				return err
+			}
+			continue
+		}
+		if !c.Changed() {
 			continue
 		}
 		if c.backup != "" {
@@ -111,6 +158,9 @@ func Apply(changes []Change) error {
 	}
 	return nil
 }
+
+// Apply makes the plan's changes.
+func (p *Plan) Apply() error { return Apply(p.Changes) }
 
 // writeAtomic writes data to a temporary file next to path and renames it
 // into place, so a reader never sees half a file.

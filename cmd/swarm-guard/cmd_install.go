@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/install"
@@ -11,12 +13,22 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "install",
-		summary: "wire swarm-guard into this repository (Claude Code hooks, policy)",
+		summary: "wire swarm-guard into this repository (Claude Code hooks, git hooks, policy)",
 		usage: `Usage: swarm-guard install [--dir DIR] [--binary PATH] [--on-failure auto|block|omit] [--dry-run]
+       swarm-guard install --ci github [--dir DIR] [--force] [--dry-run]
 
 Adds swarm-guard's PreToolUse and PostToolUse hooks to .claude/settings.json
-(every other key and hook is kept) and writes a commented default
-.swarm-guard.toml when there is none. Running it again changes nothing.
+(every other key and hook is kept), writes a commented default
+.swarm-guard.toml when there is none, and installs the git hooks pre-commit,
+prepare-commit-msg, commit-msg and pre-push where git runs them (shared by
+all worktrees). A hook that is already there keeps running, after
+swarm-guard's. With husky, swarm-guard joins the .husky/<hook> scripts.
+Outside a git repository only the Claude Code hooks and the policy are
+installed. Running it again changes nothing. Check the result with
+swarm-guard doctor; undo it with swarm-guard uninstall.
+
+With --ci, writes only the CI workflow that runs swarm-guard verify on pull
+requests.
 
 Flags:
   --dir DIR          a directory inside the repository (default: the current one)
@@ -24,9 +36,51 @@ Flags:
   --on-failure MODE  "block" makes Claude Code block a call when the hook cannot
                      run (needs Claude Code 2.1.295 or later); "auto" adds it when
                      the installed claude is new enough; "omit" never adds it
-  --dry-run          print what would change, change nothing`,
+  --ci PROVIDER      write the CI workflow instead (github)
+  --force            with --ci: replace a workflow file edited by hand
+  --dry-run          print what would change, change nothing
+
+Exit codes: 0 installed, 1 refused (core.hooksPath, a workflow edited by hand), 2 usage or failure.`,
 		run: runInstall,
 	})
+}
+
+// installTarget is the worktree a command works on and the binary hooks run.
+type installTarget struct {
+	ctx    *hookenv.Context
+	binary string
+	git    *install.GitHooks // nil outside git
+}
+
+func findInstallTarget(c *cli, dir, binary string) (*installTarget, error) {
+	where := dir
+	if where == "" {
+		wd, err := c.workdir()
+		if err != nil {
+			return nil, fmt.Errorf("cannot tell the current directory: %w", err)
+		}
+		where = wd
+	}
+	where, err := filepath.Abs(where)
+	if err != nil {
+		return nil, usageErrorf("usage: bad --dir %q: %v", dir, err)
+	}
+	t := &installTarget{binary: binary}
+	if t.binary == "" {
+		if t.binary, err = c.executable(); err != nil {
+			return nil, fmt.Errorf("cannot find this executable's path (%v); pass --binary", err)
+		}
+	}
+	if !filepath.IsAbs(t.binary) {
+		return nil, usageErrorf("usage: --binary must be an absolute path, got %q", t.binary)
+	}
+	t.ctx = hookenv.Build(hookenv.Options{Cwd: where, Getenv: c.getenv})
+	if t.ctx.Repo != nil {
+		if t.git, err = install.LocateGitHooks(t.ctx.Env.Root); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 func runInstall(c *cli, args []string) error {
@@ -34,6 +88,8 @@ func runInstall(c *cli, args []string) error {
 	dir := fs.String("dir", "", "")
 	binary := fs.String("binary", "", "")
 	onFailure := fs.String("on-failure", "auto", "")
+	ci := fs.String("ci", "", "")
+	force := fs.Bool("force", false, "")
 	dryRun := fs.Bool("dry-run", false, "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -41,26 +97,19 @@ func runInstall(c *cli, args []string) error {
 	if fs.NArg() > 0 {
 		return usageErrorf("usage: unexpected arguments %q", fs.Args())
 	}
-	where := *dir
-	if where == "" {
-		wd, err := c.workdir()
-		if err != nil {
-			return err
+	if *ci != "" {
+		root := *dir
+		if root == "" {
+			wd, err := c.workdir()
+			if err != nil {
+				return err
+			}
+			root = wd
 		}
-		where = wd
+		return runInstallCI(c, root, *ci, *force, *dryRun)
 	}
-	where, err := filepath.Abs(where)
-	if err != nil {
-		return err
-	}
-	bin := *binary
-	if bin == "" {
-		if bin, err = c.executable(); err != nil {
-			return fmt.Errorf("cannot find this executable's path (%v); pass --binary", err)
-		}
-	}
-	if !filepath.IsAbs(bin) {
-		return usageErrorf("usage: --binary must be an absolute path, got %q", bin)
+	if *force {
+		return usageErrorf("usage: --force only goes with --ci")
 	}
 	block := false
 	switch *onFailure {
@@ -72,28 +121,54 @@ func runInstall(c *cli, args []string) error {
 	default:
 		return usageErrorf("usage: --on-failure must be auto, block or omit")
 	}
-	ctx := hookenv.Build(hookenv.Options{Cwd: where, Getenv: c.getenv})
-	if ctx.Repo == nil {
-		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks only\n", where)
-	}
-	changes, err := install.Plan(install.Options{Root: ctx.Env.Root, Binary: bin, OnFailureBlock: block, StateDir: ctx.StateDir})
+	t, err := findInstallTarget(c, *dir, *binary)
 	if err != nil {
 		return err
 	}
-	verb := ""
-	if *dryRun {
-		verb = "would "
+	if t.git == nil {
+		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks and the policy only (no git hooks)\n", t.ctx.Env.Root)
 	}
-	for _, ch := range changes {
-		rel, _ := filepath.Rel(ctx.Env.Root, ch.Path)
-		fmt.Fprintf(c.stdout, "%s%s %s: %s\n", verb, ch.Action, rel, ch.Summary)
+	plan, err := install.PlanInstall(install.Options{Root: t.ctx.Env.Root, Binary: t.binary, OnFailureBlock: block, StateDir: t.ctx.StateDir, Git: t.git})
+	var refused *install.RefusedError
+	if errors.As(err, &refused) {
+		return &exitError{code: exitFailure, msg: "refused, nothing was changed: " + refused.Msg}
 	}
+	if err != nil {
+		return err
+	}
+	printPlan(c, t.ctx.Env.Root, plan, *dryRun)
 	if *dryRun {
 		return nil
 	}
-	if err := install.Apply(changes); err != nil {
+	if err := plan.Apply(); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, "swarm-guard is installed. Check it with: swarm-guard check -- git push --force")
+	fmt.Fprintln(c.stdout, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
 	return nil
+}
+
+// printPlan prints one line per change, paths relative to the worktree
+// root when inside it, then the notes.
+func printPlan(c *cli, root string, plan *install.Plan, dryRun bool) {
+	verb := ""
+	if dryRun {
+		verb = "would "
+	}
+	for _, ch := range plan.Changes {
+		v := verb
+		if !ch.Changed() {
+			v = ""
+		}
+		fmt.Fprintf(c.stdout, "%s%s %s: %s\n", v, ch.Action, displayPath(root, ch.Path), ch.Summary)
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(c.stdout, "note: %s\n", n)
+	}
+}
+
+func displayPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
 }

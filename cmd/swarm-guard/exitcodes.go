@@ -14,14 +14,16 @@ const (
 	exitBlock   = 2 // hook: the tool call is blocked; every command: usage error or internal failure
 
 	// swarm-guard run: why the wrapped agent stopped.
-	exitAgentFailed   = 3  // the agent failed on every attempt
-	exitTimeout       = 4  // --timeout (wall clock) reached
-	exitIdle          = 5  // --idle-timeout reached: no output for too long
-	exitMaxTurns      = 6  // --max-turns reached
-	exitWorkerTokens  = 7  // the worker token budget (this run) is used up
-	exitTaskTokens    = 8  // the task token budget (all runs of --task) is used up
-	exitSessionTokens = 9  // the session token budget is used up
-	exitToolBudget    = 10 // the hook-side tool-call or token budget of the policy is used up
+	exitAgentFailed   = 3   // the agent failed on every attempt (non-zero exit, an error result, or no result)
+	exitTimeout       = 4   // --timeout (wall clock) reached
+	exitIdle          = 5   // --idle-timeout reached: no output for too long
+	exitMaxTurns      = 6   // the turn limit: --max-turns, or claude ended with error_max_turns
+	exitWorkerTokens  = 7   // the worker token budget (this run) is used up
+	exitTaskTokens    = 8   // the task token budget (all runs of --task) is used up
+	exitSessionTokens = 9   // the session token budget is used up
+	exitToolBudget    = 10  // the policy's per-session budget ([budget] max_tool_calls, max_tokens) stopped the agent's tool calls
+	exitCostBudget    = 11  // claude's own --max-budget-usd was reached
+	exitInterrupted   = 130 // swarm-guard run got SIGINT, SIGTERM or SIGHUP and stopped the agent (128 + SIGINT)
 )
 
 // exitError ends a command with a specific exit code. An empty message

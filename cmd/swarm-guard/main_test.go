@@ -66,6 +66,7 @@ func scriptParams(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":         cmdExitcode,
 			"gen-long-command": cmdGenLongCommand,
+			"expand":           cmdExpand,
 		},
 	}
 }
@@ -81,6 +82,19 @@ func cmdGenLongCommand(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := "echo " + strings.Repeat("a", n-len("echo "))
 	payload := `{"session_id":"s","cwd":"` + ts.Getenv("WORK") + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(payload), 0o644))
+}
+
+// cmdExpand replaces $WORK and other variables in files, which testscript
+// leaves as written: expand FILE...
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, f := range args {
+		data, err := os.ReadFile(ts.MkAbs(f))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
 }
 
 // unsetEnv removes variables: set to "" they would still mean something

@@ -33,15 +33,17 @@ type Record struct {
 	Event     string `json:"event"`
 	SessionID string `json:"session_id,omitempty"`
 	AgentID   string `json:"agent_id,omitempty"`
-	Tool      string `json:"tool,omitempty"`
-	Cwd       string `json:"cwd,omitempty"`
-	Command   string `json:"command,omitempty"`
-	Path      string `json:"path,omitempty"`
-	Action    string `json:"action"` // allow (no decision), deny, ask, trusted, block
-	Rule      string `json:"rule,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	Policy    string `json:"policy,omitempty"`
-	Micros    int64  `json:"us,omitempty"` // time the decision took
+	// SubagentID is Claude Code's agent_id: set for calls made inside a subagent.
+	SubagentID string `json:"subagent_id,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	Cwd        string `json:"cwd,omitempty"`
+	Command    string `json:"command,omitempty"`
+	Path       string `json:"path,omitempty"`
+	Action     string `json:"action"` // allow (no decision), deny, ask, trusted, block
+	Rule       string `json:"rule,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Policy     string `json:"policy,omitempty"`
+	Micros     int64  `json:"us,omitempty"` // time the decision took
 }
 
 // Append writes v as one JSON line to the log file at path, creating the

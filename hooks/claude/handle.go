@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/redact"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -140,6 +142,9 @@ func preToolUse(in *Input, rt Runtime) Response {
 	if in.Cwd == "" && rt.Getenv("CLAUDE_PROJECT_DIR") == "" {
 		return deny("swarm-guard blocked this call (rule bad-input): the hook input has no cwd and CLAUDE_PROJECT_DIR is unset, so the guard cannot tell which worktree the call runs in.")
 	}
+	if !filepath.IsAbs(in.Cwd) && !filepath.IsAbs(rt.Getenv("CLAUDE_PROJECT_DIR")) {
+		return deny("swarm-guard blocked this call (rule bad-input): the hook input's cwd " + strconv.Quote(in.Cwd) + " is not an absolute path and CLAUDE_PROJECT_DIR is unset, so the guard cannot tell which worktree the call runs in.")
+	}
 	s := newSession(in, rt)
 	if s.polErr != nil {
 		d := guard.Decision{Action: policy.Deny, Rule: policy.RulePolicyError,
@@ -147,6 +152,13 @@ func preToolUse(in *Input, rt Runtime) Response {
 		return s.answer(d, "", "")
 	}
 	if !guard.KnownTool(in.ToolName) {
+		// MCP and other tools the engine has no model of still count
+		// against the session budget.
+		if rt.BudgetCheck != nil {
+			if d := rt.BudgetCheck(in, s.ctx, s.pol); d.Action != "" {
+				return s.answer(d, "", "")
+			}
+		}
 		s.record(guard.Decision{}, "", "")
 		return Response{Exit: ExitNoDecision}
 	}
@@ -255,13 +267,18 @@ func (s *session) trusted() bool {
 	return s.pol != nil && s.polErr == nil && s.pol.TrustEnv && s.rt.Getenv("SWARM_GUARD_TRUST") == "1"
 }
 
+// agentID is the agent's id for the audit log, resolved as for commit
+// trailers. A failure to resolve it never changes the decision.
 func (s *session) agentID() string {
-	for _, v := range []string{"SWARM_GUARD_AGENT_ID", "AGENT_ID"} {
-		if id := s.rt.Getenv(v); id != "" {
-			return id
-		}
+	id, err := identity.Resolve(identity.Options{
+		Getenv:    s.rt.Getenv,
+		UseBranch: s.pol != nil && s.pol.Identity.Source == "branch",
+		Branch:    identity.Branch(s.ctx.Repo),
+	})
+	if err != nil {
+		return ""
 	}
-	return s.in.AgentID
+	return id.ID
 }
 
 // record appends the decision to the audit log. A log that cannot be
@@ -281,7 +298,7 @@ func (s *session) record(d guard.Decision, command, path string, override ...str
 	}
 	rec := audit.Record{
 		Time: s.start.UTC().Format(time.RFC3339Nano), Event: s.in.HookEventName, SessionID: s.in.SessionID,
-		AgentID: s.agentID(), Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
+		AgentID: s.agentID(), SubagentID: s.in.AgentID, Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
 		Path: path, Action: action, Rule: d.Rule, Reason: redact.String(d.Reason), Policy: src,
 		Micros: s.rt.Now().Sub(s.start).Microseconds(),
 	}

@@ -17,6 +17,9 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	StopHookActive bool            `json:"stop_hook_active"`
+	// DurationMS is how long the tool ran (PostToolUse, Claude Code
+	// 2.1.119 and later; 0 when absent).
+	DurationMS int64 `json:"duration_ms"`
 }
 
 // Hook event names handled here.

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/guard/budget"
+	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/hooks/sessionbudget"
+	"github.com/swarm-guard/swarm-guard/hooks/state"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func init() { budgetCheck = checkSessionBudget }
+
+// checkSessionBudget enforces [budget] max_tool_calls and max_tokens for
+// the Claude Code session of a PreToolUse call. With both limits at 0, the
+// default, it returns before touching the disk: it runs on every tool call.
+func checkSessionBudget(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+	lim := budget.HookLimits{ToolCalls: pol.Budget.MaxToolCalls, Tokens: pol.Budget.MaxTokens}
+	if lim == (budget.HookLimits{}) || in.SessionID == "" {
+		return guard.Decision{}
+	}
+	action := pol.RuleAction(policy.RuleBudget)
+	if action == policy.Off {
+		return guard.Decision{}
+	}
+	v, err := sessionbudget.Check(sessionbudget.Request{
+		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Limits: lim, Now: time.Now(),
+	})
+	if err != nil {
+		alt := "a human must look at the budget state (swarm-guard budget show)"
+		var ce *state.CorruptError
+		if errors.As(err, &ce) {
+			alt = "a human must inspect " + ce.Path + " and delete it; the budget of this session then starts from zero"
+		}
+		return guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
+			Reason: "the session budget could not be checked: " + err.Error(), Alternative: alt}
+	}
+	if v.Exceeded == nil {
+		return guard.Decision{}
+	}
+	return guard.Decision{Action: action, Rule: policy.RuleBudget, Reason: hookBudgetReason(v.Exceeded),
+		Alternative: "stop, and write down what is done and what is left; more work needs a new session or a higher limit in " + policy.FileName}
+}
+
+func hookBudgetReason(e *budget.Exceeded) string {
+	if e.Budget == budget.ToolCalls {
+		return fmt.Sprintf("this session has made %s tool calls and the policy allows %s per session ([budget] max_tool_calls)",
+			budget.Exact(e.Used), budget.Exact(e.Limit))
+	}
+	return fmt.Sprintf("this session has used %s tokens (input, cache writes and output) and the policy allows %s per session ([budget] max_tokens)",
+		budget.Exact(e.Used), budget.Exact(e.Limit))
+}

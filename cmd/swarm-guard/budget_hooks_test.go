@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// TestBudgetCheckOffDoesNoIO: with both limits at 0 (the default) the
+// check returns before touching the state directory.
+func TestBudgetCheckOffDoesNoIO(t *testing.T) {
+	stateDir := filepath.Join(t.TempDir(), "state")
+	in := &claude.Input{SessionID: "s", TranscriptPath: "/nonexistent/t.jsonl"}
+	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: stateDir}
+	for range 3 {
+		if d := checkSessionBudget(in, ctx, policy.Default()); d.Action != "" {
+			t.Fatalf("decision %+v", d)
+		}
+	}
+	if _, err := os.Stat(stateDir); !os.IsNotExist(err) {
+		t.Fatalf("the state directory was touched: %v", err)
+	}
+	// rule budget = "off" is the same.
+	pol := policy.Default().Clone()
+	pol.Budget.MaxToolCalls = 1
+	pol.Rules[policy.RuleBudget] = policy.Off
+	for range 3 {
+		checkSessionBudget(in, ctx, pol)
+	}
+	if _, err := os.Stat(stateDir); !os.IsNotExist(err) {
+		t.Fatalf("the state directory was touched with the rule off: %v", err)
+	}
+}
+
+func TestBudgetCheckDenies(t *testing.T) {
+	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: t.TempDir()}
+	pol := policy.Default().Clone()
+	pol.Budget.MaxToolCalls = 1
+	in := &claude.Input{SessionID: "s"}
+	if d := checkSessionBudget(in, ctx, pol); d.Action != "" {
+		t.Fatalf("first call: %+v", d)
+	}
+	d := checkSessionBudget(in, ctx, pol)
+	if d.Action != policy.Deny || d.Rule != policy.RuleBudget {
+		t.Fatalf("second call: %+v", d)
+	}
+	if want := "swarm-guard blocked this call (rule budget): this session has made 2 tool calls and the policy allows 1 per session ([budget] max_tool_calls). Instead: stop, and write down what is done and what is left; more work needs a new session or a higher limit in .swarm-guard.toml."; d.Message() != want {
+		t.Fatalf("message %q", d.Message())
+	}
+}
+
+// BenchmarkBudgetCheckOff is the cost of the hook-side budget with the
+// default policy: nothing.
+func BenchmarkBudgetCheckOff(b *testing.B) {
+	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: b.TempDir()}
+	in := &claude.Input{SessionID: "s"}
+	pol := policy.Default()
+	for b.Loop() {
+		checkSessionBudget(in, ctx, pol)
+	}
+}

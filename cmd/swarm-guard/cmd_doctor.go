@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+	"github.com/swarm-guard/swarm-guard/install"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "doctor",
+		summary: "check that every piece of swarm-guard is installed and works here",
+		usage: `Usage: swarm-guard doctor [--dir DIR]
+
+Checks the policy, the agent id, the Claude Code hooks in
+.claude/settings.json and the binary they run, the git hooks (present,
+executable, swarm-guard's, their binary there) and the secret scanner with
+the repository's gitleaks configuration. Prints one line per check and a
+remedy under each failure.
+
+Exit codes: 0 all good, 1 a check failed, 2 usage.`,
+		run: runDoctor,
+	})
+}
+
+// doctorResult is the outcome of one check.
+type doctorResult struct {
+	name   string
+	status string // ok, FAIL, skip
+	detail string
+	remedy string // for FAIL
+}
+
+func doctorOK(name, detail string) doctorResult {
+	return doctorResult{name: name, status: "ok", detail: detail}
+}
+func doctorSkip(name, detail string) doctorResult {
+	return doctorResult{name: name, status: "skip", detail: detail}
+}
+func doctorFail(name, detail, remedy string) doctorResult {
+	return doctorResult{name: name, status: "FAIL", detail: detail, remedy: remedy}
+}
+
+// doctor is what the checks look at.
+type doctor struct {
+	c      *cli
+	t      *installTarget
+	pol    *policy.Policy // the default when the policy is broken, so later checks still run
+	polErr error
+}
+
+// doctorChecks is the list of checks, in the order they print.
+var doctorChecks = []func(d *doctor) []doctorResult{
+	(*doctor).checkPolicy,
+	(*doctor).checkAgentID,
+	(*doctor).checkSettings,
+	(*doctor).checkGitHooks,
+	(*doctor).checkSecretScanner,
+}
+
+func runDoctor(c *cli, args []string) error {
+	fs := newFlags("doctor")
+	dir := fs.String("dir", "", "")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("usage: unexpected arguments %q", fs.Args())
+	}
+	t, err := findInstallTarget(c, *dir, "")
+	if err != nil {
+		return err
+	}
+	d := &doctor{c: c, t: t}
+	if d.pol, d.polErr = policy.Load(t.ctx.Env.Root); d.polErr != nil {
+		d.pol = policy.Default()
+	}
+	failures := 0
+	for _, check := range doctorChecks {
+		for _, r := range check(d) {
+			fmt.Fprintf(c.stdout, "%-4s  %s: %s\n", r.status, r.name, r.detail)
+			if r.status == "FAIL" {
+				failures++
+				fmt.Fprintf(c.stdout, "      fix: %s\n", r.remedy)
+			}
+		}
+	}
+	if failures > 0 {
+		fmt.Fprintf(c.stdout, "%d problem(s) found.\n", failures)
+		return failed()
+	}
+	fmt.Fprintln(c.stdout, "All good.")
+	return nil
+}
+
+func (d *doctor) checkPolicy() []doctorResult {
+	if d.polErr != nil {
+		return []doctorResult{doctorFail("policy", d.polErr.Error(), "fix the policy file (swarm-guard policy check shows the problem); until then every hook refuses")}
+	}
+	return []doctorResult{doctorOK("policy", d.pol.Source+" parses")}
+}
+
+func (d *doctor) checkAgentID() []doctorResult {
+	id, err := resolveAgent(d.c, d.t.ctx.Repo, d.pol)
+	if err != nil {
+		return []doctorResult{doctorFail("agent id", err.Error(), "set SWARM_GUARD_AGENT_ID to a well-formed id, or fix or delete the id file named above")}
+	}
+	detail := fmt.Sprintf("%s (from %s)", id.ID, id.Source)
+	if id.File != "" {
+		detail = fmt.Sprintf("%s (from %s)", id.ID, id.File)
+	}
+	return []doctorResult{doctorOK("agent id", detail)}
+}
+
+func (d *doctor) checkSettings() []doctorResult {
+	const name = "claude hooks"
+	reinstall := "run swarm-guard install"
+	s := install.InspectSettings(d.t.ctx.Env.Root)
+	switch {
+	case !s.Exists:
+		return []doctorResult{doctorFail(name, s.Path+" does not exist, so Claude Code runs no swarm-guard hook", reinstall)}
+	case s.Err != nil:
+		return []doctorResult{doctorFail(name, s.Path+": "+s.Err.Error(), "fix the JSON: Claude Code runs no hook from a settings file it cannot parse")}
+	}
+	var missing []string
+	binaries := map[string]bool{}
+	for _, ev := range install.ClaudeEvents() {
+		if len(s.Ours[ev]) == 0 {
+			missing = append(missing, ev)
+		}
+		for _, cmd := range s.Ours[ev] {
+			binaries[install.CommandBinary(cmd)] = true
+		}
+	}
+	var out []doctorResult
+	if len(missing) > 0 {
+		out = append(out, doctorFail(name, fmt.Sprintf("%s has no swarm-guard hook for %s", s.Path, strings.Join(missing, ", ")), reinstall))
+	} else {
+		out = append(out, doctorOK(name, fmt.Sprintf("%s runs swarm-guard for %s", displayPath(d.t.ctx.Env.Root, s.Path), strings.Join(install.ClaudeEvents(), ", "))))
+	}
+	for _, b := range sortedKeys(binaries) {
+		out = append(out, d.binaryResult("claude hook binary", b, false))
+	}
+	return out
+}
+
+// binaryResult checks that a hook's binary runs. Git hooks fall back to
+// swarm-guard on PATH; Claude Code hooks do not.
+func (d *doctor) binaryResult(name, binary string, pathFallback bool) doctorResult {
+	remedy := "run swarm-guard install, which writes the path of the swarm-guard you run it with (" + d.t.binary + ")"
+	if isExecutableFile(binary) {
+		return doctorOK(name, binary)
+	}
+	if pathFallback {
+		if p, err := exec.LookPath("swarm-guard"); err == nil {
+			return doctorFail(name, fmt.Sprintf("%s is missing; the hooks fall back to %s from PATH, which a different PATH breaks", binary, p), remedy)
+		}
+	}
+	return doctorFail(name, binary+" is missing or not executable: the hooks cannot run it", remedy)
+}
+
+func (d *doctor) checkGitHooks() []doctorResult {
+	g := d.t.git
+	if g == nil {
+		return []doctorResult{doctorSkip("git hooks", "not in a git repository")}
+	}
+	if g.Refusal != "" {
+		return []doctorResult{doctorFail("git hooks", "swarm-guard's git hooks cannot be installed here", g.Refusal)}
+	}
+	reinstall := "run swarm-guard install"
+	var out []doctorResult
+	binaries := map[string]bool{}
+	for _, h := range install.InspectGitHooks(g) {
+		name := "git hook " + h.Name
+		where := displayPath(d.t.ctx.Env.Root, h.Path)
+		switch {
+		case !h.Exists:
+			out = append(out, doctorFail(name, where+" is missing", reinstall))
+		case !h.Ours:
+			out = append(out, doctorFail(name, where+" is not swarm-guard's (another tool replaced it?)", "run swarm-guard install: the current hook keeps running, after swarm-guard's"))
+		case !h.Runnable && g.Husky != "":
+			out = append(out, doctorFail(name, h.RunnerPath+" (husky's runner) is missing or not executable, so git runs no hook", "run `npx husky` (npm install does) to create husky's runners"))
+		case !h.Runnable:
+			out = append(out, doctorFail(name, where+" is not executable, so git skips it", "chmod +x "+shellQuoteArg(h.Path)+", or run swarm-guard install"))
+		default:
+			detail := where
+			if h.Chained != "" {
+				detail += ", then " + filepath.Base(h.Chained)
+			}
+			out = append(out, doctorOK(name, detail))
+		}
+		if h.Ours && h.Binary != "" {
+			binaries[h.Binary] = true
+		}
+	}
+	for _, b := range sortedKeys(binaries) {
+		out = append(out, d.binaryResult("git hook binary", b, true))
+	}
+	return out
+}
+
+func (d *doctor) checkSecretScanner() []doctorResult {
+	const name = "secret scanner"
+	exe, err := client.Find(d.t.binary, nil)
+	if err != nil {
+		return []doctorResult{doctorFail(name, "secret scanner not installed: "+err.Error(), "run `make install` in the swarm-guard source tree: it installs swarm-guard-secrets next to swarm-guard")}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := wire.Request{Root: d.t.ctx.Env.Root, GitleaksAllow: d.pol.Secrets.GitleaksAllow}
+	if _, err := client.Run(ctx, exe, req, nil); err != nil {
+		return []doctorResult{doctorFail(name, err.Error(), "fix the gitleaks configuration (.gitleaks.toml) named above, or reinstall both executables with `make install`")}
+	}
+	cfg := "the default gitleaks rules"
+	if _, err := os.Stat(filepath.Join(d.t.ctx.Env.Root, ".gitleaks.toml")); err == nil {
+		cfg = ".gitleaks.toml parses"
+	}
+	return []doctorResult{doctorOK(name, exe+" with "+cfg)}
+}
+
+func isExecutableFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+func shellQuoteArg(s string) string {
+	if strings.ContainsAny(s, " '\"$`\\") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "scan",
+		summary: "scan staged changes, a commit range or files for secrets (gitleaks rules)",
+		usage: `Usage: swarm-guard scan [--staged | --range A..B | PATH...] [--format text|json|sarif]
+
+Scans for secrets with gitleaks' rules. A repository .gitleaks.toml
+(including [extend] useDefault), inline gitleaks:allow comments and
+.gitleaksignore fingerprints are honoured, and so are [secrets] allow_paths
+and gitleaks_allow of the policy. Without a mode it scans the current
+directory. Every secret is shown redacted.
+
+  --staged        the lines the staged changes add (what the pre-commit hook scans)
+  --range A..B    the lines every commit in the range adds; a secret added
+                  and removed later in the range is still reported
+  PATH...         files and directories (.git directories are skipped)
+  --format FMT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
+
+Exit codes: 0 no secrets, 1 secrets found, 2 error (including files that
+could not be read).`,
+		run: runScan,
+	})
+}
+
+func runScan(c *cli, args []string) error {
+	fs := newFlags("scan")
+	staged := fs.Bool("staged", false, "")
+	revs := fs.String("range", "", "")
+	outFormat := fs.String("format", format.Text, "")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	modes := 0
+	for _, on := range []bool{*staged, *revs != "", fs.NArg() > 0} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usageErrorf("usage: give one of --staged, --range or paths")
+	}
+	switch *outFormat {
+	case format.Text, format.JSON, format.SARIF:
+	default:
+		return usageErrorf("usage: --format must be text, json or sarif, not %q", *outFormat)
+	}
+	wd, err := c.workdir()
+	if err != nil {
+		return fmt.Errorf("cannot tell the current directory: %w", err)
+	}
+	root := ""
+	if repo, ok := gitrepo.Find(wd); ok {
+		root = repo.Root
+	} else if *staged || *revs != "" {
+		return fmt.Errorf("%s is not inside a git repository; --staged and --range need one", wd)
+	}
+	pol, err := policy.Load(root)
+	if err != nil {
+		return fmt.Errorf("the policy is broken: %v; fix it (swarm-guard policy check)", err)
+	}
+	if root == "" {
+		root = wd
+	}
+	self, _ := c.executable()
+	rep, err := secretscan.Scan(context.Background(), secretscan.ScanRequest{
+		Dir: wd, Root: filepath.Clean(root), Staged: *staged, Range: *revs, Paths: fs.Args(), Policy: pol,
+		Runner: secretscan.Runner{Self: self},
+	})
+	incomplete := errors.Is(err, secretscan.ErrIncomplete)
+	if err != nil && !incomplete {
+		return err
+	}
+	if werr := format.Write(c.stdout, *outFormat, rep, version()); werr != nil {
+		return fmt.Errorf("write the report: %w", werr)
+	}
+	n := len(rep.Findings)
+	if *outFormat == format.Text {
+		switch {
+		case n > 0:
+			fmt.Fprintf(c.stdout, "FAIL: %d secret(s) found. Remove them, rotate any that are real, and read credentials from an environment variable or a secret manager; a fake credential for a test can carry a gitleaks:allow comment.\n", n)
+		case !incomplete:
+			fmt.Fprintln(c.stdout, "ok: no secrets found")
+		}
+	}
+	switch {
+	case n > 0:
+		if incomplete {
+			fmt.Fprintf(c.stderr, "swarm-guard scan: %v\n", err)
+		}
+		return failed()
+	case incomplete:
+		return err
+	}
+	return nil
+}

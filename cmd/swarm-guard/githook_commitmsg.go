@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/trailer"
+	"github.com/swarm-guard/swarm-guard/hooks/identity"
+)
+
+func init() { gitHooks["commit-msg"] = runCommitMsg }
+
+// runCommitMsg makes sure the message git is about to commit carries
+// exactly one well-formed agent trailer. It adds a missing one first:
+// prepare-commit-msg leaves a message the author writes in the editor to
+// this hook, and an editor may drop what prepare-commit-msg added. With
+// trailers.require off it only adds, never refuses.
+func runCommitMsg(c *cli, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("usage: git-hook commit-msg <message file>")
+	}
+	file := args[0]
+	hc, err := newGitHookContext(c, "commit-msg")
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return refuse(c, hc.hook, fmt.Sprintf("cannot read the commit message: %v", err))
+	}
+	msg := string(data)
+	o := hc.trailerOptions()
+	if !trailer.HasContent(msg, o) || hc.untouchedTemplate(msg, o) {
+		return nil // git aborts an empty message, or an unedited template, itself
+	}
+	key := hc.pol.Trailers.AgentKey
+	require := hc.pol.Trailers.Require
+	vals := trailer.Values(msg, key, o)
+	if len(vals) == 0 {
+		ts, err := hc.trailersFor(nil)
+		if err != nil {
+			if !require {
+				hc.warn("no %s trailer added: %v", key, err)
+				return nil
+			}
+			return refuse(c, hc.hook, fmt.Sprintf("the message has no %s trailer and none can be added: %v", key, err))
+		}
+		out := trailer.Add(msg, ts, o)
+		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+			return refuse(c, hc.hook, fmt.Sprintf("cannot write the commit message: %v", err))
+		}
+		vals = trailer.Values(out, key, o)
+	}
+	if !require {
+		return nil
+	}
+	if p := agentTrailerProblem(key, vals); p != "" {
+		return refuse(c, hc.hook, "the message has "+p+"; fix the message's last paragraph so it has one line \""+key+": <id>\" (swarm-guard id prints yours)")
+	}
+	return nil
+}
+
+// agentTrailerProblem says what is wrong with a commit's agent-trailer
+// values, worded to follow "the commit has ": "" when there is exactly
+// one and it is well formed.
+func agentTrailerProblem(key string, vals []string) string {
+	switch {
+	case len(vals) == 0:
+		return fmt.Sprintf("no %s trailer", key)
+	case len(vals) > 1:
+		return fmt.Sprintf("%d %s trailers (%s) where there must be one", len(vals), key, quoteList(vals))
+	case !identity.Valid(vals[0]):
+		return fmt.Sprintf("%s %q, which is not a well-formed agent id (%s)", key, vals[0], identity.Pattern)
+	}
+	return ""
+}
+
+func quoteList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// untouchedTemplate reports whether msg is the commit template
+// prepare-commit-msg saw, unedited: git aborts such a commit, unless a
+// hook adds a trailer to it. The marker is used once.
+func (hc *gitHookContext) untouchedTemplate(msg string, o trailer.Options) bool {
+	marker := hc.templateMarker()
+	if marker == "" {
+		return false
+	}
+	tmpl, err := os.ReadFile(marker)
+	if err != nil {
+		return false
+	}
+	os.Remove(marker)
+	return slices.Equal(contentLines(string(tmpl), o), contentLines(msg, o))
+}
+
+// contentLines is a message as git's cleanup compares it, roughly: its
+// lines without comments, trailing whitespace and blank lines.
+func contentLines(msg string, o trailer.Options) []string {
+	cc := o.CommentChar
+	if cc == 0 {
+		cc = '#'
+	}
+	var out []string
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if l != "" && l[0] != cc {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/swarm-guard/swarm-guard/guard/trailer"
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/identity"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// envSession names the session of the agent wrapper (swarm-guard run);
+// when set, commits also get the policy's session trailer.
+const envSession = "SWARM_GUARD_SESSION"
+
+// gitHookContext is what every git hook starts from: the worktree git
+// runs the hook in (its top level is the working directory) and its policy.
+type gitHookContext struct {
+	c    *cli
+	hook string
+	repo *gitrepo.Repo // nil when git ran the hook outside a worktree (bare repository)
+	pol  *policy.Policy
+}
+
+// newGitHookContext loads the worktree and its policy. A broken policy
+// blocks every git hook: guessing what it meant is worse.
+func newGitHookContext(c *cli, hook string) (*gitHookContext, error) {
+	wd, err := c.workdir()
+	if err != nil {
+		return nil, refuse(c, hook, fmt.Sprintf("cannot tell the current directory (%v); run git from inside the worktree", err))
+	}
+	hc := &gitHookContext{c: c, hook: hook}
+	root := ""
+	if r, ok := gitrepo.Find(wd); ok {
+		hc.repo, root = r, r.Root
+	}
+	if hc.pol, err = policy.Load(root); err != nil {
+		return nil, refuse(c, hook, fmt.Sprintf("the policy is broken, so every swarm-guard git hook refuses: %v; fix it (swarm-guard policy check)", err))
+	}
+	return hc, nil
+}
+
+// refuse prints one line per problem and blocks the git operation.
+func refuse(c *cli, hook string, problems ...string) error {
+	for _, p := range problems {
+		fmt.Fprintf(c.stderr, "swarm-guard %s: %s\n", hook, p)
+	}
+	return failed()
+}
+
+// warn prints a problem that does not block.
+func (hc *gitHookContext) warn(format string, args ...any) {
+	fmt.Fprintf(hc.c.stderr, "swarm-guard %s: warning: %s\n", hc.hook, fmt.Sprintf(format, args...))
+}
+
+// agent resolves the agent id for this worktree.
+func (hc *gitHookContext) agent() (identity.Identity, error) {
+	return resolveAgent(hc.c, hc.repo, hc.pol)
+}
+
+// resolveAgent is identity.Resolve with the process's environment, the
+// policy's identity source and the worktree's branch.
+func resolveAgent(c *cli, repo *gitrepo.Repo, pol *policy.Policy) (identity.Identity, error) {
+	return identity.Resolve(identity.Options{
+		Getenv:    c.getenv,
+		UseBranch: pol.Identity.Source == "branch",
+		Branch:    identity.Branch(repo),
+	})
+}
+
+// trailerOptions reads how git parses this repository's messages: its
+// comment character and trailer separators. Only the repository's own
+// config is read (hooks/gitrepo reads no global config), and
+// core.commentChar=auto counts as '#'.
+func (hc *gitHookContext) trailerOptions() trailer.Options {
+	o := trailer.Options{Uncleaned: true}
+	if hc.repo == nil {
+		return o
+	}
+	if cc := hc.repo.ConfigValue("core", "commentchar"); len(cc) == 1 {
+		o.CommentChar = cc[0]
+	}
+	o.Separators = hc.repo.ConfigValue("trailer", "separators")
+	return o
+}
+
+// trailersFor returns the trailers a commit message should get, given
+// the agent-id values it already has: the agent id, and the session when
+// the message is, or becomes, this agent's. Another agent's Agent-Id is
+// never replaced, and its commit does not get this agent's session.
+func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, error) {
+	id, err := hc.agent()
+	if err != nil {
+		return nil, err
+	}
+	ts := []trailer.Trailer{{Key: hc.pol.Trailers.AgentKey, Value: id.ID}}
+	if s := hc.c.getenv(envSession); s != "" && (len(existing) == 0 || contains(existing, id.ID)) {
+		if identity.Valid(s) {
+			ts = append(ts, trailer.Trailer{Key: hc.pol.Trailers.SessionKey, Value: s})
+		} else {
+			hc.warn("%s=%q is not well formed (%s), so the commit gets no %s trailer", envSession, s, identity.Pattern, hc.pol.Trailers.SessionKey)
+		}
+	}
+	return ts, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

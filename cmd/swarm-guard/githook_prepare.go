@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/swarm-guard/swarm-guard/guard/trailer"
+)
+
+func init() { gitHooks["prepare-commit-msg"] = runPrepareCommitMsg }
+
+// runPrepareCommitMsg adds the agent trailer to the message git is about
+// to commit. It is the one message hook that `git commit --no-verify`,
+// cherry-pick, revert and rebase still run, so it does the stamping;
+// commit-msg checks. Arguments: <message file> [<source> [<commit>]],
+// source being message, template, merge, squash or commit.
+func runPrepareCommitMsg(c *cli, args []string) error {
+	if len(args) < 1 || len(args) > 3 {
+		return usageErrorf("usage: git-hook prepare-commit-msg <message file> [<source> [<commit>]]")
+	}
+	file, source := args[0], ""
+	if len(args) > 1 {
+		source = args[1]
+	}
+	hc, err := newGitHookContext(c, "prepare-commit-msg")
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return refuse(c, hc.hook, fmt.Sprintf("cannot read the commit message: %v", err))
+	}
+	msg := string(data)
+	if err := hc.rememberTemplate(source, msg); err != nil {
+		return refuse(c, hc.hook, err.Error())
+	}
+	if source == "template" {
+		// The author edits the template next; a trailer in it would make
+		// an untouched template look edited, so git would not abort.
+		// commit-msg adds the trailer after the editor.
+		return nil
+	}
+	o := hc.trailerOptions()
+	if !trailer.HasContent(msg, o) {
+		// An empty message (git commit without -m): the editor comes next,
+		// and a trailer alone would keep git from aborting when the author
+		// leaves it empty. commit-msg adds it afterwards.
+		return nil
+	}
+	existing := trailer.Values(msg, hc.pol.Trailers.AgentKey, o)
+	if len(existing) > 0 && (hc.replaying() || c.getenv(envSession) == "") {
+		// The message already names its agent, which is kept. Replayed
+		// commits (cherry-pick, revert, rebase) are left exactly as they
+		// were; others may still get this agent's session trailer below.
+		return nil
+	}
+	ts, err := hc.trailersFor(existing)
+	if err != nil {
+		if !hc.pol.Trailers.Require {
+			hc.warn("no %s trailer added: %v", hc.pol.Trailers.AgentKey, err)
+			return nil
+		}
+		return refuse(c, hc.hook, fmt.Sprintf("cannot add the %s trailer: %v", hc.pol.Trailers.AgentKey, err))
+	}
+	if out := trailer.Add(msg, ts, o); out != msg {
+		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+			return refuse(c, hc.hook, fmt.Sprintf("cannot write the commit message: %v", err))
+		}
+	}
+	return nil
+}
+
+// replaying reports whether git is re-committing existing commits: a
+// cherry-pick, revert or rebase is in progress in this worktree.
+func (hc *gitHookContext) replaying() bool {
+	if hc.repo == nil {
+		return false
+	}
+	for _, name := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"} {
+		if _, err := os.Lstat(filepath.Join(hc.repo.GitDir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// templateMarker is where prepare-commit-msg keeps the template a commit
+// started from, so that commit-msg can tell an untouched template, which
+// git aborts, from a message the author wrote.
+func (hc *gitHookContext) templateMarker() string {
+	if hc.repo == nil {
+		return ""
+	}
+	return filepath.Join(hc.repo.GitDir, "swarm-guard-template")
+}
+
+// rememberTemplate records the template of a commit that starts from one,
+// and forgets any earlier one otherwise.
+func (hc *gitHookContext) rememberTemplate(source, msg string) error {
+	marker := hc.templateMarker()
+	if marker == "" {
+		return nil
+	}
+	if source != "template" {
+		if err := os.Remove(marker); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("cannot remove %s: %v", marker, err)
+		}
+		return nil
+	}
+	if err := os.WriteFile(marker, []byte(msg), 0o644); err != nil {
+		return fmt.Errorf("cannot write %s: %v", marker, err)
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func init() { gitHooks["pre-push"] = runPrePush }
+
+// refUpdate is one line git gives pre-push on stdin.
+type refUpdate struct {
+	localRef, localOID, remoteRef, remoteOID string
+}
+
+func (u refUpdate) deletes() bool { return isZeroOID(u.localOID) }
+func (u refUpdate) creates() bool { return isZeroOID(u.remoteOID) }
+
+func isZeroOID(oid string) bool { return strings.Trim(oid, "0") == "" }
+
+// runPrePush refuses, listing every offending ref and commit: updates
+// that are not fast-forwards, deletes of protected branches, updates of
+// protected branches (git.push_to_protected) and, with
+// git.push_requires_trailer, commits about to be pushed without exactly
+// one well-formed agent trailer. Arguments: <remote name> <remote url>;
+// stdin: "<local ref> <local oid> <remote ref> <remote oid>" lines.
+func runPrePush(c *cli, args []string) error {
+	if len(args) != 2 {
+		return usageErrorf("usage: git-hook pre-push <remote> <url>, with git's ref lines on stdin")
+	}
+	hc, err := newGitHookContext(c, "pre-push")
+	if err != nil {
+		return err
+	}
+	updates, err := readRefUpdates(c)
+	if err != nil {
+		return refuse(c, hc.hook, err.Error()+"; nothing was pushed, push again")
+	}
+	if len(updates) == 0 {
+		return nil
+	}
+	git := gitx.Runner{}
+	var problems []string
+	var tips, known []string // commits being pushed; commits the remote has
+	refsOf := map[string][]string{}
+	for _, u := range updates {
+		branch, isBranch := strings.CutPrefix(u.remoteRef, "refs/heads/")
+		protected := isBranch && hc.pol.IsProtectedBranch(branch)
+		if u.deletes() {
+			if protected {
+				problems = append(problems, fmt.Sprintf("%s: deleting protected branch %s is not allowed; a protected branch is only deleted by a human, on the server", u.remoteRef, branch))
+			}
+			continue
+		}
+		if protected && hc.pol.Git.PushToProtected == policy.Deny {
+			problems = append(problems, fmt.Sprintf("%s: pushing to protected branch %s is not allowed (policy git.push_to_protected); push a branch of your own and open a pull request", u.remoteRef, branch))
+		}
+		if !u.creates() {
+			p, err := fastForwardProblem(git, u)
+			if err != nil {
+				return refuse(c, hc.hook, err.Error())
+			}
+			if p != "" {
+				problems = append(problems, p)
+			} else {
+				known = append(known, u.remoteOID)
+			}
+		}
+		if _, seen := refsOf[u.localOID]; !seen {
+			tips = append(tips, u.localOID)
+		}
+		refsOf[u.localOID] = append(refsOf[u.localOID], u.remoteRef)
+	}
+	if hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
+		ps, err := trailerProblems(git, hc.pol.Trailers.AgentKey, tips, known, refsOf)
+		if err != nil {
+			return refuse(c, hc.hook, err.Error())
+		}
+		if len(ps) > 0 {
+			problems = append(problems, ps...)
+			problems = append(problems, fmt.Sprintf("to add the missing %s trailers, re-commit the commits through the hooks: git rebase --force-rebase <upstream> (or git commit --amend --no-edit for the last one), then push again", hc.pol.Trailers.AgentKey))
+		}
+	}
+	if len(problems) > 0 {
+		return refuse(c, hc.hook, problems...)
+	}
+	return nil
+}
+
+func readRefUpdates(c *cli) ([]refUpdate, error) {
+	var out []refUpdate
+	sc := bufio.NewScanner(c.stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("cannot read git's ref line %q (want: <local ref> <local oid> <remote ref> <remote oid>)", line)
+		}
+		out = append(out, refUpdate{f[0], f[1], f[2], f[3]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("cannot read git's ref lines: %v", err)
+	}
+	return out, nil
+}
+
+// fastForwardProblem checks that the remote's commit is an ancestor of
+// the one pushed. A remote commit missing here (exit 128: someone else
+// pushed and we have not fetched) cannot be an ancestor of ours.
+func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
+	code, stderr, err := git.ExitCode("merge-base", "--is-ancestor", u.remoteOID, u.localOID)
+	if err != nil {
+		return "", err
+	}
+	switch code {
+	case 0:
+		return "", nil
+	case 1:
+		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; fetch, then rebase or merge, and push without --force", u.remoteRef, short(u.remoteOID), short(u.localOID)), nil
+	case 128:
+		return fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): fetch first, then rebase or merge, and push without --force", u.remoteRef, short(u.remoteOID)), nil
+	}
+	return "", fmt.Errorf("git merge-base --is-ancestor %s %s failed (exit %d): %s", u.remoteOID, u.localOID, code, stderr)
+}
+
+// trailerProblems lists the commits about to be pushed (reachable from
+// tips, not from known or any remote-tracking branch) that do not carry
+// exactly one well-formed agent trailer. One git log call reads them all.
+func trailerProblems(git gitx.Runner, key string, tips, known []string, refsOf map[string][]string) ([]string, error) {
+	args := []string{"log", "-z", "--source",
+		"--format=%H%x1f%S%x1f%s%x1f%(trailers:key=" + key + ",unfold,separator=%x1e,key_value_separator=%x1d)"}
+	args = append(args, tips...)
+	args = append(args, "--not")
+	args = append(args, known...)
+	args = append(args, "--remotes", "--")
+	out, err := git.Output(args...)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list the commits being pushed: %v", err)
+	}
+	var problems []string
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\x1f", 4)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("cannot read git log's output %q", rec)
+		}
+		hash, source, subject, trailers := f[0], f[1], f[2], f[3]
+		var vals []string
+		if trailers != "" {
+			for _, kv := range strings.Split(trailers, "\x1e") {
+				_, v, _ := strings.Cut(kv, "\x1d")
+				vals = append(vals, v)
+			}
+		}
+		if p := agentTrailerProblem(key, vals); p != "" {
+			ref := strings.Join(refsOf[source], ", ")
+			if ref == "" {
+				ref = source
+			}
+			problems = append(problems, fmt.Sprintf("%s: commit %s %q has %s", ref, short(hash), truncateSubject(subject), p))
+		}
+	}
+	return problems, nil
+}
+
+func short(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
+}
+
+func truncateSubject(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}

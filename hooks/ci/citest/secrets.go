@@ -1,0 +1,77 @@
+package citest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/swarm-guard/swarm-guard/hooks/ci"
+)
+
+// patterns are what PatternScanner finds: the shapes of the AWS key ids
+// and GitHub tokens hooks/secretscan/fakesecret makes.
+var patterns = []struct {
+	rule string
+	re   *regexp.Regexp
+}{
+	{"aws-access-token", regexp.MustCompile(`AKIA[A-Z2-7]{16}`)},
+	{"github-pat", regexp.MustCompile(`ghp_[A-Za-z0-9]{36}`)},
+}
+
+// PatternScanner is a fake ci.SecretScanner: it reads every line the
+// range's commits add (one git log pass, like the real scanner) and
+// reports the fake secrets in them, redacted. It records the ranges it
+// was asked to scan.
+type PatternScanner struct {
+	mu     sync.Mutex
+	Ranges []ci.Range
+	Err    error // returned instead of scanning, when set
+}
+
+// ScanRange implements ci.SecretScanner.
+func (s *PatternScanner) ScanRange(ctx context.Context, dir string, r ci.Range) ([]ci.SecretFinding, error) {
+	s.mu.Lock()
+	s.Ranges = append(s.Ranges, r)
+	s.mu.Unlock()
+	if s.Err != nil {
+		return nil, s.Err
+	}
+	cmd := exec.CommandContext(ctx, "git", "log", "-p", "-U0", "--no-color", "--format=%x00%H", r.Base+".."+r.Head, "--")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("fake scanner: git log: %w", err)
+	}
+	var findings []ci.SecretFinding
+	var commit, file string
+	line := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		t := sc.Text()
+		switch {
+		case strings.HasPrefix(t, "\x00"):
+			commit = t[1:]
+		case strings.HasPrefix(t, "+++ "):
+			file = strings.TrimPrefix(t[4:], "b/")
+		case strings.HasPrefix(t, "@@ "):
+			plus := strings.Fields(t)[2]
+			start, _, _ := strings.Cut(strings.TrimPrefix(plus, "+"), ",")
+			line, _ = strconv.Atoi(start)
+		case strings.HasPrefix(t, "+"):
+			for _, p := range patterns {
+				if m := p.re.FindString(t); m != "" {
+					findings = append(findings, ci.SecretFinding{File: file, Line: line, Rule: p.rule, Commit: commit,
+						Preview: m[:4] + "****", Fingerprint: fmt.Sprintf("%s:%s:%s:%d", commit, file, p.rule, line)})
+				}
+			}
+			line++
+		}
+	}
+	return findings, nil
+}

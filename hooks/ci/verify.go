@@ -1,0 +1,345 @@
+package ci
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/redact"
+	"github.com/swarm-guard/swarm-guard/hooks/identity"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Kind names what a violation is about; it is also the SARIF rule id.
+type Kind string
+
+const (
+	KindTrailer   Kind = "agent-trailer"   // a commit lacks exactly one well-formed agent trailer
+	KindSecret    Kind = "secret"          // the range adds a secret
+	KindConflict  Kind = "conflict-marker" // a commit adds unresolved conflict markers
+	KindMinAgents Kind = "min-agents"      // too few distinct agents across the range
+)
+
+// Violation is one thing that makes verify fail. Secret previews are
+// redacted; nothing in a Violation is a secret.
+type Violation struct {
+	Kind        Kind   `json:"kind"`
+	Commit      string `json:"commit,omitempty"`
+	Subject     string `json:"subject,omitempty"`
+	File        string `json:"file,omitempty"`
+	Line        int    `json:"line,omitempty"`
+	Rule        string `json:"rule,omitempty"`        // secrets: the scanner's rule id
+	Preview     string `json:"preview,omitempty"`     // secrets: the redacted match
+	Fingerprint string `json:"fingerprint,omitempty"` // secrets: for .gitleaksignore
+	Message     string `json:"message"`
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Range         Range       `json:"range"`
+	Policy        string      `json:"policy"`
+	AgentKey      string      `json:"agent_key"`
+	Commits       int         `json:"commits"`
+	ExemptMerges  int         `json:"exempt_merges"`
+	ExemptAuthors int         `json:"exempt_authors"`
+	Agents        []string    `json:"agents"` // distinct well-formed agent ids, sorted
+	MinAgents     int         `json:"min_agents"`
+	SecretsScan   bool        `json:"secrets_scanned"`
+	ConflictScan  bool        `json:"conflict_markers_checked"`
+	Violations    []Violation `json:"violations"`
+	Notes         []string    `json:"notes"`
+}
+
+// Passed reports whether the range has no violations.
+func (r *Report) Passed() bool { return len(r.Violations) == 0 }
+
+// Options configure one verification.
+type Options struct {
+	Dir   string // a directory inside the worktree
+	Range string // "BASE..HEAD"; "" means the merge base with the default branch up to HEAD
+	// Policy overrides the policy file at the range's base (nil: use it,
+	// or the default policy when the base has none).
+	Policy *policy.Policy
+	// MinAgents overrides [verify] min_agents when it is 0 or more.
+	MinAgents int
+	// Scanner scans the range for secrets; nil skips the secret check and
+	// says so in the report.
+	Scanner SecretScanner
+	// ValidAgentID decides whether a trailer value is a well-formed agent
+	// id; nil means identity.Valid, the rule the git hooks write ids by.
+	ValidAgentID func(string) bool
+}
+
+// Verify checks the commits of a range. An error means verify could not
+// tell (not a repository, shallow clone, bad range, broken policy, the
+// scanner failed): it is neither a pass nor a failure.
+func Verify(ctx context.Context, o Options) (*Report, error) {
+	g := git{dir: o.Dir}
+	if err := checkFullHistory(ctx, g); err != nil {
+		return nil, err
+	}
+	r, err := resolveRange(ctx, g, o.Range)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Range: r, Agents: []string{}, Violations: []Violation{}, Notes: []string{}}
+	pol, err := choosePolicy(ctx, g, r, o.Policy, rep)
+	if err != nil {
+		return nil, err
+	}
+	rep.Policy = pol.Source
+	rep.AgentKey = pol.Trailers.AgentKey
+	rep.MinAgents = pol.Verify.MinAgents
+	if o.MinAgents >= 0 {
+		rep.MinAgents = o.MinAgents
+	}
+	rep.ConflictScan = pol.Secrets.ConflictMarkers
+	rep.SecretsScan = o.Scanner != nil
+	valid := o.ValidAgentID
+	if valid == nil {
+		valid = identity.Valid
+	}
+
+	scanCtx, cancelScan := context.WithCancel(ctx)
+	defer cancelScan()
+	scanResult := startScan(scanCtx, o.Scanner, o.Dir, r)
+
+	w := &walker{
+		rep: rep, valid: valid, agentKey: pol.Trailers.AgentKey,
+		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
+		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
+	}
+	if err := walkHistory(ctx, g, r, pol.Trailers.AgentKey, rep.ConflictScan, w); err != nil {
+		return nil, err
+	}
+	w.endFile()
+	rep.Commits = len(w.order)
+
+	findings, err := scanResult()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range findings {
+		rep.Violations = append(rep.Violations, w.secretViolation(f))
+	}
+
+	for id := range w.agents {
+		rep.Agents = append(rep.Agents, id)
+	}
+	sort.Strings(rep.Agents)
+	if rep.MinAgents > 0 && rep.Commits > 0 && len(rep.Agents) < rep.MinAgents {
+		who := "none"
+		if len(rep.Agents) > 0 {
+			who = strings.Join(rep.Agents, ", ")
+		}
+		rep.Violations = append(rep.Violations, Violation{Kind: KindMinAgents,
+			Message: fmt.Sprintf("%d distinct agent%s in the range (%s); at least %d are required", len(rep.Agents), plural(len(rep.Agents)), who, rep.MinAgents)})
+	}
+	w.sortViolations()
+
+	if rep.Commits == 0 {
+		rep.note("the range %s has no commits; nothing to verify", r.Spec)
+	}
+	if !rep.SecretsScan {
+		rep.note("secrets were not scanned")
+	}
+	if !rep.ConflictScan {
+		rep.note("conflict markers were not checked ([secrets] conflict_markers = false)")
+	}
+	return rep, nil
+}
+
+// choosePolicy is the override when there is one, else the policy file
+// of the range's base; a range that changes the file gets a note.
+func choosePolicy(ctx context.Context, g git, r Range, override *policy.Policy, rep *Report) (*policy.Policy, error) {
+	if override != nil {
+		return override, nil
+	}
+	pol, changed, err := policyAtBase(ctx, g, r)
+	if err != nil {
+		return nil, err
+	}
+	if changed {
+		rep.note("this range changes %s; verify applies the base's version, the new one applies once it is merged", policy.FileName)
+	}
+	return pol, nil
+}
+
+// startScan runs the secret scan in the background, while this process
+// reads the log: the scan is a separate process over the same history.
+// The returned function waits for it; with no scanner it returns nothing.
+func startScan(ctx context.Context, s SecretScanner, dir string, r Range) func() ([]SecretFinding, error) {
+	if s == nil {
+		return func() ([]SecretFinding, error) { return nil, nil }
+	}
+	type result struct {
+		findings []SecretFinding
+		err      error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, err := s.ScanRange(ctx, dir, r)
+		done <- result{f, err}
+	}()
+	return func() ([]SecretFinding, error) {
+		res := <-done
+		return res.findings, res.err
+	}
+}
+
+func (r *Report) note(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+}
+
+// walker checks each commit as the log pass streams it.
+type walker struct {
+	rep           *Report
+	valid         func(string) bool
+	agentKey      string
+	exemptMerges  bool
+	exemptAuthors []string
+	agents        map[string]bool
+	order         map[string]int // commit id → position in the range, oldest first
+	subjects      map[string]string
+
+	cur     *commit
+	path    string
+	markers fileMarkers
+}
+
+func (w *walker) commit(c *commit) {
+	w.endFile()
+	w.cur, w.path = c, ""
+	w.order[c.Hash] = len(w.order)
+	w.subjects[c.Hash] = c.Subject
+	for _, v := range c.AgentTrailers {
+		if w.valid(v) {
+			w.agents[v] = true
+		}
+	}
+	switch {
+	case c.isMerge() && w.exemptMerges:
+		w.rep.ExemptMerges++
+	case matchAuthor(w.exemptAuthors, c.AuthorEmail):
+		w.rep.ExemptAuthors++
+	default:
+		if msg := trailerProblem(c.AgentTrailers, w.agentKey, w.valid); msg != "" {
+			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindTrailer, Commit: c.Hash, Subject: c.Subject, Message: msg})
+		}
+	}
+}
+
+func (w *walker) file(path string) {
+	w.endFile()
+	w.path = path
+}
+
+func (w *walker) added(line int, text []byte) {
+	w.markers.add(line, text)
+}
+
+// endFile reports the conflict markers the current commit added to the
+// current file, if any.
+func (w *walker) endFile() {
+	if w.cur != nil && w.markers.found() {
+		w.rep.Violations = append(w.rep.Violations, Violation{
+			Kind: KindConflict, Commit: w.cur.Hash, Subject: w.cur.Subject, File: w.path, Line: w.markers.first,
+			Message: fmt.Sprintf("adds %d unresolved conflict-marker line%s", w.markers.count, plural(w.markers.count)),
+		})
+	}
+	w.markers = fileMarkers{}
+}
+
+// secretViolation turns a scanner finding into a violation. The preview
+// is redacted again: it is printed to CI logs, and a second, cheap pass
+// costs nothing if the scanner already did its job.
+func (w *walker) secretViolation(f SecretFinding) Violation {
+	f.Commit = w.fullID(f.Commit)
+	preview := redact.String(f.Preview)
+	if preview == "" {
+		preview = redact.Mask
+	}
+	return Violation{
+		Kind: KindSecret, Commit: f.Commit, Subject: w.subjects[f.Commit], File: f.File, Line: f.Line,
+		Rule: f.Rule, Preview: preview, Fingerprint: f.Fingerprint,
+		Message: fmt.Sprintf("adds a secret (%s): %s", f.Rule, preview),
+	}
+}
+
+// fullID expands an abbreviated commit id of the range; scanners may
+// print short ids.
+func (w *walker) fullID(id string) string {
+	if _, ok := w.order[id]; ok || len(id) < 4 {
+		return id
+	}
+	for full := range w.order {
+		if strings.HasPrefix(full, id) {
+			return full
+		}
+	}
+	return id
+}
+
+// sortViolations orders violations as the range reads: by commit, oldest
+// first, then file and line; range-wide ones last.
+func (w *walker) sortViolations() {
+	pos := func(v Violation) int {
+		if v.Commit == "" {
+			return len(w.order) + 1
+		}
+		if p, ok := w.order[v.Commit]; ok {
+			return p
+		}
+		return len(w.order)
+	}
+	sort.SliceStable(w.rep.Violations, func(i, j int) bool {
+		a, b := w.rep.Violations[i], w.rep.Violations[j]
+		if pa, pb := pos(a), pos(b); pa != pb {
+			return pa < pb
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+}
+
+// trailerProblem says what is wrong with a commit's agent trailers, or ""
+// when there is exactly one and it is well-formed.
+func trailerProblem(values []string, key string, valid func(string) bool) string {
+	switch len(values) {
+	case 0:
+		return fmt.Sprintf("no %s trailer", key)
+	case 1:
+		if values[0] == "" {
+			return fmt.Sprintf("the %s trailer is empty", key)
+		}
+		if !valid(values[0]) {
+			return fmt.Sprintf("malformed %s trailer %s (an agent id is 1-128 letters, digits and . _ @ + / -, starting with a letter or digit)", key, quoteValue(values[0]))
+		}
+		return ""
+	}
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = quoteValue(v)
+	}
+	return fmt.Sprintf("%d %s trailers (%s); exactly one is allowed", len(values), key, strings.Join(quoted, ", "))
+}
+
+// quoteValue shows a trailer value: redacted (an agent could paste a token
+// anywhere) and cut, since it ends up in CI logs and annotations.
+func quoteValue(v string) string {
+	v = redact.String(v)
+	if len(v) > 64 {
+		v = v[:64] + "…"
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,370 @@
+package secretscan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/guard/redact"
+	"github.com/swarm-guard/swarm-guard/hooks/audit"
+	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Bounds of the after-the-fact scan: it runs after every Bash call, so it
+// must stay cheap whatever the command did.
+const (
+	maxPostFiles = 200              // files scanned after one command
+	postTimeout  = 10 * time.Second // the whole scan; the hook timeout is 60 s
+	bashWindow   = 2 * time.Minute  // Bash's default timeout: how far back "written by this command" reaches without duration_ms
+	clockSlack   = 2 * time.Second  // mtime granularity and clock skew
+	gitTimeout   = 500 * time.Millisecond
+)
+
+// PostRequest is one PostToolUse event.
+type PostRequest struct {
+	In     *claude.Input
+	Ctx    *hookenv.Context
+	Policy *policy.Policy
+	Runner Runner
+	Now    time.Time
+	Getenv func(string) string
+	// Duration is how long the tool ran (the event's duration_ms, Claude
+	// Code 2.1.119 and later); 0 when unknown, and then the Bash call's
+	// timeout, or two minutes, bounds "written during the call".
+	Duration time.Duration
+}
+
+// target is one thing to scan after the call.
+type target struct {
+	path string // absolute
+	rel  string
+	// text, when set, is scanned instead of the file (NotebookEdit's cell).
+	text *string
+	// newLines, when set, limits findings to these line numbers: the lines
+	// a Write or Edit added according to Claude Code's patch, or the lines
+	// a tracked file adds over the index.
+	newLines map[int]bool
+}
+
+// PostToolUse scans what a tool call just wrote and, when it holds a
+// secret, answers {"decision":"block","reason":...}: the tool already ran,
+// so this is the agent's cue to remove the secret at once.
+func PostToolUse(r PostRequest) claude.Response {
+	pol := r.Policy
+	if !pol.Secrets.PostToolUse || pol.RuleAction(policy.RuleSecretContent) == policy.Off {
+		return claude.Response{}
+	}
+	if r.Now.IsZero() {
+		r.Now = time.Now()
+	}
+	if r.Getenv == nil {
+		r.Getenv = os.Getenv
+	}
+	root := r.Ctx.Env.Root
+	var targets []target
+	command := ""
+	switch r.In.ToolName {
+	case guard.ToolBash:
+		ti, err := guard.DecodeToolInput(r.In.ToolInput)
+		if err != nil || ti.Command == nil {
+			return claude.Response{}
+		}
+		command = *ti.Command
+		targets = bashTargets(r, command)
+	case guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit:
+		var ti struct {
+			FilePath string `json:"file_path"`
+		}
+		if json.Unmarshal(r.In.ToolInput, &ti) != nil || ti.FilePath == "" {
+			return claude.Response{}
+		}
+		targets = []target{{path: ti.FilePath, rel: nameIn(root, ti.FilePath, r.Ctx.Env.Resolve), newLines: patchedLines(r.In.ToolResponse)}}
+	case guard.ToolNotebookEdit:
+		c, err := toolcontent.Compute(r.In.ToolName, r.In.ToolInput, os.ReadFile)
+		if err != nil {
+			return claude.Response{}
+		}
+		targets = []target{{path: c.Path, rel: nameIn(root, c.Path, r.Ctx.Env.Resolve), text: &c.Text}}
+	default:
+		return claude.Response{}
+	}
+	kept := targets[:0]
+	for _, t := range targets {
+		if !allowed(pol, t.rel) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return claude.Response{}
+	}
+	findings, tooLarge, err := scanTargets(r, kept)
+	if err != nil {
+		// Not "for secrets: <cause>": the audit redactor would take the
+		// cause, which names the scanner to install, for a secret value.
+		msg := "swarm-guard could not scan what this " + r.In.ToolName + " call wrote. Cause: " + oneLine(err.Error())
+		if pol.FailMode == policy.FailOpen {
+			return claude.Response{Stderr: msg + " (fail_mode is open: not blocking)\n"}
+		}
+		return block(r, command, policy.RuleInternalError, msg+". Check the files you wrote for credentials yourself before you go on.")
+	}
+	if len(findings) == 0 {
+		if len(tooLarge) > 0 {
+			return claude.Response{Stderr: "swarm-guard: not scanned for secrets (over 10 MB): " + strings.Join(tooLarge, ", ") + "\n"}
+		}
+		return claude.Response{}
+	}
+	reason := fmt.Sprintf("swarm-guard found %s in what this %s call wrote: %s. Remove %s now: %s.",
+		plural(len(findings), "secret"), r.In.ToolName, locations(findings, 5), them(len(findings)), fixAdvice(pol))
+	return block(r, command, policy.RuleSecretContent, reason)
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// block answers PostToolUse with a block decision and records it in the
+// audit log, redacted like every record.
+func block(r PostRequest, command, rule, reason string) claude.Response {
+	out, _ := json.Marshal(struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}{"block", redact.String(reason)})
+	resp := claude.Response{Stdout: string(out) + "\n"}
+	agent := r.Getenv("SWARM_GUARD_AGENT_ID")
+	if agent == "" {
+		agent = r.Getenv("AGENT_ID")
+	}
+	if agent == "" {
+		agent = r.In.AgentID
+	}
+	if len(command) > 4096 {
+		command = command[:4096] + "…"
+	}
+	rec := audit.Record{
+		Time: r.Now.UTC().Format(time.RFC3339Nano), Event: r.In.HookEventName, SessionID: r.In.SessionID, AgentID: agent,
+		Tool: r.In.ToolName, Cwd: r.In.Cwd, Command: redact.String(command), Action: "block", Rule: rule,
+		Reason: redact.String(reason), Policy: r.Policy.Source, Micros: time.Since(r.Now).Microseconds(),
+	}
+	if err := audit.Append(filepath.Join(r.Ctx.StateDir, audit.FileName), rec); err != nil {
+		resp.Stderr = "swarm-guard: the decision was not written to the audit log (" + oneLine(err.Error()) + ")\n"
+	}
+	return resp
+}
+
+// bashTargets lists the files a Bash command wrote inside the worktree:
+// what the shell analysis says it writes (a directory stands for the files
+// in it modified during the call), plus files git sees changed or created
+// during the call, which catches programs that write files the command
+// line does not name.
+//
+// In a tracked file only the lines the worktree adds over the index count:
+// a secret in an unchanged line of a file the command merely appended to
+// was not written by it (the pre-commit hook and CI report it where it was
+// added). Untracked and ignored files count whole.
+func bashTargets(r PostRequest, command string) []target {
+	env := r.Ctx.Env
+	root := env.Root
+	window := r.Duration
+	if window <= 0 {
+		window = bashWindow
+		var ti struct {
+			Timeout int64 `json:"timeout"` // ms
+		}
+		if json.Unmarshal(r.In.ToolInput, &ti) == nil && ti.Timeout > 0 {
+			window = time.Duration(ti.Timeout) * time.Millisecond
+		}
+	}
+	since := r.Now.Add(-window - clockSlack)
+	seen := map[string]bool{}
+	var out []target
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if seen[p] || len(out) >= maxPostFiles || !inside(root, p) || inside(filepath.Join(root, ".git"), p) {
+			return
+		}
+		seen[p] = true
+		out = append(out, target{path: p, rel: RelPath(root, p)})
+	}
+	for _, p := range guard.New(r.Policy).WrittenFiles(command, env) {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			if inside(root, p) || inside(p, root) {
+				dir := p
+				if inside(p, root) {
+					dir = root // "cp x /" still only concerns the worktree
+				}
+				modified, _ := files.ModifiedSince(dir, since, maxPostFiles)
+				for _, m := range modified {
+					add(m)
+				}
+			}
+		case fi.Mode().IsRegular():
+			add(p)
+		}
+	}
+	if r.Ctx.Repo == nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	status := gitStatus(ctx, root)
+	rels := make([]string, 0, len(status))
+	for rel := range status {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(since) {
+			add(p)
+		}
+	}
+	var tracked []string
+	for _, t := range out {
+		if status[t.rel] == statusModified {
+			tracked = append(tracked, t.rel)
+		}
+	}
+	if len(tracked) > 0 {
+		added := map[string]map[int]bool{}
+		for _, rel := range tracked {
+			added[rel] = map[int]bool{}
+		}
+		err := gitchanges.Unstaged(ctx, root, tracked, func(h gitchanges.Hunk) error {
+			if lines, ok := added[h.File]; ok {
+				for i := range h.Lines() {
+					lines[h.Line+i] = true
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			for i := range out {
+				if lines, ok := added[out[i].rel]; ok {
+					out[i].newLines = lines
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out
+}
+
+// inside reports whether p is dir or below it.
+func inside(dir, p string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// patchedLines reads the new-side numbers of the lines a Write or Edit
+// added from Claude Code's tool_response.structuredPatch. nil means
+// unknown: every line counts.
+func patchedLines(resp json.RawMessage) map[int]bool {
+	var tr struct {
+		Type            string `json:"type"`
+		StructuredPatch []struct {
+			NewStart int      `json:"newStart"`
+			Lines    []string `json:"lines"`
+		} `json:"structuredPatch"`
+	}
+	if len(resp) == 0 || json.Unmarshal(resp, &tr) != nil || tr.Type == "create" || tr.StructuredPatch == nil {
+		return nil
+	}
+	out := map[int]bool{}
+	for _, h := range tr.StructuredPatch {
+		n := h.NewStart
+		for _, l := range h.Lines {
+			switch {
+			case strings.HasPrefix(l, "+"):
+				out[n] = true
+				n++
+			case strings.HasPrefix(l, "-"):
+			default:
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// scanTargets scans the targets and keeps the findings on their new lines.
+func scanTargets(r PostRequest, targets []target) (findings []wire.Finding, tooLarge []string, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), postTimeout)
+	defer cancel()
+	byRel := map[string]target{}
+	all, err := r.Runner.run(ctx, r.Ctx.Env.Root, r.Policy, func(emit client.Emit) error {
+		for _, t := range targets {
+			byRel[t.rel] = t
+			if t.text != nil {
+				if err := emit(wire.NewBlock(t.rel, "", 1, []byte(*t.text))); err != nil {
+					return err
+				}
+				continue
+			}
+			skip, err := files.Read(t.path, toolcontent.MaxBytes, func(p files.Piece) error {
+				return emit(wire.NewBlock(t.rel, "", p.Line, p.Data))
+			})
+			if err != nil {
+				return err
+			}
+			if skip != nil && skip.Reason == files.ReasonTooLarge {
+				tooLarge = append(tooLarge, t.rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range all {
+		t := byRel[f.File]
+		if t.newLines != nil && !anyLine(t.newLines, f.Line, f.EndLine) {
+			continue
+		}
+		findings = append(findings, f)
+	}
+	return findings, tooLarge, nil
+}
+
+func anyLine(lines map[int]bool, first, last int) bool {
+	for l := first; l <= max(first, last); l++ {
+		if lines[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// locations renders up to n findings as "path:line [rule] `preview`" (see list).
+func locations(fs []wire.Finding, n int) string {
+	var parts []string
+	for i, f := range fs {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d [%s] `%s`", f.File, f.Line, f.Rule, f.Preview))
+	}
+	return strings.Join(parts, "; ")
+}

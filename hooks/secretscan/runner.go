@@ -1,0 +1,83 @@
+package secretscan
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Runner runs the scanner executable.
+type Runner struct {
+	// Self is the running swarm-guard executable; the scanner is looked
+	// for next to it first.
+	Self string
+	// LookPath finds the scanner on PATH; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+}
+
+// run scans the blocks produce emits with the rules of root.
+func (r Runner) run(ctx context.Context, root string, pol *policy.Policy, produce func(client.Emit) error) ([]wire.Finding, error) {
+	exe, err := client.Find(r.Self, r.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	res, err := client.Run(ctx, exe, wire.Request{Root: root, GitleaksAllow: pol.Secrets.GitleaksAllow}, produce)
+	if err != nil {
+		return nil, err
+	}
+	return res.Findings, nil
+}
+
+// RelPath names path for findings and path rules: slash-separated and
+// relative to root when inside it, else absolute.
+func RelPath(root, path string) string {
+	if root != "" {
+		if rel, err := filepath.Rel(root, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(path))
+}
+
+// nameIn is RelPath with symbolic links in path resolved when that puts
+// it inside root: the root comes resolved from hookenv, while Claude Code
+// names files as the agent spelled them.
+func nameIn(root, path string, resolve func(string) string) string {
+	rel := RelPath(root, path)
+	if strings.HasPrefix(rel, "/") && resolve != nil {
+		if r := RelPath(root, resolve(path)); !strings.HasPrefix(r, "/") {
+			return r
+		}
+	}
+	return rel
+}
+
+// allowed reports whether [secrets] allow_paths exempts a path given
+// relative to the worktree root. Absolute paths (outside the worktree)
+// never match: the globs are relative to the root.
+func allowed(pol *policy.Policy, rel string) bool {
+	if strings.HasPrefix(rel, "/") {
+		return false
+	}
+	for _, g := range pol.Secrets.AllowPaths {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// plural returns "1 secret" or "2 secrets".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,82 @@
+package scanner
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+)
+
+// goSource returns about n bytes of real Go code from GOROOT (net/http),
+// the kind of text agents write. It skips the benchmark without GOROOT.
+func goSource(b testing.TB, n int) string {
+	b.Helper()
+	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skipf("no Go sources to scan: %v", err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var out []byte
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".go" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, data...)
+		if len(out) >= n {
+			break
+		}
+	}
+	if len(out) < n {
+		b.Skipf("only %d bytes of Go sources", len(out))
+	}
+	out = out[:n]
+	for len(out) > 0 && out[len(out)-1] != '\n' {
+		out = out[:len(out)-1]
+	}
+	return string(out)
+}
+
+// benchScan measures a whole scan in a fresh Scanner, as one scanner
+// process does: rule selection, lazy compilation and detection.
+func benchScan(b *testing.B, text string, depth int) {
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		s, err := New(Options{DecodeDepth: depth})
+		if err != nil {
+			b.Fatal(err)
+		}
+		blocks := []wire.Block{{File: "big.go", Line: 1, Text: text}}
+		i := 0
+		_, err = s.Stream(func() (wire.Block, error) {
+			if i == len(blocks) {
+				return wire.Block{}, io.EOF
+			}
+			i++
+			return blocks[i-1], nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScanClean10KB(b *testing.B) {
+	text := goSource(b, 10<<10)
+	b.Run("depth0", func(b *testing.B) { benchScan(b, text, 0) })
+	b.Run("depth5", func(b *testing.B) { benchScan(b, text, DefaultDecodeDepth) })
+}
+
+func BenchmarkScan1MB(b *testing.B) {
+	text := goSource(b, 1<<20)
+	b.Run("depth0", func(b *testing.B) { benchScan(b, text, 0) })
+	b.Run("depth5", func(b *testing.B) { benchScan(b, text, DefaultDecodeDepth) })
+}

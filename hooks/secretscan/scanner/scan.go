@@ -1,0 +1,180 @@
+package scanner
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+)
+
+// DefaultDecodeDepth is how many base64/hex/percent decoding passes run,
+// the gitleaks CLI's default: a secret hidden by encoding is still found,
+// and the swarm-guard doors agree with a gitleaks run in CI.
+const DefaultDecodeDepth = 5
+
+// Options configure a scan.
+type Options struct {
+	Root          string // worktree root: .gitleaks.toml and .gitleaksignore
+	GitleaksAllow bool   // honour inline gitleaks:allow
+	DecodeDepth   int
+	Workers       int // 0 means GOMAXPROCS
+}
+
+// Scanner scans blocks with one rule set.
+type Scanner struct {
+	cat    *catalogue
+	comp   *compiler
+	ignore ignoreList
+	depth  int
+	// workers is the number of goroutines Stream uses.
+	workers int
+}
+
+// New loads the rule set of o.Root. Errors name the broken file.
+func New(o Options) (*Scanner, error) {
+	cat, err := loadCatalogue(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	comp, err := newCompiler(cat, o.DecodeDepth, !o.GitleaksAllow)
+	if err != nil {
+		return nil, err
+	}
+	ign, err := loadIgnore(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	w := o.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return &Scanner{cat: cat, comp: comp, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
+}
+
+// job is one piece of one block.
+type job struct {
+	seq    int // orders findings as the blocks came
+	file   string
+	commit string
+	piece
+}
+
+// Stream scans blocks from next until it returns io.EOF, on s.workers
+// goroutines, and returns the findings in block order.
+func (s *Scanner) Stream(next func() (wire.Block, error)) ([]wire.Finding, error) {
+	jobs := make(chan job, 2*s.workers)
+	type result struct {
+		seq      int
+		findings []wire.Finding
+	}
+	var (
+		mu       sync.Mutex
+		results  []result
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	for range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				fs, err := s.safeScanJob(j)
+				if err != nil {
+					fail(err)
+					continue
+				}
+				if len(fs) > 0 {
+					mu.Lock()
+					results = append(results, result{j.seq, fs})
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	seq := 0
+	var readErr error
+	for {
+		b, err := next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		text := b.Content()
+		for _, p := range chunk(text, max(b.Line, 1), chunkSize(len(text), s.workers)) {
+			jobs <- job{seq: seq, file: b.File, commit: b.Commit, piece: p}
+			seq++
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	slices.SortStableFunc(results, func(a, b result) int { return cmp.Compare(a.seq, b.seq) })
+	var out []wire.Finding
+	for _, r := range results {
+		out = append(out, r.findings...)
+	}
+	return out, nil
+}
+
+// safeScanJob is scanJob with a panic (in gitleaks, on some input)
+// turned into an error: it runs on a worker goroutine, where Main's
+// recover cannot catch it.
+func (s *Scanner) safeScanJob(j job) (fs []wire.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error scanning %s: %v; nothing was allowed, report this", j.file, r)
+		}
+	}()
+	return s.scanJob(j)
+}
+
+// scanJob scans one piece. It compiles the rules the piece needs first.
+func (s *Scanner) scanJob(j job) ([]wire.Finding, error) {
+	if j.file != "" && j.file == s.cat.configPath {
+		return nil, nil // gitleaks never scans its own config
+	}
+	det, err := s.comp.detectorFor(s.cat.analyse(j.text, s.depth))
+	if err != nil {
+		return nil, err
+	}
+	found := det.Detect(detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line})
+	var out []wire.Finding
+	for _, f := range found {
+		if s.ignore.ignored(f.Commit, f.File, f.RuleID, f.StartLine) {
+			continue
+		}
+		col, _ := location(f)
+		out = append(out, wire.Finding{
+			File: f.File, Line: f.StartLine, EndLine: f.EndLine, Column: col,
+			Rule: f.RuleID, Description: f.Description, Commit: f.Commit,
+			Preview:     preview(f),
+			Fingerprint: fingerprint(f.Commit, f.File, f.RuleID, f.StartLine),
+		})
+	}
+	slices.SortStableFunc(out, func(a, b wire.Finding) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), cmp.Compare(a.Rule, b.Rule))
+	})
+	return out, nil
+}

@@ -1,0 +1,150 @@
+package wire
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// Version is the protocol version this build speaks.
+const Version = 1
+
+// Request opens a scan. It is the first line the scanner reads.
+type Request struct {
+	Version int `json:"version"`
+	// Root is the worktree root: the scanner reads .gitleaks.toml and
+	// .gitleaksignore from it. Empty means the default rules and no
+	// ignore file.
+	Root string `json:"root"`
+	// GitleaksAllow honours inline "gitleaks:allow" comments.
+	GitleaksAllow bool `json:"gitleaks_allow"`
+}
+
+// Block is one piece of text to scan: a whole file, a part of a big file,
+// or the lines a diff hunk adds.
+type Block struct {
+	// File is the path findings name: slash-separated and relative to
+	// Request.Root when the file is inside it, absolute otherwise. Path
+	// allowlists of the gitleaks config match against it.
+	File   string `json:"file"`
+	Commit string `json:"commit,omitempty"` // the commit that added the text, for history scans
+	Line   int    `json:"line"`             // 1-based line number of the first line of the text
+	// Text is the content when it is valid UTF-8; Data carries it otherwise,
+	// because JSON would replace invalid bytes and shift columns.
+	Text string `json:"text,omitempty"`
+	Data []byte `json:"data,omitempty"`
+}
+
+// NewBlock returns a block for content, choosing Text or Data.
+func NewBlock(file, commit string, line int, content []byte) Block {
+	b := Block{File: file, Commit: commit, Line: line}
+	if utf8.Valid(content) {
+		b.Text = string(content)
+	} else {
+		b.Data = content
+	}
+	return b
+}
+
+// Content returns the text of the block.
+func (b Block) Content() string {
+	if b.Data != nil {
+		return string(b.Data)
+	}
+	return b.Text
+}
+
+// Result is the scanner's answer.
+type Result struct {
+	Version  int       `json:"version"`
+	Findings []Finding `json:"findings"`
+	Error    string    `json:"error,omitempty"` // set when the scan failed; Findings are then incomplete
+}
+
+// Finding is one secret (or, from the light side's own checks, one
+// conflict marker). Every text field is safe to print.
+type Finding struct {
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	EndLine     int    `json:"end_line"`
+	Column      int    `json:"column"` // 1-based byte column of the start of the match; 0 when unknown
+	Rule        string `json:"rule"`
+	Description string `json:"description,omitempty"`
+	Commit      string `json:"commit"`
+	Preview     string `json:"preview"`     // the line with the secret masked
+	Fingerprint string `json:"fingerprint"` // gitleaks fingerprint: [commit:]file:rule:line, for .gitleaksignore
+}
+
+// Encoder writes a request stream.
+type Encoder struct {
+	w   *bufio.Writer
+	enc *json.Encoder
+}
+
+// NewEncoder returns an encoder writing JSON lines to w.
+func NewEncoder(w io.Writer) *Encoder {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	return &Encoder{w: bw, enc: enc}
+}
+
+// Encode writes one value (a Request or a Block) as one line.
+func (e *Encoder) Encode(v any) error {
+	if err := e.enc.Encode(v); err != nil {
+		return fmt.Errorf("write to the secret scanner: %w", err)
+	}
+	return nil
+}
+
+// Flush writes buffered lines through.
+func (e *Encoder) Flush() error {
+	if err := e.w.Flush(); err != nil {
+		return fmt.Errorf("write to the secret scanner: %w", err)
+	}
+	return nil
+}
+
+// Decoder reads a request stream.
+type Decoder struct {
+	dec *json.Decoder
+}
+
+// NewDecoder returns a decoder reading JSON lines from r.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+}
+
+// Request reads the opening request and checks its version.
+func (d *Decoder) Request() (Request, error) {
+	var req Request
+	if err := d.dec.Decode(&req); err != nil {
+		if err == io.EOF {
+			return req, fmt.Errorf("no scan request on stdin; swarm-guard-secrets is run by swarm-guard, not by hand")
+		}
+		return req, fmt.Errorf("bad scan request: %w", err)
+	}
+	if req.Version != Version {
+		return req, VersionError(req.Version)
+	}
+	return req, nil
+}
+
+// Block reads the next block; io.EOF ends the stream.
+func (d *Decoder) Block() (Block, error) {
+	var b Block
+	if err := d.dec.Decode(&b); err != nil {
+		if err == io.EOF {
+			return b, io.EOF
+		}
+		return b, fmt.Errorf("bad block in the scan request: %w", err)
+	}
+	return b, nil
+}
+
+// VersionError says two builds that speak different protocols met.
+func VersionError(got int) error {
+	return fmt.Errorf("protocol version %d, but this build speaks version %d: swarm-guard and swarm-guard-secrets come from different builds; reinstall both (make install)", got, Version)
+}

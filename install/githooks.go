@@ -1,0 +1,152 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HookNames are the git hooks swarm-guard installs.
+var HookNames = []string{"pre-commit", "prepare-commit-msg", "commit-msg", "pre-push"}
+
+// ChainSuffix is appended to the name of a hook that was in place before
+// swarm-guard: it moves to <hook>.swarm-guard-chained, in the same
+// directory so that scripts finding files next to themselves still work,
+// and swarm-guard's hook runs it afterwards.
+const ChainSuffix = ".swarm-guard-chained"
+
+// hookFingerprint marks a hook file as swarm-guard's, whatever binary it
+// calls.
+const hookFingerprint = "# swarm-guard-hook: "
+
+// IsOurGitHook reports whether a hook file's content is swarm-guard's.
+func IsOurGitHook(data []byte) bool { return bytes.Contains(data, []byte("\n"+hookFingerprint)) }
+
+// notFound is what a hook prints when the binary is gone: hooks fail
+// closed, a guard that silently stops running is no guard.
+func notFound(binary string) string {
+	return "swarm-guard: not found at " + binary + " or on PATH; reinstall with `make install && swarm-guard install`"
+}
+
+// HookScript is the hook file for one git hook. It runs the binary by
+// absolute path, else swarm-guard on PATH, else fails; then the chained
+// hook that was there before, if any, with the same arguments (and for
+// pre-push the same ref lines on stdin); a failure of either fails the hook.
+func HookScript(hook, binary string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, `#!/bin/sh
+%s%s
+# Installed by swarm-guard install; swarm-guard uninstall removes it and puts
+# back the hook that was here before. Edits are lost on the next install.
+sg=%s
+if [ ! -x "$sg" ]; then
+	sg=$(command -v swarm-guard) || {
+		echo %s >&2
+		exit 1
+	}
+fi
+chained="$0%s"
+[ -x "$chained" ] || exec "$sg" git-hook %s "$@"
+`, hookFingerprint, hook, shellQuote(binary), shellQuote(notFound(binary)), ChainSuffix, hook)
+	if hook == "pre-push" {
+		b.WriteString(`# Both hooks read git's ref lines: keep them for the second.
+in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1
+trap 'rm -f "$in"' EXIT
+trap 'exit 1' HUP INT TERM
+cat >"$in" || exit 1
+"$sg" git-hook pre-push "$@" <"$in" || exit $?
+"$chained" "$@" <"$in"
+`)
+	} else {
+		fmt.Fprintf(&b, `"$sg" git-hook %s "$@" || exit $?
+exec "$chained" "$@"
+`, hook)
+	}
+	return []byte(b.String())
+}
+
+// planGitHooks installs the hook files into the hooks directory, or joins
+// husky's user scripts.
+func planGitHooks(o Options) ([]Change, []string, error) {
+	if o.Git.Husky != "" {
+		return planHusky(o)
+	}
+	var changes []Change
+	var notes []string
+	for _, name := range HookNames {
+		path := filepath.Join(o.Git.Dir, name)
+		chained := path + ChainSuffix
+		script := HookScript(name, o.Binary)
+		old, isLink, err := readHook(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		_, chainErr := os.Lstat(chained)
+		haveChained := chainErr == nil
+		summary := "swarm-guard git hook"
+		if haveChained {
+			summary += "; then runs " + filepath.Base(chained)
+		}
+		switch {
+		case old == nil && !isLink:
+			changes = append(changes, Change{Path: path, Action: "create", Summary: summary,
+				do: func() error { return writeAtomic(path, script, 0o755) }})
+		case !isLink && IsOurGitHook(old):
+			if bytes.Equal(old, script) && isExecutable(path) {
+				changes = append(changes, Change{Path: path, Action: "unchanged", Summary: summary})
+				continue
+			}
+			changes = append(changes, Change{Path: path, Action: "update", Summary: summary,
+				do: func() error { return writeAtomic(path, script, 0o755) }})
+		case haveChained:
+			return nil, nil, &RefusedError{Msg: fmt.Sprintf("%s is not swarm-guard's, and %s already holds the hook swarm-guard chained earlier; keep one of them (move the other away), then run swarm-guard install again", path, chained)}
+		default:
+			changes = append(changes, Change{Path: path, Action: "chain",
+				Summary: fmt.Sprintf("swarm-guard git hook; the existing hook moves to %s and runs after it", filepath.Base(chained)),
+				do: func() error {
+					if _, err := os.Lstat(chained); err == nil {
+						return fmt.Errorf("%s appeared while installing; run swarm-guard install again", chained)
+					}
+					if err := os.Rename(path, chained); err != nil {
+						return fmt.Errorf("chain the existing hook: %w", err)
+					}
+					return writeAtomic(path, script, 0o755)
+				}})
+			if !isExecutable(path) {
+				notes = append(notes, fmt.Sprintf("%s is not executable, so git skipped it; swarm-guard's hook skips it too", path))
+			}
+		}
+	}
+	return changes, notes, nil
+}
+
+// readHook reads a hook file; a symbolic link is reported, not followed:
+// it is somebody else's hook and is chained as it is.
+func readHook(path string) (data []byte, isLink bool, err error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("inspect %s: %w", path, err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, true, nil
+	}
+	if fi.IsDir() {
+		return nil, false, fmt.Errorf("%s is a directory, not a hook; move it away, then run swarm-guard install again", path)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, false, nil
+}
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}

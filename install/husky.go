@@ -1,0 +1,115 @@
+package install
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// With husky, core.hooksPath points at .husky/_, whose files husky
+// regenerates; they run the user scripts .husky/<hook> with sh -e.
+// swarm-guard adds a marked block at the top of those scripts, and
+// uninstall removes exactly that block.
+
+const (
+	huskyBegin = "# >>> swarm-guard >>> added by swarm-guard install; swarm-guard uninstall removes it\n"
+	huskyEnd   = "# <<< swarm-guard <<<\n"
+	// huskyNew starts a user script install creates.
+	huskyNew = "#!/usr/bin/env sh\n"
+)
+
+// huskyBlock runs swarm-guard for one hook from a husky user script. For
+// pre-push, the ref lines on stdin are kept for the rest of the script.
+func huskyBlock(hook, binary string) string {
+	var b strings.Builder
+	b.WriteString(huskyBegin)
+	fmt.Fprintf(&b, "swarm_guard=%s; [ -x \"$swarm_guard\" ] || swarm_guard=$(command -v swarm-guard) || { echo %s >&2; exit 1; }\n",
+		shellQuote(binary), shellQuote(notFound(binary)))
+	if hook == "pre-push" {
+		b.WriteString(`swarm_guard_in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1
+cat >"$swarm_guard_in" || exit 1
+"$swarm_guard" git-hook pre-push "$@" <"$swarm_guard_in" || { swarm_guard_rc=$?; rm -f "$swarm_guard_in"; exit $swarm_guard_rc; }
+exec <"$swarm_guard_in"; rm -f "$swarm_guard_in"
+`)
+	} else {
+		fmt.Fprintf(&b, "\"$swarm_guard\" git-hook %s \"$@\" || exit $?\n", hook)
+	}
+	b.WriteString(huskyEnd)
+	return b.String()
+}
+
+// findHuskyBlock returns the byte range of swarm-guard's block.
+func findHuskyBlock(s string) (int, int, bool) {
+	i := strings.Index(s, huskyBegin)
+	if i < 0 || (i > 0 && s[i-1] != '\n') {
+		return 0, 0, false
+	}
+	j := strings.Index(s[i:], huskyEnd)
+	if j < 0 {
+		return 0, 0, false
+	}
+	return i, i + j + len(huskyEnd), true
+}
+
+// withHuskyBlock puts block into a user script: replacing an earlier
+// block, else after the #! line, else at the top.
+func withHuskyBlock(s, block string) string {
+	if i, j, ok := findHuskyBlock(s); ok {
+		return s[:i] + block + s[j:]
+	}
+	at := 0
+	if strings.HasPrefix(s, "#!") {
+		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+			at = nl + 1
+		} else {
+			return s + "\n" + block
+		}
+	}
+	return s[:at] + block + s[at:]
+}
+
+// withoutHuskyBlock removes swarm-guard's block.
+func withoutHuskyBlock(s string) (string, bool) {
+	i, j, ok := findHuskyBlock(s)
+	if !ok {
+		return s, false
+	}
+	return s[:i] + s[j:], true
+}
+
+func planHusky(o Options) ([]Change, []string, error) {
+	var changes []Change
+	for _, name := range HookNames {
+		path := filepath.Join(o.Git.Husky, name)
+		block := huskyBlock(name, o.Binary)
+		old, err := readOptional(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		summary := "husky user script: runs swarm-guard first"
+		if old == nil {
+			data := []byte(huskyNew + block)
+			changes = append(changes, Change{Path: path, Action: "create", Summary: summary,
+				do: func() error { return createRecorded(o.StateDir, path, data, 0o755) }})
+			continue
+		}
+		updated := []byte(withHuskyBlock(string(old), block))
+		if bytes.Equal(updated, old) {
+			changes = append(changes, Change{Path: path, Action: "unchanged", Summary: summary})
+			continue
+		}
+		mode := fileMode(path, 0o755)
+		changes = append(changes, Change{Path: path, Action: "update", Summary: summary + " (a marked block at the top)",
+			do: func() error { return writeAtomic(path, updated, mode) }})
+	}
+	return changes, nil, nil
+}
+
+func fileMode(path string, def os.FileMode) os.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return def
+}

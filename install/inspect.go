@@ -1,0 +1,105 @@
+package install
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// What doctor asks about an installation.
+
+// SettingsState is what the Claude Code settings file holds.
+type SettingsState struct {
+	Path   string
+	Exists bool
+	Err    error               // the file is not valid JSON (Claude Code then runs no hooks)
+	Ours   map[string][]string // swarm-guard commands per hook event
+}
+
+// InspectSettings reads the settings file of the worktree at root.
+func InspectSettings(root string) SettingsState {
+	s := SettingsState{Path: SettingsPath(root)}
+	data, err := os.ReadFile(s.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return s
+	}
+	s.Exists = true
+	if err != nil {
+		s.Err = err
+		return s
+	}
+	if _, err := settingsRoot(data); err != nil {
+		s.Err = err
+		return s
+	}
+	s.Ours = ourHookCommands(data)
+	return s
+}
+
+// ClaudeEvents are the hook events install registers.
+func ClaudeEvents() []string {
+	out := make([]string, len(claudeEvents))
+	for i, ev := range claudeEvents {
+		out[i] = ev.name
+	}
+	return out
+}
+
+// CommandBinary returns the executable a hook command runs: its first
+// shell word, as HookCommand writes it.
+func CommandBinary(command string) string {
+	w, _, _ := shellWord(strings.TrimSpace(command))
+	return w
+}
+
+// HookState is what one installed git hook looks like.
+type HookState struct {
+	Name       string
+	Path       string // the file swarm-guard's part is in (a husky user script with husky)
+	Exists     bool
+	Ours       bool   // swarm-guard's hook file, or a husky script with swarm-guard's block
+	Runnable   bool   // git will run it: the hook file (husky: husky's runner) exists and is executable
+	RunnerPath string // the file git runs
+	Binary     string // the swarm-guard path the hook calls first
+	Chained    string // the chained earlier hook, "" when none
+}
+
+// InspectGitHooks reads swarm-guard's git hooks where git runs them.
+func InspectGitHooks(g *GitHooks) []HookState {
+	var out []HookState
+	for _, name := range HookNames {
+		st := HookState{Name: name, Path: filepath.Join(g.Dir, name), RunnerPath: filepath.Join(g.Dir, name)}
+		if g.Husky != "" {
+			st.Path = filepath.Join(g.Husky, name)
+		}
+		data, err := os.ReadFile(st.Path)
+		st.Exists = err == nil
+		st.Runnable = isExecutable(st.RunnerPath)
+		if g.Husky != "" {
+			if i, j, ok := findHuskyBlock(string(data)); ok {
+				st.Ours = true
+				st.Binary = assignedWord(string(data)[i:j], "swarm_guard=")
+			}
+		} else if IsOurGitHook(data) {
+			st.Ours = true
+			st.Binary = assignedWord(string(data), "sg=")
+			if _, err := os.Lstat(st.Path + ChainSuffix); err == nil {
+				st.Chained = st.Path + ChainSuffix
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// assignedWord returns the value of the first line "<prefix><word>".
+func assignedWord(script, prefix string) string {
+	for _, line := range strings.Split(script, "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			w, _, _ := shellWord(rest)
+			return w
+		}
+	}
+	return ""
+}
