@@ -39,10 +39,12 @@ lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# The repository passes its own secret scan: test credentials are made up at
-# test time, never committed.
+# The repository passes its own secret scan, the working tree and every
+# commit in its history: test credentials are made up at test time, never
+# committed.
 scan-self: build
 	$(BIN)/swarm-guard scan .
+	$(BIN)/swarm-guard scan --range HEAD
 
 demo: build
 	bash testdata/demo/demo.sh "$(CURDIR)/$(BIN)/swarm-guard"

@@ -76,6 +76,9 @@ func simpleCommand(cmd string) bool {
 	if strings.HasPrefix(name, "-") {
 		return false // after sudo or env, -x is an option, not a command
 	}
+	if strings.Contains(name, "=") {
+		return false // after sudo or env, 'A=1'x is an assignment, not a command
+	}
 	switch name {
 	case "", "cd", "pushd", "popd", "set", "shift", "export", "unset", "alias", "trap", "eval", "source", ".",
 		"exec", "read", "local", "declare", "typeset", "readonly", "return", "exit", "builtin", "command":

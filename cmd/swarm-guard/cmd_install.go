@@ -136,14 +136,19 @@ func runInstall(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	printPlan(c, t.ctx.Env.Root, plan, *dryRun)
-	if *dryRun {
+	return applyPlan(c, t.ctx.Env.Root, plan, *dryRun, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
+}
+
+// applyPlan prints a plan and, unless this is a dry run, carries it out.
+func applyPlan(c *cli, root string, plan *install.Plan, dryRun bool, done string) error {
+	printPlan(c, root, plan, dryRun)
+	if dryRun {
 		return nil
 	}
 	if err := plan.Apply(); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
+	fmt.Fprintln(c.stdout, done)
 	return nil
 }
 

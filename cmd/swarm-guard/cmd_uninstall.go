@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/swarm-guard/swarm-guard/install"
 )
 
@@ -44,13 +42,5 @@ func runUninstall(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	printPlan(c, t.ctx.Env.Root, plan, *dryRun)
-	if *dryRun {
-		return nil
-	}
-	if err := plan.Apply(); err != nil {
-		return err
-	}
-	fmt.Fprintln(c.stdout, "swarm-guard is uninstalled from this worktree.")
-	return nil
+	return applyPlan(c, t.ctx.Env.Root, plan, *dryRun, "swarm-guard is uninstalled from this worktree.")
 }

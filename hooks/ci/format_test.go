@@ -161,7 +161,7 @@ func TestWriteSARIF(t *testing.T) {
 		}
 	}
 	sec := run.Results[1]
-	if len(sec.Locations) != 1 || sec.Locations[0].PhysicalLocation.ArtifactLocation.URI != "conf/app,1.env" || sec.Locations[0].PhysicalLocation.Region.StartLine != 3 {
+	if len(sec.Locations) != 1 || sec.Locations[0].PhysicalLocation.ArtifactLocation.URI != "conf/app%2C1.env" || sec.Locations[0].PhysicalLocation.Region.StartLine != 3 {
 		t.Errorf("secret location = %+v", sec.Locations)
 	}
 	if len(run.Results[0].Locations) != 0 {

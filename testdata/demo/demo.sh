@@ -8,6 +8,9 @@ bin="${1:?usage: demo.sh /absolute/path/to/swarm-guard}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/swarm-guard-demo.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 repo="$work/agent-1"
+# The id this agent's commits carry (else a per-machine id would be
+# created in ~/.config).
+export SWARM_GUARD_AGENT_ID=demo-agent-1
 
 git init -q -b agent-1 "$repo"
 cd "$repo"
@@ -70,8 +73,37 @@ call Write file_path "$repo/.claude/settings.json"
 call Write file_path "$HOME/.bashrc"
 call Write file_path "$repo/src/login.go"
 
+# Content is scanned too (gitleaks rules, in swarm-guard-secrets). The key
+# is made up here and now, in the shape of an AWS access key id.
+fake_key="AKIA$( (LC_ALL=C tr -dc 'A-Z2-7' </dev/urandom || true) | head -c 16)"
+write_content() { # write_content PATH CONTENT
+	local payload out rc
+	payload=$(printf '{"session_id":"demo","transcript_path":"","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":%s,"content":%s},"tool_use_id":"toolu_demo"}' \
+		"$repo" "$(json_string "$1")" "$(json_string "$2")")
+	set +e
+	out=$(printf '%s' "$payload" | sh -c "$hook" 2>&1 >/dev/null)
+	rc=$?
+	set -e
+	if [ "$rc" -eq 2 ]; then
+		blocked=$((blocked + 1))
+		printf '\033[31mBLOCKED\033[0m Write %s (content: aws_access_key_id = AKIA...)\n        %s\n' "$1" "${out#swarm-guard blocked this call }"
+	else
+		allowed=$((allowed + 1))
+		printf '\033[32mallowed\033[0m Write %s (content)\n' "$1"
+	fi
+}
+write_content "$repo/config.py" "aws_access_key_id = \"$fake_key\""
+write_content "$repo/config.py" 'aws_access_key_id = os.environ["AWS_ACCESS_KEY_ID"]'
+
 echo
 echo "== $blocked blocked, $allowed allowed. Every decision is in $(git rev-parse --git-common-dir)/swarm-guard/audit.jsonl:"
 tail -n 3 "$(git rev-parse --git-common-dir)/swarm-guard/audit.jsonl" | cut -c1-160 | sed 's/^/   /'
+
 echo
+echo "== A real commit through the git hooks install wrote: the agent is recorded in a trailer"
+mkdir -p src && echo 'package src' >src/login.go
+git add src/login.go
+git -c user.name=demo -c user.email=demo@example.com commit -q -m "feat: login"
+git log -1 --format=%B | sed 's/^/   /'
+
 echo "Explain any decision with: swarm-guard check -- <command>"

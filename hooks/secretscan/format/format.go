@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"sort"
-	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/sarif"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
@@ -93,61 +92,6 @@ func writeJSON(w io.Writer, r Report) error {
 	return enc.Encode(out)
 }
 
-// SARIF 2.1.0, the subset code scanning reads.
-type (
-	sarifLog struct {
-		Schema  string     `json:"$schema"`
-		Version string     `json:"version"`
-		Runs    []sarifRun `json:"runs"`
-	}
-	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
-	}
-	sarifTool struct {
-		Driver sarifDriver `json:"driver"`
-	}
-	sarifDriver struct {
-		Name           string      `json:"name"`
-		InformationURI string      `json:"informationUri"`
-		Version        string      `json:"version,omitempty"`
-		Rules          []sarifRule `json:"rules"`
-	}
-	sarifRule struct {
-		ID               string       `json:"id"`
-		Name             string       `json:"name"`
-		ShortDescription sarifMessage `json:"shortDescription"`
-		Help             sarifMessage `json:"help"`
-	}
-	sarifMessage struct {
-		Text string `json:"text"`
-	}
-	sarifResult struct {
-		RuleID              string            `json:"ruleId"`
-		RuleIndex           int               `json:"ruleIndex"`
-		Level               string            `json:"level"`
-		Message             sarifMessage      `json:"message"`
-		Locations           []sarifLocation   `json:"locations"`
-		PartialFingerprints map[string]string `json:"partialFingerprints"`
-		Properties          map[string]string `json:"properties,omitempty"`
-	}
-	sarifLocation struct {
-		PhysicalLocation sarifPhysical `json:"physicalLocation"`
-	}
-	sarifPhysical struct {
-		ArtifactLocation sarifArtifact `json:"artifactLocation"`
-		Region           sarifRegion   `json:"region"`
-	}
-	sarifArtifact struct {
-		URI string `json:"uri"`
-	}
-	sarifRegion struct {
-		StartLine   int `json:"startLine"`
-		EndLine     int `json:"endLine,omitempty"`
-		StartColumn int `json:"startColumn,omitempty"`
-	}
-)
-
 const helpText = "A credential was committed or written. Remove it, rotate it (it must be considered leaked), and read it from an environment variable or a secret manager. If it is a known test fixture, mark the line with a gitleaks:allow comment or add its fingerprint to .gitleaksignore."
 
 func writeSARIF(w io.Writer, r Report, toolVersion string) error {
@@ -163,24 +107,21 @@ func writeSARIF(w io.Writer, r Report, toolVersion string) error {
 	}
 	sort.Strings(ids)
 	index := map[string]int{}
-	driver := sarifDriver{Name: "swarm-guard", InformationURI: "https://github.com/swarm-guard/swarm-guard", Version: toolVersion, Rules: []sarifRule{}}
+	rules := []sarif.Rule{}
 	for i, id := range ids {
 		index[id] = i
 		short := descr[id]
 		if short == "" {
 			short = id
 		}
-		driver.Rules = append(driver.Rules, sarifRule{ID: id, Name: id, ShortDescription: sarifMessage{short}, Help: sarifMessage{helpText}})
+		rules = append(rules, sarif.Rule{ID: id, Name: id, ShortDescription: sarif.Message{Text: short}, Help: sarif.Message{Text: helpText}})
 	}
-	results := []sarifResult{}
+	results := []sarif.Result{}
 	for _, f := range r.Findings {
-		res := sarifResult{
+		res := sarif.Result{
 			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: "error",
-			Message: sarifMessage{fmt.Sprintf("%s: %s", f.Rule, f.Preview)},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: fileURI(f.File)},
-				Region:           sarifRegion{StartLine: max(f.Line, 1), EndLine: max(f.EndLine, f.Line, 1), StartColumn: f.Column},
-			}}},
+			Message:             sarif.Message{Text: fmt.Sprintf("%s: %s", f.Rule, f.Preview)},
+			Locations:           []sarif.Location{sarif.FileLocation(f.File, max(f.Line, 1), max(f.EndLine, f.Line, 1), f.Column)},
 			PartialFingerprints: map[string]string{"swarmGuardFingerprint/v1": f.Fingerprint},
 		}
 		if f.Commit != "" {
@@ -189,22 +130,5 @@ func writeSARIF(w io.Writer, r Report, toolVersion string) error {
 		}
 		results = append(results, res)
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
-}
-
-// fileURI is a relative path as a URI reference: each segment escaped.
-func fileURI(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
+	return sarif.Write(w, toolVersion, rules, results)
 }

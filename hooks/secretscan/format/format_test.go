@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/swarm-guard/swarm-guard/hooks/sarif"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
@@ -57,7 +58,7 @@ func TestSARIF(t *testing.T) {
 	if err := Write(&b, SARIF, sample, "v1.2.3"); err != nil {
 		t.Fatal(err)
 	}
-	var log sarifLog
+	var log sarif.Log
 	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
