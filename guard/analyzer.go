@@ -355,24 +355,39 @@ func parseScript(src string) (*syntax.File, error) {
 // while bash runs echo x# and then rm -rf ~. A comment must therefore follow
 // a blank or an operator, or the command is refused.
 func checkComments(f *syntax.File, src string) error {
-	var bad error
+	var comments []*syntax.Comment
 	syntax.Walk(f, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.Comment)
-		if !ok || bad != nil {
-			return bad == nil
+		if c, ok := n.(*syntax.Comment); ok {
+			comments = append(comments, c)
 		}
+		return true
+	})
+	if len(comments) == 0 {
+		return nil // the common case: no second walk
+	}
+	wordEnds := map[int]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok {
+			wordEnds[int(w.End().Offset())] = true
+		}
+		return true
+	})
+	for _, c := range comments {
 		off := int(c.Hash.Offset())
 		if off <= 0 || off > len(src) {
-			return true
+			continue
 		}
+		glued := wordEnds[off] // $()#x: the ")" closes a word, not a subshell
 		switch src[off-1] {
 		case ' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>':
-			return true
+		default:
+			glued = true
 		}
-		bad = fmt.Errorf("%d:%d: this # would be read as a comment here but is part of a word for the shell; put a space before comments or quote the #", c.Hash.Line(), c.Hash.Col())
-		return false
-	})
-	return bad
+		if glued {
+			return fmt.Errorf("%d:%d: this # would be read as a comment here but is part of a word for the shell; put a space before comments or quote the #", c.Hash.Line(), c.Hash.Col())
+		}
+	}
+	return nil
 }
 
 func (a *analyzer) abort(reason string) {

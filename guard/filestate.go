@@ -89,19 +89,21 @@ func (a *analyzer) recordCopy(inv *invocation, src, dest arg) {
 // full, p itself is followed too (a trailing slash, a program to run).
 func (a *analyzer) followLinks(p string, full bool) string {
 	for hops := 0; hops < 8 && len(a.links) > 0; hops++ {
-		changed := false
+		// The longest link that is a prefix wins, whatever the map order:
+		// the decision must not depend on iteration order.
+		best, target := "", ""
 		for l, t := range a.links {
-			if full && p == l {
-				p, changed = t, true
-				break
-			}
-			if rest, ok := strings.CutPrefix(p, l+"/"); ok {
-				p, changed = path.Join(t, rest), true
-				break
+			if (full && p == l || strings.HasPrefix(p, l+"/")) && len(l) > len(best) {
+				best, target = l, t
 			}
 		}
-		if !changed {
+		if best == "" {
 			break
+		}
+		if p == best {
+			p = target
+		} else {
+			p = path.Join(target, p[len(best)+1:])
 		}
 	}
 	return p
