@@ -51,7 +51,12 @@ func wrappings(cmd string) []string {
 	if err != nil {
 		return nil // not representable as one shell word (NUL bytes)
 	}
-	out := []string{"bash -c " + quoted, "eval " + quoted, "(" + cmd + "\n)"}
+	out := []string{"bash -c " + quoted, "eval " + quoted}
+	if !strings.HasSuffix(cmd, `\`) {
+		// A trailing backslash would join the closing line: "x \" + "\n)"
+		// is "x )", another command.
+		out = append(out, "("+cmd+"\n)")
+	}
 	if simpleCommand(cmd) {
 		out = append(out, "sudo "+cmd, "env "+cmd)
 	}
