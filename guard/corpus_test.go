@@ -217,7 +217,7 @@ func TestCorpusIsRealShell(t *testing.T) {
 func BenchmarkCheckCommand200(b *testing.B) {
 	eng := New(policy.Default())
 	env := testEnv()
-	cmd := `cd /work/repo && git add -A && git commit -m "feat: parser $(date +%s)" && FOO=bar git push origin HEAD:refs/heads/agent-1 2>&1 | tee /tmp/push.log; echo "rc=${PIPESTATUS[0]}" > /tmp/rc.txt`
+	cmd := `cd /work/repo && git add -A && git commit -m "feat: parser $(date +%s)" && FOO=bar git push origin HEAD:refs/heads/agent-1 2>&1 | tee /tmp/push.log; echo "rc=${PIPESTATUS[0]}" > /tmp/push-status.txt`
 	if len(cmd) < 190 || len(cmd) > 210 {
 		b.Fatalf("benchmark command is %d bytes, want about 200", len(cmd))
 	}

@@ -99,7 +99,7 @@ func (a *analyzer) packageAllowed(eco, name string) bool {
 		if eco == "pip" {
 			p = normalizePyName(pat)
 		}
-		if ok, _ := doublestar.Match(p, norm); ok || p == norm {
+		if doublestar.MatchUnvalidated(p, norm) || p == norm {
 			return true
 		}
 	}

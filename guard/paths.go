@@ -156,7 +156,7 @@ func (a *analyzer) writable(p string) bool {
 			}
 			continue
 		}
-		if ok, _ := doublestar.Match(pat, p); ok {
+		if doublestar.MatchUnvalidated(pat, p) {
 			return true
 		}
 	}
@@ -167,7 +167,7 @@ func (a *analyzer) writable(p string) bool {
 // p itself, or (for recursive deletes and moves) something below p.
 func (a *analyzer) protectedHit(p string, recursive bool) string {
 	for _, pat := range a.m.protected {
-		if ok, _ := doublestar.Match(pat, p); ok || pat == p {
+		if doublestar.MatchUnvalidated(pat, p) || pat == p {
 			return p
 		}
 		if recursive {
@@ -203,7 +203,7 @@ func (a *analyzer) sensitiveBelow(dir string) string {
 func (a *analyzer) isSecret(p string) bool {
 	hit := false
 	for _, pat := range a.m.secret {
-		if ok, _ := doublestar.Match(pat, p); ok {
+		if doublestar.MatchUnvalidated(pat, p) {
 			hit = true
 			break
 		}
@@ -212,7 +212,7 @@ func (a *analyzer) isSecret(p string) bool {
 		return false
 	}
 	for _, pat := range a.m.secretExc {
-		if ok, _ := doublestar.Match(pat, p); ok {
+		if doublestar.MatchUnvalidated(pat, p) {
 			return false
 		}
 	}
@@ -233,7 +233,7 @@ func (a *analyzer) globReachesSecret(pattern string) (string, bool) {
 		static, _ := doublestar.SplitPattern(pattern)
 		for _, c := range secretCandidates {
 			p := path.Join(static, "x", c)
-			if ok, _ := doublestar.Match(pattern, p); ok && a.isSecret(p) {
+			if doublestar.MatchUnvalidated(pattern, p) && a.isSecret(p) {
 				return p, true
 			}
 		}
@@ -293,7 +293,7 @@ type target struct {
 // find-style patterns (walk) match everything below.
 func patternMatch(pattern, p string, walk bool) bool {
 	if walk {
-		ok, _ := doublestar.Match(pattern, p)
+		ok := doublestar.MatchUnvalidated(pattern, p)
 		return ok
 	}
 	pp, ps := strings.Split(pattern, "/"), strings.Split(p, "/")
