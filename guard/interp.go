@@ -517,7 +517,7 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 			if api.re.String() == "`" && n%2 == 1 {
 				continue // a closing backtick
 			}
-			if inString(spans, loc[1]-1) {
+			if inData(text, spans, loc[1]-1, lang) {
 				continue // text inside a string is data (eval'd strings are analysed as code)
 			}
 			if (api.kind == apiShell || api.kind == apiArgv) && lang == "js" && !mentionsAny(text, shellModules["js"]) {
@@ -1213,12 +1213,31 @@ func stringSpans(text, lang string) []stringSpan {
 	return out
 }
 
-// inString reports whether offset i lies inside one of the spans.
-func inString(spans []stringSpan, i int) bool {
+// inData reports whether offset i lies inside a string literal that is
+// only data. A string that interpolates code (ruby "#{...}", perl "@{[...]}",
+// js `${...}`, python f"{...}") runs what is inside it, so it is not.
+func inData(text string, spans []stringSpan, i int, lang string) bool {
 	for _, sp := range spans {
 		if i > sp.start && i < sp.end {
-			return true
+			return !interpolates(text, sp, lang)
 		}
+	}
+	return false
+}
+
+func interpolates(text string, sp stringSpan, lang string) bool {
+	body := text[sp.start:sp.end]
+	q := text[sp.start]
+	switch lang {
+	case "ruby":
+		return q != '\'' && strings.Contains(body, "#{")
+	case "perl", "php":
+		return q != '\'' && strings.ContainsAny(body, "$@")
+	case "js":
+		return q == '`' && strings.Contains(body, "${")
+	case "python":
+		prefix := strings.ToLower(text[max(0, sp.start-2):sp.start])
+		return strings.ContainsRune(prefix, 'f') && strings.Contains(body, "{")
 	}
 	return false
 }

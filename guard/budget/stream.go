@@ -153,25 +153,15 @@ func (f *topFields) scan(b []byte, i int) bool {
 	end := eachField(b, i, func(key []byte, v int) int {
 		switch string(key) {
 		case "type":
-			raw, end, _ := rawString(b, v)
-			f.typ = raw
-			return end
+			return stringField(b, v, &f.typ)
 		case "subtype":
-			raw, end, _ := rawString(b, v)
-			f.subtype = raw
-			return end
+			return stringField(b, v, &f.subtype)
 		case "session_id":
-			raw, end, _ := rawString(b, v)
-			f.session = raw
-			return end
+			return stringField(b, v, &f.session)
 		case "model":
-			raw, end, _ := rawString(b, v)
-			f.model = raw
-			return end
+			return stringField(b, v, &f.model)
 		case "claude_code_version":
-			raw, end, _ := rawString(b, v)
-			f.version = raw
-			return end
+			return stringField(b, v, &f.version)
 		case "message":
 			f.message = v
 		case "parent_tool_use_id":
@@ -184,6 +174,14 @@ func (f *topFields) scan(b []byte, i int) bool {
 		return 0
 	})
 	return end > 0
+}
+
+// stringField stores the raw string at b[v] in dst and returns where it
+// ends, as an eachField callback does.
+func stringField(b []byte, v int, dst *[]byte) int {
+	raw, end, _ := rawString(b, v)
+	*dst = raw
+	return end
 }
 
 // message is what the accounting reads from an assistant message object.
@@ -200,13 +198,9 @@ func scanMessage(b []byte, i int, details bool, blocks *[]Block) (message, bool)
 	end := eachField(b, i, func(key []byte, v int) int {
 		switch string(key) {
 		case "id":
-			raw, end, _ := rawString(b, v)
-			m.id = raw
-			return end
+			return stringField(b, v, &m.id)
 		case "model":
-			raw, end, _ := rawString(b, v)
-			m.model = raw
-			return end
+			return stringField(b, v, &m.model)
 		case "usage":
 			end, ok := scanUsage(b, v, &m.usage)
 			m.hasUsage = ok
