@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -61,7 +62,7 @@ var verifyScanner = func(c *cli) (ci.SecretScanner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot find this executable to run the secret scan: %w", err)
 	}
-	return ci.CommandScanner{Command: []string{exe, "scan"}}, nil
+	return ci.ScannerProcess{CommandScanner: ci.CommandScanner{Command: []string{exe, "scan"}}, Runner: secretscan.Runner{Self: exe}}, nil
 }
 
 func runVerify(c *cli, args []string) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
 	"github.com/swarm-guard/swarm-guard/hooks/ci/citest"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -107,15 +108,27 @@ func BenchmarkVerify10kWithConflictMarkers(b *testing.B) {
 	benchVerify(b, policy.Default(), nil)
 }
 
-// BenchmarkVerify10kWithScanner runs the real secret scan too, with the
-// scanner command named in SWARM_GUARD_BENCH_SCANNER (for example
-// "/path/to/swarm-guard scan").
+// BenchmarkVerify10kWithScanner runs the real secret scan too, in
+// verify's own log pass, with the swarm-guard executable named in
+// SWARM_GUARD_BENCH_SCANNER (swarm-guard-secrets next to it).
 func BenchmarkVerify10kWithScanner(b *testing.B) {
-	cmd := os.Getenv("SWARM_GUARD_BENCH_SCANNER")
-	if cmd == "" {
-		b.Skip("set SWARM_GUARD_BENCH_SCANNER to the scanner command, e.g. \"$(go env GOPATH)/bin/swarm-guard scan\"")
+	exe := benchScannerExe(b)
+	benchVerify(b, policy.Default(), ci.ScannerProcess{Runner: secretscan.Runner{Self: exe}})
+}
+
+// BenchmarkVerify10kWithScanRange is the same with the separate
+// `swarm-guard scan --range` process, which reads the history again.
+func BenchmarkVerify10kWithScanRange(b *testing.B) {
+	exe := benchScannerExe(b)
+	benchVerify(b, policy.Default(), ci.CommandScanner{Command: []string{exe, "scan"}})
+}
+
+func benchScannerExe(b *testing.B) string {
+	exe := strings.Fields(os.Getenv("SWARM_GUARD_BENCH_SCANNER"))
+	if len(exe) == 0 {
+		b.Skip("set SWARM_GUARD_BENCH_SCANNER to the swarm-guard executable, e.g. \"$PWD/bin/swarm-guard\" after make build")
 	}
-	benchVerify(b, policy.Default(), ci.CommandScanner{Command: strings.Fields(cmd)})
+	return exe[0]
 }
 
 // BenchmarkGitleaksGit is the comparison: gitleaks' own history scan over

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/redact"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // SecretFinding is one secret the scanner found in a line the range adds.
@@ -28,6 +29,18 @@ type SecretFinding struct {
 // secret one commit adds and a later one removes: it stays in history.
 type SecretScanner interface {
 	ScanRange(ctx context.Context, dir string, r Range) ([]SecretFinding, error)
+}
+
+// LineEmit receives the lines a commit adds to a file, starting at line,
+// joined with newlines.
+type LineEmit func(file, commit string, line int, text []byte) error
+
+// PassScanner is a SecretScanner that can scan the lines verify's own log
+// pass reads, so the history is read once instead of twice. pass runs the
+// log pass and calls emit for every run of added lines.
+type PassScanner interface {
+	SecretScanner
+	ScanPass(ctx context.Context, dir string, pol *policy.Policy, pass func(emit LineEmit) error) ([]SecretFinding, error)
 }
 
 // CommandScanner runs the secret scanner as a child process with the

@@ -101,25 +101,43 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		valid = identity.Valid
 	}
 
-	scanCtx, cancelScan := context.WithCancel(ctx)
-	defer cancelScan()
-	scanResult := startScan(scanCtx, o.Scanner, o.Dir, r)
-
 	w := &walker{
-		rep: rep, valid: valid, agentKey: pol.Trailers.AgentKey,
+		rep: rep, valid: valid, agentKey: pol.Trailers.AgentKey, conflicts: rep.ConflictScan,
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
 	}
-	if err := walkHistory(ctx, g, r, pol.Trailers.AgentKey, rep.ConflictScan, w); err != nil {
-		return nil, err
+	var findings []SecretFinding
+	if ps, ok := o.Scanner.(PassScanner); ok {
+		// One log pass feeds the trailer and marker checks and the scanner.
+		var passErr error
+		findings, err = ps.ScanPass(ctx, o.Dir, pol, func(emit LineEmit) error {
+			w.emit = emit
+			passErr = walkHistory(ctx, g, r, pol.Trailers.AgentKey, true, w)
+			if passErr != nil {
+				return passErr
+			}
+			w.endFile()
+			return w.flushBlock()
+		})
+		if passErr != nil {
+			return nil, passErr
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		scanCtx, cancelScan := context.WithCancel(ctx)
+		defer cancelScan()
+		scanResult := startScan(scanCtx, o.Scanner, o.Dir, r)
+		if err := walkHistory(ctx, g, r, pol.Trailers.AgentKey, rep.ConflictScan, w); err != nil {
+			return nil, err
+		}
+		w.endFile()
+		if findings, err = scanResult(); err != nil {
+			return nil, err
+		}
 	}
-	w.endFile()
 	rep.Commits = len(w.order)
-
-	findings, err := scanResult()
-	if err != nil {
-		return nil, err
-	}
 	for _, f := range findings {
 		rep.Violations = append(rep.Violations, w.secretViolation(f))
 	}
@@ -203,13 +221,23 @@ type walker struct {
 	order         map[string]int // commit id → position in the range, oldest first
 	subjects      map[string]string
 
-	cur     *commit
-	path    string
-	markers fileMarkers
+	cur       *commit
+	path      string
+	conflicts bool // check conflict markers ([secrets] conflict_markers)
+	markers   fileMarkers
+
+	// With a PassScanner: the run of consecutive added lines being
+	// collected for the scanner.
+	emit      LineEmit
+	emitErr   error
+	block     []byte
+	blockLine int // first line of block; 0 when empty
+	nextLine  int // the line that would extend block
 }
 
 func (w *walker) commit(c *commit) {
 	w.endFile()
+	w.keep(w.flushBlock())
 	w.cur, w.path = c, ""
 	w.order[c.Hash] = len(w.order)
 	w.subjects[c.Hash] = c.Subject
@@ -232,11 +260,46 @@ func (w *walker) commit(c *commit) {
 
 func (w *walker) file(path string) {
 	w.endFile()
+	w.keep(w.flushBlock())
 	w.path = path
 }
 
 func (w *walker) added(line int, text []byte) {
-	w.markers.add(line, text)
+	if w.conflicts {
+		w.markers.add(line, text)
+	}
+	if w.emit == nil || w.path == "" {
+		return
+	}
+	if w.blockLine > 0 && line != w.nextLine {
+		w.keep(w.flushBlock())
+	}
+	if w.blockLine == 0 {
+		w.blockLine = line
+	} else {
+		w.block = append(w.block, '\n')
+	}
+	w.block = append(w.block, text...)
+	w.nextLine = line + 1
+}
+
+// flushBlock hands the collected run of added lines to the scanner.
+func (w *walker) flushBlock() error {
+	if w.blockLine == 0 || w.emit == nil {
+		return w.emitErr
+	}
+	err := w.emit(w.path, w.cur.Hash, w.blockLine, w.block)
+	w.block, w.blockLine = nil, 0 // a fresh buffer: the block may still hold the old one
+	w.keep(err)
+	return w.emitErr
+}
+
+// keep remembers the first error the scanner gave; the visitor methods
+// cannot return it, so the pass ends with it instead.
+func (w *walker) keep(err error) {
+	if err != nil && w.emitErr == nil {
+		w.emitErr = err
+	}
 }
 
 // endFile reports the conflict markers the current commit added to the

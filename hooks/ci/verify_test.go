@@ -379,3 +379,55 @@ func TestCustomAgentKeyAndValidator(t *testing.T) {
 		t.Fatalf("violations = %q, want only the commit without an Agent trailer", kinds(rep))
 	}
 }
+
+// TestVerifySinglePass runs the secret scan inside verify's own log pass
+// (ci.PassScanner): the scanner gets each run of added lines once, with
+// its file, commit and first line, and its findings become violations
+// exactly as with a separate scan.
+func TestVerifySinglePass(t *testing.T) {
+	t.Parallel()
+	key := fakesecret.AWSAccessKeyID().Value
+	repo, m := pr(t,
+		citest.Commit{Message: msg("one", "Agent-Id: a"), Files: map[string]string{"app.go": "package app\n\nfunc A() {}\n"}},
+		citest.Commit{Message: msg("add config", "Agent-Id: a"), Files: map[string]string{"config.env": "region=eu\naws_key=" + key + "\n"}},
+		citest.Commit{Message: msg("edit app", "Agent-Id: a"), Files: map[string]string{"app.go": "package app\n\nfunc B() {}\n"}},
+		citest.Commit{Message: msg("remove config", "Agent-Id: a"), Deleted: []string{"config.env"}},
+	)
+	scanner := &citest.PassPatternScanner{}
+	rep := verify(t, ci.Options{Dir: repo.Dir, Scanner: scanner})
+	if len(scanner.Ranges) != 0 {
+		t.Errorf("the separate range scan ran too: %+v", scanner.Ranges)
+	}
+	if scanner.Policy == nil || scanner.Policy.Source != rep.Policy {
+		t.Errorf("ScanPass got policy %v, want the one verify applied (%s)", scanner.Policy, rep.Policy)
+	}
+	want := []citest.Block{
+		{File: "app.go", Commit: repo.ID(m[1]), Line: 1, Text: "package app\n\nfunc A() {}"},
+		{File: "config.env", Commit: repo.ID(m[2]), Line: 1, Text: "region=eu\naws_key=" + key},
+		{File: "app.go", Commit: repo.ID(m[3]), Line: 3, Text: "func B() {}"},
+	}
+	if len(scanner.Blocks) != len(want) {
+		t.Fatalf("blocks = %+v, want %+v", scanner.Blocks, want)
+	}
+	for i, w := range want {
+		if scanner.Blocks[i] != w {
+			t.Errorf("block %d = %+v, want %+v", i, scanner.Blocks[i], w)
+		}
+	}
+	if len(rep.Violations) != 1 {
+		t.Fatalf("violations = %q, want the one secret", kinds(rep))
+	}
+	if v := rep.Violations[0]; v.Kind != ci.KindSecret || v.Commit != repo.ID(m[2]) || v.File != "config.env" || v.Line != 2 {
+		t.Errorf("violation = %+v, want the secret at config.env:2", v)
+	}
+}
+
+func TestVerifySinglePassScannerFailureIsAnError(t *testing.T) {
+	t.Parallel()
+	repo, _ := pr(t, citest.Commit{Message: msg("one", "Agent-Id: a")})
+	_, err := ci.Verify(context.Background(), ci.Options{Dir: repo.Dir, MinAgents: -1,
+		Scanner: &citest.PassPatternScanner{PatternScanner: citest.PatternScanner{Err: errors.New("scanner exploded")}}})
+	if err == nil || !strings.Contains(err.Error(), "scanner exploded") {
+		t.Fatalf("err = %v, want the scanner's error", err)
+	}
+}

@@ -195,3 +195,21 @@ func PreCommit(ctx context.Context, r PreCommitRequest) ([]wire.Finding, error) 
 	}
 	return append(out, secrets...), nil
 }
+
+// BlockEmit hands the scanner the lines a caller read itself: lines
+// added to file by commit, starting at line, joined with newlines.
+type BlockEmit func(file, commit string, line int, text []byte) error
+
+// ScanBlocks scans what produce emits, with the policy's allow_paths
+// applied: verify reads the history once and feeds its added lines here,
+// instead of a second `git log -p` pass.
+func (r Runner) ScanBlocks(ctx context.Context, root string, pol *policy.Policy, produce func(BlockEmit) error) ([]wire.Finding, error) {
+	return r.run(ctx, root, pol, func(emit client.Emit) error {
+		return produce(func(file, commit string, line int, text []byte) error {
+			if allowed(pol, file) {
+				return nil
+			}
+			return emit(wire.NewBlock(file, commit, line, text))
+		})
+	})
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // patterns are what PatternScanner finds: the shapes of the AWS key ids
@@ -74,4 +75,42 @@ func (s *PatternScanner) ScanRange(ctx context.Context, dir string, r ci.Range) 
 		}
 	}
 	return findings, nil
+}
+
+// Block is one run of added lines a PassPatternScanner was handed.
+type Block struct {
+	File, Commit string
+	Line         int
+	Text         string
+}
+
+// PassPatternScanner is a fake ci.PassScanner: it finds the same fake
+// secrets as PatternScanner, but in the lines verify's own log pass emits,
+// and records them.
+type PassPatternScanner struct {
+	PatternScanner
+	Blocks []Block
+	Policy *policy.Policy // the policy ScanPass was given
+}
+
+// ScanPass implements ci.PassScanner.
+func (s *PassPatternScanner) ScanPass(ctx context.Context, dir string, pol *policy.Policy, pass func(ci.LineEmit) error) ([]ci.SecretFinding, error) {
+	s.Policy = pol
+	if s.Err != nil {
+		return nil, s.Err
+	}
+	var findings []ci.SecretFinding
+	err := pass(func(file, commit string, line int, text []byte) error {
+		s.Blocks = append(s.Blocks, Block{File: file, Commit: commit, Line: line, Text: string(text)})
+		for i, l := range strings.Split(string(text), "\n") {
+			for _, p := range patterns {
+				if m := p.re.FindString(l); m != "" {
+					findings = append(findings, ci.SecretFinding{File: file, Line: line + i, Rule: p.rule, Commit: commit,
+						Preview: m[:4] + "****", Fingerprint: fmt.Sprintf("%s:%s:%s:%d", commit, file, p.rule, line+i)})
+				}
+			}
+		}
+		return nil
+	})
+	return findings, err
 }
