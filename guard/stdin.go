@@ -54,9 +54,9 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
-			a.redirectTarget(r, st, true)
+			targets := a.redirectTarget(r, st, true)
 			if fd == "" || fd == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
-				a.redirectBody(r, s, st)
+				a.redirectBody(r, s, st, targets)
 			}
 		case syntax.RdrInOut:
 			a.redirectTarget(r, st, true)
@@ -139,7 +139,10 @@ func isNumber(s string) bool {
 	return true
 }
 
-func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) {
+// redirectTarget checks the file a redirection writes or reads and
+// returns the values its word can take.
+func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) []arg {
+	var targets []arg
 	for _, alt := range a.evalWord(r.Word, st) {
 		for _, t := range alt {
 			inv := &invocation{name: "redirect", node: r, st: st}
@@ -148,28 +151,42 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) {
 			} else {
 				a.readPath(inv, t)
 			}
+			targets = append(targets, t)
 		}
 	}
+	return targets
 }
 
-// redirectBody records what a statement writes into the file it redirects
-// its output to, so a script written and then run is checked.
-func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state) {
-	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+// redirectBody records what a statement writes into the targets of its
+// output redirection, so a script written and then run is checked. Only
+// text the guard can know (echo, printf, cat) or a download is worth
+// recording: the output of any other program is as unknown as any file.
+func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state, targets []arg) {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) {
 		return
 	}
 	var body *input
-	for _, alt := range a.evalWord(r.Word, st) {
-		for _, t := range alt {
-			if !t.static() {
-				continue
-			}
-			if body == nil {
-				body = a.stageOutput(s, st)
-			}
-			a.recordBody(&invocation{name: "redirect", node: r, st: st}, t, body)
+	for _, t := range targets {
+		if !t.static() {
+			continue
 		}
+		if body == nil {
+			body = a.stageOutput(s, st)
+		}
+		a.recordBody(&invocation{name: "redirect", node: r, st: st}, t, body)
 	}
+}
+
+// mayPrintKnownText reports whether stageOutput can know what the command
+// prints: echo, printf and cat of known text, or a command whose name is
+// only known once expanded.
+func mayPrintKnownText(ce *syntax.CallExpr) bool {
+	switch path.Base(wordLiteral(ce.Args[0])) {
+	case "", ".", "echo", "printf", "cat":
+		return true
+	}
+	return false
 }
 
 func (a *analyzer) fileInput(w *syntax.Word, st *state) *input {
@@ -531,6 +548,9 @@ func (a *analyzer) knownOutput(s *syntax.Stmt, st *state) (string, bool) {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
+		if len(c.Args) == 0 || !mayPrintKnownText(c) {
+			return "", false // date, git, ...: whatever they print is unknown
+		}
 		in := a.stageOutput(s, st)
 		if in.dynamic || in.subst {
 			return "", false
