@@ -118,9 +118,7 @@ func (a *analyzer) programFor(inv *invocation, head arg) (string, bool) {
 	}
 	var cands []string
 	if strings.Contains(head.s, "/") {
-		for _, p := range a.resolveArg(head, inv.st).paths {
-			cands = append(cands, p)
-		}
+		cands = a.resolveArg(head, inv.st).paths
 	} else {
 		if p, ok := a.progs["hash:"+head.s]; ok {
 			return p, true

@@ -242,8 +242,11 @@ func registerDBTasks() {
 	handlers["sequelize-cli"] = (*analyzer).dbTask
 }
 
+// dbTask checks a framework's database task, and its arguments as file
+// operands like any command the guard has no model of.
 func (a *analyzer) dbTask(inv *invocation) {
 	a.checkDBTask(inv, strings.TrimSuffix(inv.name, "-cli"), inv.args())
+	a.genericCommand(inv)
 }
 
 // checkDBTask reports a framework task (rails db:drop, prisma migrate
