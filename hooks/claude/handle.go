@@ -154,10 +154,8 @@ func preToolUse(in *Input, rt Runtime) Response {
 	if !guard.KnownTool(in.ToolName) {
 		// MCP and other tools the engine has no model of still count
 		// against the session budget.
-		if rt.BudgetCheck != nil {
-			if d := rt.BudgetCheck(in, s.ctx, s.pol); d.Action != "" {
-				return s.answer(d, "", "")
-			}
+		if d := s.budget(); d.Action != "" {
+			return s.answer(d, "", "")
 		}
 		s.record(guard.Decision{}, "", "")
 		return Response{Exit: ExitNoDecision}
@@ -173,10 +171,8 @@ func preToolUse(in *Input, rt Runtime) Response {
 	}
 	eng := guard.New(s.pol)
 	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
-		if rt.BudgetCheck != nil {
-			if d := rt.BudgetCheck(in, s.ctx, s.pol); d.Action != "" {
-				return d
-			}
+		if d := s.budget(); d.Action != "" {
+			return d
 		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
 		if d.Action == "" && rt.ContentCheck != nil && isWriteTool(in.ToolName) {
@@ -189,6 +185,14 @@ func preToolUse(in *Input, rt Runtime) Response {
 			Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "simplify the command or split it into smaller commands"}
 	}
 	return s.answer(d, command, path)
+}
+
+// budget runs the [budget] check, if the runtime has one.
+func (s *session) budget() guard.Decision {
+	if s.rt.BudgetCheck == nil {
+		return guard.Decision{}
+	}
+	return s.rt.BudgetCheck(s.in, s.ctx, s.pol)
 }
 
 func isWriteTool(name string) bool {
