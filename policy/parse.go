@@ -84,37 +84,14 @@ func decode(data []byte, name string, base *Policy) (*Policy, error) {
 	}
 	p.Source = name
 	md, err := toml.NewDecoder(bytes.NewReader(stripComments(data))).Decode(p)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: oneLine(pe.Message) + "; fix the TOML syntax"}
+	if err == nil && len(md.Undecoded()) == 0 {
+		if errs := p.problems(); len(errs) == 0 {
+			return p, nil
 		}
-		// Type errors come as "toml: line N (last key "k"): message".
-		if m := typeErrRE().FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{File: name, Line: line, Key: m[2], Msg: oneLine(m[3])}
-		}
-		return nil, &Error{File: name, Msg: oneLine(err.Error())}
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		k := und[0].String()
-		return nil, &Error{File: name, Line: keyLines(data)[k], Key: k, Msg: unknownKeyHint(k)}
-	}
-	if err := p.validate(); err != nil {
-		var pe *Error
-		if errors.As(err, &pe) {
-			pe.File = name
-			lines := keyLines(data)
-			if pe.Line == 0 {
-				pe.Line = lines[pe.Key]
-				if pe.Line == 0 {
-					pe.Line = lines[strings.SplitN(pe.Key, "[", 2)[0]]
-				}
-			}
-		}
-		return nil, err
-	}
-	return p, nil
+	// Something is wrong. The fast path above stops at the first problem;
+	// diagnose finds every one, so a user fixes the file in one round.
+	return nil, diagnose(data, name, base)
 }
 
 // stripComments removes comments, keeping line numbers: the commented
@@ -163,8 +140,8 @@ func commentStart(line []byte) int {
 }
 
 func unknownKeyHint(key string) string {
-	if strings.HasPrefix(key, "rules.") {
-		return "unknown rule; known rules are " + strings.Join(ruleIDs(), ", ") + " (dynamic commands are set by the top-level dynamic_commands key)"
+	if id, ok := strings.CutPrefix(key, "rules."); ok {
+		return "unknown rule" + didYouMean(id, ruleIDs()...) + "; known rules are " + strings.Join(ruleIDs(), ", ") + " (dynamic commands are set by the top-level dynamic_commands key)"
 	}
 	return "unknown key; check the spelling against the policy reference in the README, or delete it"
 }
@@ -185,99 +162,85 @@ func oneLine(s string) string {
 	return s
 }
 
-var typeErrRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-})
-
 var trailerKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*$`) })
 
-func (p *Policy) validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+func (p *Policy) problems() []*Error {
+	var errs []*Error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &Error{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	globs := func(key string, list []string) {
+		errs = append(errs, globErrors(key, list)...)
 	}
 	if p.Version != 0 && p.Version != 1 {
-		return bad("version", "unsupported policy version %d; this swarm-guard understands version 1", p.Version)
+		bad("version", "unsupported policy version %d; this swarm-guard understands version 1", p.Version)
 	}
 	for i, b := range p.ProtectedBranches {
 		if b == "" {
-			return bad(fmt.Sprintf("protected_branches[%d]", i), "empty branch name")
+			bad(fmt.Sprintf("protected_branches[%d]", i), "empty branch name")
 		}
 		if _, err := filepath.Match(b, ""); err != nil {
-			return bad(fmt.Sprintf("protected_branches[%d]", i), "bad branch glob %q: %v", b, err)
+			bad(fmt.Sprintf("protected_branches[%d]", i), "bad branch glob %q: %v", b, err)
 		}
 	}
-	if err := validateGlobs("writable", p.Writable); err != nil {
-		return err
-	}
-	if err := validateGlobs("protected_paths", p.ProtectedPaths); err != nil {
-		return err
-	}
-	if err := validateGlobs("secret_files.patterns", p.SecretFiles.Patterns); err != nil {
-		return err
-	}
-	if err := validateGlobs("secret_files.exceptions", p.SecretFiles.Exceptions); err != nil {
-		return err
-	}
-	if err := validateGlobs("secrets.allow_paths", p.Secrets.AllowPaths); err != nil {
-		return err
-	}
+	globs("writable", p.Writable)
+	globs("protected_paths", p.ProtectedPaths)
+	globs("secret_files.patterns", p.SecretFiles.Patterns)
+	globs("secret_files.exceptions", p.SecretFiles.Exceptions)
+	globs("secrets.allow_paths", p.Secrets.AllowPaths)
 	switch p.DynamicCommands {
 	case Deny, Ask, Allow:
 	default:
-		return bad("dynamic_commands", "must be \"deny\", \"ask\" or \"allow\", not %q", p.DynamicCommands)
+		bad("dynamic_commands", "must be \"deny\", \"ask\" or \"allow\", not %q%s", p.DynamicCommands, didYouMean(string(p.DynamicCommands), "deny", "ask", "allow"))
 	}
 	switch p.FailMode {
 	case FailClosed, FailOpen:
 	default:
-		return bad("fail_mode", "must be \"closed\" or \"open\", not %q", p.FailMode)
+		bad("fail_mode", "must be \"closed\" or \"open\", not %q%s", p.FailMode, didYouMean(string(p.FailMode), "closed", "open"))
 	}
 	for id, a := range p.Rules {
 		if !IsRule(id) {
-			return bad("rules."+id, "%s", unknownKeyHint("rules."+id))
+			bad("rules."+id, "%s", unknownKeyHint("rules."+id))
 		}
 		switch a {
 		case Deny, Ask, Off:
 		default:
-			return bad("rules."+id, "must be \"deny\", \"ask\" or \"off\", not %q", a)
+			bad("rules."+id, "must be \"deny\", \"ask\" or \"off\", not %q%s", a, didYouMean(string(a), "deny", "ask", "off"))
 		}
 	}
 	for _, eco := range []string{"npm", "pip", "go", "cargo", "gem", "system", "other"} {
-		if err := validateGlobs("packages."+eco, p.Packages.Ecosystem(eco)); err != nil {
-			return err
-		}
+		globs("packages."+eco, p.Packages.Ecosystem(eco))
 	}
 	for i, a := range p.Allow {
 		key := fmt.Sprintf("allow[%d]", i)
 		if strings.TrimSpace(a.Command) == "" {
-			return bad(key+".command", "an [[allow]] entry needs a command glob")
+			bad(key+".command", "an [[allow]] entry needs a command glob")
 		}
 		for _, r := range a.Rules {
 			if !IsRule(r) && r != RuleDynamicCommand {
-				return bad(key+".rules", "unknown rule %q; known rules are %s, %s", r, strings.Join(ruleIDs(), ", "), RuleDynamicCommand)
+				bad(key+".rules", "unknown rule %q%s; known rules are %s, %s", r, didYouMean(r, append(ruleIDs(), RuleDynamicCommand)...), strings.Join(ruleIDs(), ", "), RuleDynamicCommand)
 			}
 		}
 	}
 	switch p.Identity.Source {
 	case "auto", "branch":
 	default:
-		return bad("identity.source", "must be \"auto\" or \"branch\", not %q", p.Identity.Source)
+		bad("identity.source", "must be \"auto\" or \"branch\", not %q%s", p.Identity.Source, didYouMean(p.Identity.Source, "auto", "branch"))
 	}
 	if !trailerKeyRE().MatchString(p.Trailers.AgentKey) {
-		return bad("trailers.agent_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.AgentKey)
+		bad("trailers.agent_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.AgentKey)
 	}
 	if !trailerKeyRE().MatchString(p.Trailers.SessionKey) {
-		return bad("trailers.session_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.SessionKey)
+		bad("trailers.session_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.SessionKey)
 	}
 	for key, a := range map[string]Action{"git.commit_on_protected": p.Git.CommitOnProtected, "git.push_to_protected": p.Git.PushToProtected} {
 		if a != Deny && a != Allow {
-			return bad(key, "must be \"deny\" or \"allow\", not %q", a)
+			bad(key, "must be \"deny\" or \"allow\", not %q", a)
 		}
 	}
-	if err := validateGlobs("verify.exempt_authors", p.Verify.ExemptAuthors); err != nil {
-		return err
-	}
+	globs("verify.exempt_authors", p.Verify.ExemptAuthors)
 	if p.Verify.MinAgents < 0 {
-		return bad("verify.min_agents", "must not be negative")
+		bad("verify.min_agents", "must not be negative")
 	}
 	for key, v := range map[string]int64{
 		"budget.max_tool_calls": p.Budget.MaxToolCalls, "budget.max_tokens": p.Budget.MaxTokens,
@@ -285,19 +248,20 @@ func (p *Policy) validate() error {
 		"budget.session_tokens": p.Budget.SessionTokens,
 	} {
 		if v < 0 {
-			return bad(key, "must not be negative (0 means no limit)")
+			bad(key, "must not be negative (0 means no limit)")
 		}
 	}
-	return nil
+	return errs
 }
 
-func validateGlobs(key string, globs []string) error {
+func globErrors(key string, globs []string) []*Error {
+	var errs []*Error
 	for i, g := range globs {
 		if g == "" || !doublestar.ValidatePattern(g) {
-			return &Error{Key: fmt.Sprintf("%s[%d]", key, i), Msg: fmt.Sprintf("bad glob %q; use doublestar syntax such as \"**/*.pem\"", g)}
+			errs = append(errs, &Error{Key: fmt.Sprintf("%s[%d]", key, i), Msg: fmt.Sprintf("bad glob %q; use doublestar syntax such as \"**/*.pem\"", g)})
 		}
 	}
-	return nil
+	return errs
 }
 
 var (
@@ -310,7 +274,8 @@ var (
 // errors, and an unknown or invalid key must name its line too.
 func keyLines(data []byte) map[string]int {
 	lines := map[string]int{}
-	table := ""
+	table, indexed := "", ""
+	arrays := map[string]int{} // [[name]] tables seen so far, by name
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for n := 1; sc.Scan(); n++ {
@@ -320,9 +285,16 @@ func keyLines(data []byte) map[string]int {
 			continue
 		}
 		if m := tableRE().FindStringSubmatch(text); m != nil && strings.HasPrefix(trimmed, "[") {
-			table = unquoteKey(m[1])
+			table, indexed = unquoteKey(m[1]), ""
 			if _, ok := lines[table]; !ok {
 				lines[table] = n
+			}
+			if strings.HasPrefix(trimmed, "[[") {
+				// Entries of an array of tables are also keyed by
+				// index, "allow[1].rules", as validation names them.
+				indexed = fmt.Sprintf("%s[%d]", table, arrays[table])
+				arrays[table]++
+				lines[indexed] = n
 			}
 			continue
 		}
@@ -333,6 +305,9 @@ func keyLines(data []byte) map[string]int {
 			}
 			if _, ok := lines[k]; !ok {
 				lines[k] = n
+			}
+			if indexed != "" {
+				lines[indexed+"."+unquoteKey(m[1])] = n
 			}
 		}
 	}

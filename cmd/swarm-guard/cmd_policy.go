@@ -55,7 +55,14 @@ func runPolicy(c *cli, args []string) error {
 			}
 		}
 		if _, err := policy.LoadFile(file); err != nil {
-			fmt.Fprintln(c.stderr, err)
+			// Every problem, in file order, so one round of edits fixes them.
+			problems := policy.List(err)
+			for _, e := range problems {
+				fmt.Fprintln(c.stderr, e)
+			}
+			if len(problems) > 1 {
+				fmt.Fprintf(c.stderr, "%d problems in %s\n", len(problems), file)
+			}
 			return failed()
 		}
 		fmt.Fprintf(c.stdout, "ok: %s is a valid policy\n", file)

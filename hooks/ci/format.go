@@ -50,6 +50,10 @@ func headline(v Violation) string {
 		}
 	}
 	b.WriteString(v.Message)
+	if v.Kind == KindSecret && v.Fingerprint != "" {
+		// The exact line to add, so a false positive is one paste away.
+		b.WriteString("; a false positive? add this line to .gitleaksignore: " + v.Fingerprint)
+	}
 	return b.String()
 }
 
@@ -108,7 +112,7 @@ func hints(r *Report) []string {
 				"git rebase %s --exec 'git -c trailer.ifexists=doNothing commit --amend --no-edit --allow-empty --trailer \"%s: <agent-id>\"'",
 				base, base, r.AgentKey))
 		case KindSecret:
-			out = append(out, "secrets: a secret stays in history even when a later commit removes it; revoke or rotate it, then rewrite the commit that added it (a false positive: add its fingerprint to .gitleaksignore)")
+			out = append(out, "secrets: a secret stays in history even when a later commit removes it; revoke or rotate it, then rewrite the commit that added it (a false positive: add the .gitleaksignore line printed with it)")
 		case KindConflict:
 			out = append(out, "conflict markers: resolve the conflict, remove the marker lines and rewrite the commit that added them")
 		case KindMinAgents:

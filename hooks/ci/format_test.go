@@ -45,7 +45,7 @@ func TestWriteGitHub(t *testing.T) {
 	for _, want := range []string{
 		"::notice title=swarm-guard verify::secrets were not scanned\n",
 		`::error title=Agent-Id trailer::commit 1111111 "add: things, 100%25 done\n::error::injected": no Agent-Id trailer` + "\n",
-		"::error file=conf/app%2C1.env,line=3,title=secret (aws-access-token)::conf/app,1.env:3: commit 2222222 \"config\" adds a secret (aws-access-token): AKIA****\n",
+		"::error file=conf/app%2C1.env,line=3,title=secret (aws-access-token)::conf/app,1.env:3: commit 2222222 \"config\" adds a secret (aws-access-token): AKIA****; a false positive? add this line to .gitleaksignore: 2222222aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:conf/app,1.env:aws-access-token:3\n",
 		"::error file=x.go,line=12,title=conflict markers::x.go:12: commit 2222222 \"config\" adds 3 unresolved conflict-marker lines\n",
 		"::error title=too few agents::1 distinct agent in the range (agent-a); at least 2 are required\n",
 		"FAIL: 4 violations in 3 commits (agent agent-a)\n",
@@ -78,7 +78,7 @@ func TestWriteText(t *testing.T) {
 		"note: secrets were not scanned",
 		"no trailer needed: 1 merge commit ([verify] exempt_merges)",
 		`commit 1111111 "add: things, 100% done\n::error::injected": no Agent-Id trailer`,
-		`conf/app,1.env:3: commit 2222222 "config" adds a secret (aws-access-token): AKIA****`,
+		`conf/app,1.env:3: commit 2222222 "config" adds a secret (aws-access-token): AKIA****; a false positive? add this line to .gitleaksignore: 2222222aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:conf/app,1.env:aws-access-token:3`,
 		`x.go:12: commit 2222222 "config" adds 3 unresolved conflict-marker lines`,
 		"1 distinct agent in the range (agent-a); at least 2 are required",
 		"FAIL: 4 violations in 3 commits (agent agent-a)",

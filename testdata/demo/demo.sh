@@ -96,8 +96,9 @@ write_content "$repo/config.py" "aws_access_key_id = \"$fake_key\""
 write_content "$repo/config.py" 'aws_access_key_id = os.environ["AWS_ACCESS_KEY_ID"]'
 
 echo
-echo "== $blocked blocked, $allowed allowed. Every decision is in $(git rev-parse --git-common-dir)/swarm-guard/audit.jsonl:"
-tail -n 3 "$(git rev-parse --git-common-dir)/swarm-guard/audit.jsonl" | cut -c1-160 | sed 's/^/   /'
+audit="$(cd "$(git rev-parse --git-common-dir)" && pwd)/swarm-guard/audit.jsonl"
+echo "== $blocked blocked, $allowed allowed. Every decision is recorded in $audit; the rules that fired:"
+grep -o '"rule":"[^"]*"' "$audit" | sed 's/"rule":"\(.*\)"/\1/' | sort | uniq -c | sort -rn | sed 's/^ */   /'
 
 echo
 echo "== A real commit through the git hooks install wrote: the agent is recorded in a trailer"
@@ -106,4 +107,10 @@ git add src/login.go
 git -c user.name=demo -c user.email=demo@example.com commit -q -m "feat: login"
 git log -1 --format=%B | sed 's/^/   /'
 
-echo "Explain any decision with: swarm-guard check -- <command>"
+echo
+echo "== Why is a command denied? Ask the engine directly (this is the command to type):"
+echo "   $bin check -- 'git push --force origin agent-1'"
+set +e
+"$bin" check -- 'git push --force origin agent-1' | sed 's/^/   /'
+set -e
+echo "(after make install, plain 'swarm-guard check -- <command>' works the same)"

@@ -58,6 +58,12 @@ func writeText(w io.Writer, r Report) error {
 		if _, err := fmt.Fprintf(w, "%s: %s: %s\n", Location(f), f.Rule, f.Preview); err != nil {
 			return err
 		}
+		if f.Fingerprint != "" {
+			// The exact line to add, so a false positive is one paste away.
+			if _, err := fmt.Fprintf(w, "  false positive? add this line to .gitleaksignore: %s\n", f.Fingerprint); err != nil {
+				return err
+			}
+		}
 	}
 	for _, s := range r.Skipped {
 		detail := s.Reason

@@ -24,7 +24,11 @@ func TestText(t *testing.T) {
 	if err := Write(&b, Text, sample, "v1"); err != nil {
 		t.Fatal(err)
 	}
-	want := "dir/a b.go:3: github-pat: t := \"ghp_****\"\n0123456789ab:x.env:1: generic-api-key: API_KEY=abcd****\nnot scanned: big.log (too large: 12.0 MB)\n"
+	want := "dir/a b.go:3: github-pat: t := \"ghp_****\"\n" +
+		"  false positive? add this line to .gitleaksignore: dir/a b.go:github-pat:3\n" +
+		"0123456789ab:x.env:1: generic-api-key: API_KEY=abcd****\n" +
+		"  false positive? add this line to .gitleaksignore: 0123456789abcdef0123:x.env:generic-api-key:1\n" +
+		"not scanned: big.log (too large: 12.0 MB)\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
