@@ -127,6 +127,7 @@ func init() {
 	registerArchivers()
 	registerDBTasks()
 	handlers["hash"] = (*analyzer).hashCmd
+	registerPacks() // last: packs wrap the handlers registered above
 }
 
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.

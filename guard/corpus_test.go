@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/swarm-guard/swarm-guard/guard/packs"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -73,6 +74,24 @@ func loadCorpus(t testing.TB) []corpusCase {
 				c := parseHead(t, name, i+1, head)
 				c.command = strings.TrimSuffix(string(af.Data), "\n")
 				cases = append(cases, c)
+			}
+		}
+	}
+	return append(cases, packCases()...)
+}
+
+// packCases are the must-deny and must-allow examples kept beside each
+// rule of the tool packs (guard/packs), as corpus cases.
+func packCases() []corpusCase {
+	var cases []corpusCase
+	for _, p := range packs.All() {
+		for _, r := range p.Rules {
+			file := "packs/" + p.Name + ".go:" + r.Name
+			for i, cmd := range r.Deny {
+				cases = append(cases, corpusCase{file: file, line: i + 1, verdict: "deny", rule: r.ID, command: cmd})
+			}
+			for i, cmd := range r.Allow {
+				cases = append(cases, corpusCase{file: file, line: i + 1, verdict: "allow", rule: r.ID, command: cmd})
 			}
 		}
 	}

@@ -200,6 +200,8 @@ func builtinDefault() *Policy {
 			RuleForcePush: Deny, RuleProtectedBranch: Deny, RuleDestructiveGit: Deny, RuleGuardTamper: Deny,
 			RuleDeleteOutside: Deny, RuleWriteOutside: Deny, RuleSecretFile: Deny, RuleDestructiveSQL: Deny,
 			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
+			RuleDestructiveTerraform: Deny, RuleDestructiveKubernetes: Deny, RuleDestructiveCloud: Deny,
+			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny,
 		},
 		SecretFiles: SecretFiles{
 			Patterns: []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",

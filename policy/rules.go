@@ -16,6 +16,14 @@ const (
 	RuleSecretContent   = "secret-content"
 	RuleBudget          = "budget"
 
+	// Rules of the tool packs (guard/packs): one per family of tools.
+	RuleDestructiveTerraform  = "destructive-terraform"
+	RuleDestructiveKubernetes = "destructive-kubernetes"
+	RuleDestructiveCloud      = "destructive-cloud"
+	RuleDestructiveContainer  = "destructive-container"
+	RuleDestructiveDatastore  = "destructive-datastore"
+	RuleDestructiveSystem     = "destructive-system"
+
 	// RuleDynamicCommand is configured by the top-level dynamic_commands key,
 	// not by [rules], because it also accepts "allow".
 	RuleDynamicCommand = "dynamic-command"
@@ -48,6 +56,12 @@ var Rules = []RuleInfo{
 	{RulePackageInstall, "G10", "installing packages that are not on the allowlist"},
 	{RuleSecretContent, "", "a secret (gitleaks rules) in content an agent writes"},
 	{RuleBudget, "", "a tool-call or token budget is used up"},
+	{RuleDestructiveTerraform, "", "terraform/tofu destroy, apply without review, hand edits of state"},
+	{RuleDestructiveKubernetes, "", "kubectl delete of namespaces, nodes, volumes or --all; drain; apply --prune; helm uninstall"},
+	{RuleDestructiveCloud, "", "aws/gcloud/az deletes and terminations, recursive storage removal"},
+	{RuleDestructiveContainer, "", "docker prune and volume rm, mass rm, compose down -v, host-root mounts and --privileged"},
+	{RuleDestructiveDatastore, "", "key-value and time-series stores: range deletes, bucket deletes"},
+	{RuleDestructiveSystem, "", "crontab -r, kill -1 and mass pkill, shutdown/reboot, stopping services, flushing the firewall"},
 }
 
 // IsRule reports whether id names a rule a [rules] table may configure.

@@ -1,0 +1,71 @@
+package packs
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// cloud: the AWS, Google Cloud and Azure CLIs. Describing, listing and
+// copying are safe; deleting, terminating and recursive removal are not.
+var cloud = &Pack{
+	Name:     "cloud",
+	Programs: []string{"aws", "gcloud", "gsutil", "az"},
+	ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--format",
+		"--subscription", "-g", "--resource-group", "--account", "--configuration", "-o"},
+	Rules: []Rule{
+		{
+			ID: policy.RuleDestructiveCloud, Name: "aws-delete",
+			Reason:  "deletes or terminates cloud resources, or removes objects recursively",
+			Instead: "read with the describe-, list- and get- commands; ask a human to delete cloud resources",
+			Match: func(c Call) bool {
+				if c.Program != "aws" {
+					return false
+				}
+				if c.Sub("s3", "rm") && c.Has("--recursive") || c.Sub("s3", "rb") || c.Sub("s3", "sync") && c.Has("--delete") {
+					return true
+				}
+				op := strings.ToLower(c.Pos(1))
+				return strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") || strings.HasPrefix(op, "purge-") ||
+					strings.HasPrefix(op, "deregister-") || op == "delete-bucket"
+			},
+			Deny: []string{"aws s3 rm s3://bucket --recursive", "aws s3 rb s3://logs --force", "aws s3 sync ./site s3://www --delete",
+				"aws ec2 terminate-instances --instance-ids i-0abc", "aws --region eu-west-1 rds delete-db-instance --db-instance-identifier prod",
+				"aws dynamodb delete-table --table-name users", "aws cloudformation delete-stack --stack-name api"},
+			Allow: []string{"aws s3 ls s3://bucket", "aws s3 cp build/app.zip s3://artifacts/", "aws s3 rm s3://bucket/tmp/one.txt",
+				"aws ec2 describe-instances --region eu-west-1", "aws sts get-caller-identity", "aws s3 sync ./site s3://www"},
+		},
+		{
+			ID: policy.RuleDestructiveCloud, Name: "gcloud-delete",
+			Reason:  "deletes Google Cloud resources, or removes storage objects recursively",
+			Instead: "read with describe and list; ask a human to delete cloud resources",
+			Match: func(c Call) bool {
+				switch c.Program {
+				case "gcloud":
+					if c.Sub("storage", "rm") && c.Has("--recursive", "-r") || c.Sub("storage", "buckets", "delete") {
+						return true
+					}
+					return c.AnyPos(0, func(w string) bool { return w == "delete" })
+				case "gsutil":
+					return c.Sub("rm") && c.Has("-r", "-R", "-a") || c.Sub("rb") || c.Sub("rsync") && c.Has("-d")
+				}
+				return false
+			},
+			Deny: []string{"gcloud compute instances delete web-1 --zone europe-west1-b", "gcloud projects delete my-proj",
+				"gcloud sql instances delete prod-db", "gcloud storage rm --recursive gs://bucket", "gsutil rm -r gs://bucket/data",
+				"gsutil -m rm -a gs://b/**", "gsutil rb gs://old"},
+			Allow: []string{"gcloud compute instances list", "gcloud config list", "gsutil ls gs://bucket", "gsutil cp a.txt gs://b/a.txt",
+				"gcloud sql instances describe prod-db"},
+		},
+		{
+			ID: policy.RuleDestructiveCloud, Name: "az-delete",
+			Reason:  "deletes Azure resources",
+			Instead: "read with show and list; ask a human to delete cloud resources",
+			Match: func(c Call) bool {
+				return c.Program == "az" && c.AnyPos(0, func(w string) bool { return w == "delete" || w == "delete-batch" || w == "purge" })
+			},
+			Deny:  []string{"az group delete -n rg-prod --yes", "az vm delete -g rg -n web", "az storage blob delete-batch -s logs"},
+			Allow: []string{"az group list", "az vm show -g rg -n web", "az account show"},
+		},
+	},
+}

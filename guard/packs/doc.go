@@ -1,0 +1,14 @@
+// Package packs holds the guard's knowledge of infrastructure and system
+// tools as data: one file per family of tools (Terraform, Kubernetes,
+// cloud CLIs, containers, data stores, system commands), each rule with
+// its policy rule id, its reason, what to do instead, its matcher over the
+// invocation's words, and the commands it must deny and must allow beside
+// it. A newcomer who asks "why is terraform destroy denied?" opens
+// terraform.go and finds the answer and its examples in one place.
+//
+// The package is pure (no I/O); guard registers a handler for every
+// program a pack names and reports each matching rule. The examples are
+// run through the whole engine by guard's TestPackExamples, and the
+// README's pack table is generated from them (go test ./guard -run
+// TestPackTableInREADME -update-packs).
+package packs

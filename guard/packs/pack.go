@@ -1,0 +1,179 @@
+package packs
+
+import (
+	"strings"
+)
+
+// Pack is the knowledge about one family of tools: the programs it covers
+// and the rules that judge their invocations.
+type Pack struct {
+	Name     string   // "terraform", "kubernetes", ...
+	Programs []string // command names this pack judges
+	// ValueFlags are global options that take a separate value
+	// (kubectl -n NS, aws --region R), so their value is not taken for a
+	// subcommand.
+	ValueFlags []string
+	Rules      []Rule
+}
+
+// Rule is one destructive operation of a pack, with the examples that pin
+// it down: every Deny example must be denied by ID, every Allow example
+// must pass the whole guard. TestPackExamples runs them through the engine.
+type Rule struct {
+	ID      string // the policy rule id; [rules] turns it deny/ask/off
+	Name    string // short pattern name shown in the reason
+	Reason  string // why it is denied, completing "<command> ..."
+	Instead string // what to do instead; a path that works without a human
+	Match   func(c Call) bool
+	Deny    []string
+	Allow   []string
+}
+
+// Call is one invocation as a pack sees it: the program name and its
+// arguments. Words only known at run time are "" and set Dynamic.
+type Call struct {
+	Program string
+	Args    []string
+	Dynamic bool
+	// Positional are the arguments that are not options (and not values
+	// of the pack's ValueFlags), in order: the subcommand path first.
+	Positional []string
+}
+
+// NewCall splits args into options and positional words using the pack's
+// ValueFlags.
+func (p *Pack) NewCall(program string, args []string, dynamic bool) Call {
+	c := Call{Program: program, Args: args, Dynamic: dynamic}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			c.Positional = append(c.Positional, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			if !strings.Contains(a, "=") && p.takesValue(a) {
+				i++
+			}
+			continue
+		}
+		c.Positional = append(c.Positional, a)
+	}
+	return c
+}
+
+func (p *Pack) takesValue(flag string) bool {
+	for _, f := range p.ValueFlags {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// Sub reports whether the positional words start with path, compared
+// case-insensitively (SQL-like CLIs such as redis-cli take any case).
+func (c Call) Sub(path ...string) bool {
+	if len(c.Positional) < len(path) {
+		return false
+	}
+	for i, w := range path {
+		if !strings.EqualFold(c.Positional[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Pos returns positional word i, or "".
+func (c Call) Pos(i int) string {
+	if i < len(c.Positional) {
+		return c.Positional[i]
+	}
+	return ""
+}
+
+// Has reports whether any of the flags is present, as "-f", "--force" or
+// "--force=value". A single-letter flag also matches inside a group of
+// short flags ("-rf" has -f), as getopt reads it.
+func (c Call) Has(flags ...string) bool {
+	for _, a := range c.Args {
+		if a == "--" {
+			return false
+		}
+		for _, f := range flags {
+			switch {
+			case a == f, len(f) > 2 && strings.HasPrefix(a, f+"="):
+				return true
+			case len(f) == 2 && f[0] == '-' && f[1] != '-' && len(a) > 2 && a[0] == '-' && a[1] != '-' &&
+				strings.IndexByte(a[1:], f[1]) >= 0 && isShortGroup(a):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isShortGroup reports whether a looks like bundled short flags (-rf),
+// not a short flag with an attached value such as -n=prod or -oyaml.
+func isShortGroup(a string) bool {
+	for _, r := range a[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return len(a) <= 5
+}
+
+// Value returns the value of a flag given as "--flag v", "--flag=v" or
+// "-f v", and whether it was there.
+func (c Call) Value(flags ...string) (string, bool) {
+	for i, a := range c.Args {
+		for _, f := range flags {
+			if a == f && i+1 < len(c.Args) {
+				return c.Args[i+1], true
+			}
+			if v, ok := strings.CutPrefix(a, f+"="); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// AnyPos reports whether any positional word after the first skip words
+// satisfies f.
+func (c Call) AnyPos(skip int, f func(string) bool) bool {
+	for i := skip; i < len(c.Positional); i++ {
+		if f(c.Positional[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// All returns every pack, in documentation order.
+func All() []*Pack {
+	return []*Pack{terraform, kubernetes, cloud, containers, datastores, system}
+}
+
+// ByProgram maps each program name to the packs that judge it.
+func ByProgram() map[string][]*Pack {
+	m := map[string][]*Pack{}
+	for _, p := range All() {
+		for _, prog := range p.Programs {
+			m[prog] = append(m[prog], p)
+		}
+	}
+	return m
+}
+
+// Judge returns the rules of p that match c, in order.
+func (p *Pack) Judge(c Call) []*Rule {
+	var out []*Rule
+	for i := range p.Rules {
+		if p.Rules[i].Match(c) {
+			out = append(out, &p.Rules[i])
+		}
+	}
+	return out
+}
