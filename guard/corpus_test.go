@@ -150,6 +150,14 @@ func (fakeRepo) HasBranch(_, name string) bool {
 }
 
 func (fakeRepo) Exists(p string) bool {
+	// The project's own node tools are installed (npx runs them locally).
+	if bin, ok := strings.CutPrefix(p, "/work/repo/node_modules/.bin/"); ok {
+		switch bin {
+		case "tsc", "eslint", "prettier", "vitest", "jest", "playwright", "prisma", "rimraf":
+			return true
+		}
+		return false
+	}
 	return strings.HasPrefix(p, "/work/repo/src") || strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".md") || strings.HasSuffix(p, "/README")
 }
 

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -498,7 +499,33 @@ func (a *analyzer) npxNames(args []arg) []string {
 	if versioned || hasFlag(args, "-y", "--yes") || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
 		return []string{name}
 	}
-	return nil
+	if hasFlag(args, "--no", "--no-install") {
+		return nil // npx --no never downloads: it runs a local bin or fails
+	}
+	// Without a terminal npx assumes --yes and downloads whatever is not a
+	// local bin, so only the project's own tools (node_modules/.bin) run
+	// without the allowlist.
+	if a.localNodeBin(name) {
+		return nil
+	}
+	return []string{name}
+}
+
+// localNodeBin reports whether the worktree (or a parent directory up to
+// it, as npm searches) has node_modules/.bin/NAME installed.
+func (a *analyzer) localNodeBin(name string) bool {
+	if a.env.Repo == nil || strings.Contains(name, "/") {
+		return false
+	}
+	for dir := a.env.Cwd; dir != "" && strings.HasPrefix(dir, a.env.Root); dir = path.Dir(dir) {
+		if a.env.Repo.Exists(dir + "/node_modules/.bin/" + name) {
+			return true
+		}
+		if dir == a.env.Root || dir == "/" {
+			break
+		}
+	}
+	return false
 }
 
 // npmName strips a version from an npm package spec; local paths and
