@@ -127,7 +127,8 @@ func init() {
 	registerArchivers()
 	registerDBTasks()
 	handlers["hash"] = (*analyzer).hashCmd
-	registerPacks() // last: packs wrap the handlers registered above
+	registerTaskRunners() // wraps the package managers registered above
+	registerPacks()       // last: packs wrap the handlers registered above
 }
 
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.

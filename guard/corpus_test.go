@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,7 +123,19 @@ func testEnv() *Env {
 		GuardPaths:     []string{"/usr/local/bin/swarm-guard"},
 		Vars:           map[string]string{"USER": "agent"},
 		Repo:           fakeRepo{},
+		ReadFile:       fakeFiles(nil).read,
 	}
+}
+
+// fakeFiles is the corpus world's file contents, for task runners and
+// scripts the engine reads; a file not in the map does not exist.
+type fakeFiles map[string]string
+
+func (f fakeFiles) read(p string) ([]byte, error) {
+	if text, ok := f[p]; ok {
+		return []byte(text), nil
+	}
+	return nil, fs.ErrNotExist
 }
 
 // fakeRepo knows the branches main, master, agent-1 and feature, and the

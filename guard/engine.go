@@ -69,6 +69,13 @@ type Env struct {
 
 	Repo    Repo                     // optional
 	Resolve func(path string) string // optional symlink resolution of absolute paths
+
+	// ReadFile reads a file as it is on disk now: the Makefile,
+	// package.json, justfile or script a task runner is about to run, so its
+	// commands are judged as if typed. Optional: nil means files cannot be
+	// read, and what a runner would run is unknown. A missing file must be
+	// reported with an error matching fs.ErrNotExist.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // ToolInput is the subset of Claude Code tool inputs the engine reads.

@@ -187,6 +187,10 @@ func (a *analyzer) checkFileRuns() {
 	for i := 0; i < len(a.runs) && !a.aborted; i++ { // analysing a body may add runs
 		r := a.runs[i]
 		for _, p := range r.paths {
+			if len(a.bodies[p]) == 0 {
+				a.checkDiskScript(&r.inv, p, r.lang)
+				continue
+			}
 			for _, b := range a.bodies[p] {
 				if seen[b] == nil {
 					seen[b] = map[string]bool{}
@@ -225,6 +229,44 @@ func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
 	default:
 		a.code(&sub, lang, arg{s: b.text, src: file})
 	}
+}
+
+// checkDiskScript judges a script the command runs that it did not write:
+// ./scripts/reset.sh, bash build.sh. It is read as it is on disk now and
+// judged as if typed, with $0 set to its path. Command names a script
+// computes at run time (exec "$JAVACMD" in gradlew) are left alone there:
+// every concrete command in it is still judged, and a script is a file a
+// reviewer can read, unlike a command line.
+func (a *analyzer) checkDiskScript(inv *invocation, p, lang string) {
+	if inv.st.remote || a.runnerDepth >= maxRunnerDepth {
+		return
+	}
+	text, status := a.runnerFile(p)
+	if status != fileKnown {
+		return // a missing script fails to run; an unreadable one is as unknown as any program
+	}
+	if lang == "" {
+		lang = shebangLang(text)
+	}
+	if lang != "sh" {
+		return // other interpreters' files are programs like any other
+	}
+	a.runnerDepth++
+	defer func() { a.runnerDepth-- }()
+	st := inv.st.clone()
+	st.vars["0"] = []arg{{s: p, src: p}}
+	st.positional, st.posUnknown = nil, true
+	n := len(a.findings)
+	a.script(text, st, nil)
+	kept := a.findings[:n]
+	for _, f := range a.findings[n:] {
+		if f.rule == policy.RuleDynamicCommand {
+			continue
+		}
+		f.reason += " (run by the script " + relToRoot(a.env.Root, p) + ")"
+		kept = append(kept, f)
+	}
+	a.findings = kept
 }
 
 // shebangLang reads the interpreter of a script from its #! line.

@@ -855,6 +855,22 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
 		words = append(words, s)
 	}
 	switch path.Base(words[0]) {
+	case "dirname", "basename":
+		// Pure string functions of their operand: cd "$(dirname "$0")" is
+		// how scripts find their own directory.
+		if len(words) != 2 || strings.HasPrefix(words[1], "-") {
+			return nil
+		}
+		p := strings.TrimRight(words[1], "/")
+		switch {
+		case p == "":
+			p = "/"
+		case path.Base(words[0]) == "dirname":
+			p = path.Dir(p)
+		default:
+			p = path.Base(p)
+		}
+		return []arg{{s: p}}
 	case "pwd":
 		if st.cwdUnknown {
 			return nil

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -239,10 +238,8 @@ func describe(v any) string {
 		return "an array of tables"
 	case map[string]any:
 		return "a table"
-	case time.Time:
-		return "a date or time"
 	}
-	return fmt.Sprintf("a %T", v)
+	return "a date or time" // the only other values TOML has
 }
 
 // didYouMean returns ` (did you mean "x"?)` for the closest option within a

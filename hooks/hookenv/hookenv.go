@@ -51,6 +51,7 @@ func Build(o Options) *Context {
 		Resolve: r.resolve,
 		Repo:    repoInfo{},
 	}
+	env.ReadFile = readFile
 	if getenv("HOME") == "" {
 		env.Home = ""
 	}

@@ -1,0 +1,138 @@
+package guard
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Task runners (make, npm/pnpm/yarn/bun scripts, just, task) run commands
+// written in a file of the worktree: a Makefile recipe `rm -rf ~/` is as
+// dangerous as typing it. The guard reads the file as it is now (or as this
+// same command wrote it) and judges each command it would run as if typed,
+// in the directory the runner runs it in. A file it cannot read makes what
+// runs unknown: the dynamic_commands policy decides.
+
+// maxRunnerDepth bounds runners calling runners (a recipe running
+// `$(MAKE) other`, a script running `npm run build`).
+const maxRunnerDepth = 6
+
+func registerTaskRunners() {
+	handlers["make"] = (*analyzer).makeCmd
+	handlers["gmake"] = (*analyzer).makeCmd
+	handlers["just"] = (*analyzer).justCmd
+	handlers["task"] = (*analyzer).taskCmd
+	handlers["go-task"] = (*analyzer).taskCmd
+	for _, n := range []string{"npm", "pnpm", "yarn", "bun"} {
+		next := handlers[n]
+		handlers[n] = func(a *analyzer, inv *invocation) {
+			a.packageScripts(inv)
+			if next != nil {
+				next(a, inv)
+			}
+		}
+	}
+}
+
+// fileStatus is what the guard knows of a file a runner reads.
+type fileStatus int
+
+const (
+	fileMissing fileStatus = iota // the runner will not find it
+	fileKnown                     // text holds what it will read
+	fileUnknown                   // it exists, but its text cannot be known
+)
+
+// runnerFile returns the text a runner will read from p: what this command
+// wrote to it earlier, else what is on disk now.
+func (a *analyzer) runnerFile(p string) (string, fileStatus) {
+	if bodies := a.bodies[p]; len(bodies) > 0 {
+		b := bodies[len(bodies)-1]
+		if len(bodies) > 1 || b.dynamic || b.subst || b.net || b.expanded {
+			return "", fileUnknown
+		}
+		return b.text, fileKnown
+	}
+	if a.env.ReadFile == nil {
+		return "", fileUnknown
+	}
+	data, err := a.env.ReadFile(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fileMissing
+	case err != nil:
+		return "", fileUnknown
+	}
+	return string(data), fileKnown
+}
+
+// runnerCwds are the directories a runner started by inv runs in: its
+// cwd, or dir (absolute, or relative to the cwd) when given. ok is false
+// when the directory cannot be told.
+func (a *analyzer) runnerCwds(inv *invocation, dir *arg) ([]string, bool) {
+	if inv.st.remote || inv.st.cwdUnknown || len(inv.st.cwds) == 0 {
+		return nil, false
+	}
+	if dir == nil {
+		return inv.st.cwds, true
+	}
+	if !dir.static() {
+		return nil, false
+	}
+	var out []string
+	for _, c := range inv.st.cwds {
+		out = append(out, cleanJoin(c, dir.s))
+	}
+	return out, true
+}
+
+// runLines judges the commands a runner runs from file, each line as its
+// own shell script in dir (make and just run each recipe line in a new
+// shell), and names the runner in every finding they produce.
+func (a *analyzer) runLines(inv *invocation, what, dir string, lines []string) {
+	if a.runnerDepth >= maxRunnerDepth {
+		a.report(inv, policy.RuleDynamicCommand, what+" runs other task runners more than "+itoa(maxRunnerDepth)+" levels deep",
+			"run the inner target or script directly")
+		return
+	}
+	a.runnerDepth++
+	defer func() { a.runnerDepth-- }()
+	st := inv.st.clone()
+	st.setCwds([]string{dir}, false)
+	for _, line := range lines {
+		if strings.TrimSpace(line) == "" || a.aborted {
+			continue
+		}
+		n := len(a.findings)
+		a.script(line, st.clone(), nil)
+		for i := n; i < len(a.findings); i++ {
+			a.findings[i].reason += " (run by " + what + ")"
+		}
+	}
+}
+
+// unreadableRunner reports a runner whose file exists but cannot be read.
+func (a *analyzer) unreadableRunner(inv *invocation, what, file string) {
+	a.report(inv, policy.RuleDynamicCommand, what+" runs commands from "+file+", which the guard cannot read, so it cannot check what runs",
+		"run the commands of the recipe or script directly")
+}
+
+// findUp returns the first of names found in dir or a parent directory up
+// to the worktree root (how npm, just and task look for their files), with
+// its text.
+func (a *analyzer) findUp(dir string, names ...string) (string, string, fileStatus) {
+	for d := dir; ; d = path.Dir(d) {
+		for _, n := range names {
+			p := cleanJoin(d, n)
+			if text, st := a.runnerFile(p); st != fileMissing {
+				return p, text, st
+			}
+		}
+		if d == a.env.Root || d == "/" || !strings.HasPrefix(d, a.env.Root+"/") {
+			return "", "", fileMissing
+		}
+	}
+}
