@@ -16,8 +16,11 @@ type gitCtx struct {
 }
 
 const (
-	altForcePush = "push without force; if the push is rejected, integrate the remote first (git pull --rebase) and push again"
-	altProtected = "stay on your own branch and open a pull request; to pick up changes from a protected branch use git fetch origin and git rebase origin/<branch>"
+	// Both texts lead to a push that needs no force: a merge keeps every
+	// pushed commit, and replays nobody else's commit under this agent's
+	// name (pull --rebase after a rebase would).
+	altForcePush = "push without force. If git rejects the push as not a fast-forward because you rebased or amended commits you had already pushed, go back to the pushed ones and merge instead: git fetch origin && git reset --keep origin/<your-branch> && git merge origin/main, then git push"
+	altProtected = "stay on your own branch and open a pull request; to pick up changes from a protected branch, merge it (no force push needed, also after you pushed): git fetch origin && git merge origin/<branch>"
 	altNoVerify  = "run the command without --no-verify and fix what the hooks report"
 )
 
@@ -574,7 +577,7 @@ func (a *analyzer) gitPush(g *gitCtx, args []arg) {
 		a.report(inv, policy.RuleForcePush, "git push has arguments only known at run time, which may force the push or name a protected branch", "write the remote and branch literally")
 		return
 	}
-	if p.has("f", "force", "force-with-lease", "force-if-includes") {
+	if p.has("f", "force", "force-with-lease", "force-if-includes") && !a.leaseOnOwnBranch(g, p) {
 		a.report(inv, policy.RuleForcePush, "git push --force rewrites history that other agents may have built on", altForcePush)
 	}
 	if p.has("mirror") {
@@ -1161,4 +1164,37 @@ func (a *analyzer) gitClone(g *gitCtx, args []arg) {
 	if len(p.operands) >= 2 {
 		a.writePath(g.inv, p.operands[1], "git clone writes to")
 	}
+}
+
+// leaseOnOwnBranch reports whether a forced push is one the policy's
+// [git] own_branch_force_with_lease allows: only --force-with-lease (not
+// -f, --force or a +refspec), of the branch checked out here, which is
+// not protected, named as itself or left implicit.
+func (a *analyzer) leaseOnOwnBranch(g *gitCtx, p parsed) bool {
+	if !a.pol.Git.OwnBranchForceWithLease || p.has("f", "force") || !p.has("force-with-lease") {
+		return false
+	}
+	branches, unknown := a.currentBranches(g)
+	if unknown || len(branches) != 1 || a.pol.IsProtectedBranch(branches[0]) {
+		return false
+	}
+	own := branches[0]
+	specs := p.operands
+	if len(specs) > 0 {
+		specs = specs[1:] // the remote
+	}
+	for _, r := range specs {
+		if !r.static() {
+			return false
+		}
+		src, dst, colon := strings.Cut(r.s, ":")
+		if !colon {
+			dst = src
+		}
+		if strings.HasPrefix(r.s, "+") || src != "HEAD" && strings.TrimPrefix(src, "refs/heads/") != own ||
+			strings.TrimPrefix(dst, "refs/heads/") != own && dst != "HEAD" {
+			return false
+		}
+	}
+	return true
 }

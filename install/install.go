@@ -19,6 +19,10 @@ type Options struct {
 	OnFailureBlock bool      // add "onFailure": "block" (Claude Code ≥ 2.1.295)
 	StateDir       string    // where backups of replaced files and the install record go
 	Git            *GitHooks // where git runs hooks; nil outside a git repository
+	// TrailersSince is the commit checked out at install, when the
+	// repository already has history: the policy install creates records
+	// it as [trailers] since, so earlier commits need no trailer.
+	TrailersSince string
 }
 
 // Plan is what install or uninstall would do.
@@ -68,7 +72,7 @@ func PlanInstall(o Options) (*Plan, error) {
 	}
 	if oldPolicy == nil {
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "create", Summary: "the default policy, commented",
-			do: func() error { return createRecorded(o.StateDir, pp, []byte(policy.DefaultText), 0o644) }})
+			do: func() error { return createRecorded(o.StateDir, pp, []byte(policy.DefaultTextSince(o.TrailersSince)), 0o644) }})
 	} else {
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "unchanged", Summary: "policy file kept as it is"})
 	}

@@ -37,7 +37,7 @@ func PlanUninstall(o Options) (*Plan, error) {
 	case cur == nil:
 	case !rec.created(pp):
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "keep", Summary: "the policy file was there before install"})
-	case string(cur) == policy.DefaultText:
+	case isDefaultPolicy(string(cur)):
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "remove", Summary: "the default policy install created",
 			do: func() error { return removeRecorded(o.StateDir, pp) }})
 	default:
@@ -218,4 +218,14 @@ func planHuskyRemoval(o Options, rec *record) ([]Change, error) {
 			}})
 	}
 	return changes, nil
+}
+
+// isDefaultPolicy reports whether text is a policy install wrote and no
+// one edited: the default, with or without the since line.
+func isDefaultPolicy(text string) bool {
+	if text == policy.DefaultText {
+		return true
+	}
+	_, ok := policy.DefaultSince(text)
+	return ok
 }

@@ -71,6 +71,12 @@ func Parse(data []byte, name string) (*Policy, error) {
 		p.Source = name
 		return p, nil
 	}
+	if since, ok := DefaultSince(string(data)); ok {
+		// The same, installed into a repository with history.
+		p := Default().Clone()
+		p.Source, p.Trailers.Since = name, since
+		return p, nil
+	}
 	return decode(data, name, Default())
 }
 
@@ -162,6 +168,8 @@ func oneLine(s string) string {
 	return s
 }
 
+var commitIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,64}$`) })
+
 var trailerKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*$`) })
 
 func (p *Policy) problems() []*Error {
@@ -229,6 +237,9 @@ func (p *Policy) problems() []*Error {
 	}
 	if !trailerKeyRE().MatchString(p.Trailers.AgentKey) {
 		bad("trailers.agent_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.AgentKey)
+	}
+	if s := p.Trailers.Since; s != "" && !commitIDRE().MatchString(s) {
+		bad("trailers.since", "%q is not a commit id (7 to 64 hex digits); it names the commit swarm-guard was installed on", s)
 	}
 	if !trailerKeyRE().MatchString(p.Trailers.SessionKey) {
 		bad("trailers.session_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.SessionKey)

@@ -2,6 +2,7 @@ package policy
 
 import (
 	_ "embed"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -128,6 +129,11 @@ type Trailers struct {
 	AgentKey   string `toml:"agent_key"`
 	SessionKey string `toml:"session_key"`
 	Require    bool   `toml:"require"`
+	// Since is the commit swarm-guard was installed on: it and the commits
+	// in its history predate the hooks, so pre-push and verify need no
+	// trailer on them. install records it in the committed policy, so
+	// every clone and CI agree.
+	Since string `toml:"since"`
 }
 
 // Git configures the git hooks.
@@ -135,6 +141,10 @@ type Git struct {
 	CommitOnProtected   Action `toml:"commit_on_protected"`
 	PushToProtected     Action `toml:"push_to_protected"`
 	PushRequiresTrailer bool   `toml:"push_requires_trailer"`
+	// OwnBranchForceWithLease lets an agent push --force-with-lease to the
+	// branch checked out in its own worktree when it is not protected.
+	// Off by default: forced pushes are what the guard promises to stop.
+	OwnBranchForceWithLease bool `toml:"own_branch_force_with_lease"`
 }
 
 // Verify configures swarm-guard verify.
@@ -275,4 +285,38 @@ func ExpandPath(pattern, root, home, temp string) string {
 		p = strings.TrimSuffix(root, "/") + "/" + p
 	}
 	return p
+}
+
+// sinceLine is the line install adds to the default policy's [trailers]
+// table in a repository that already has commits.
+const sinceLine = "since = %q # swarm-guard was installed on this commit: it and its history need no trailer\n"
+
+// trailersAnchor is the line of DefaultText the since line follows.
+const trailersAnchor = "require = true           # commit-msg adds a missing agent trailer and refuses a malformed or doubled one\n"
+
+// DefaultTextSince is DefaultText with [trailers] since = commit: what
+// install writes into a repository whose history predates it.
+func DefaultTextSince(commit string) string {
+	if commit == "" {
+		return DefaultText
+	}
+	return strings.Replace(DefaultText, trailersAnchor, trailersAnchor+fmt.Sprintf(sinceLine, commit), 1)
+}
+
+// DefaultSince reports whether text is DefaultTextSince of some commit,
+// and which: the file install wrote, unchanged.
+func DefaultSince(text string) (string, bool) {
+	i := strings.Index(text, trailersAnchor+"since = \"")
+	if i < 0 {
+		return "", false
+	}
+	rest := text[i+len(trailersAnchor)+len("since = \""):]
+	commit, _, ok := strings.Cut(rest, "\"")
+	if !ok || len(commit) > 64 {
+		return "", false
+	}
+	if DefaultTextSince(commit) != text {
+		return "", false
+	}
+	return commit, true
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/install"
 )
@@ -128,7 +129,8 @@ func runInstall(c *cli, args []string) error {
 	if t.git == nil {
 		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks and the policy only (no git hooks)\n", t.ctx.Env.Root)
 	}
-	plan, err := install.PlanInstall(install.Options{Root: t.ctx.Env.Root, Binary: t.binary, OnFailureBlock: block, StateDir: t.ctx.StateDir, Git: t.git})
+	plan, err := install.PlanInstall(install.Options{Root: t.ctx.Env.Root, Binary: t.binary, OnFailureBlock: block, StateDir: t.ctx.StateDir, Git: t.git,
+		TrailersSince: installedOn(t.ctx.Env.Root)})
 	var refused *install.RefusedError
 	if errors.As(err, &refused) {
 		return &exitError{code: exitFailure, msg: "refused, nothing was changed: " + refused.Msg}
@@ -176,4 +178,15 @@ func displayPath(root, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// installedOn is the commit checked out in root, or "" in a repository
+// without commits (or outside one): commits made before install need no
+// agent trailer.
+func installedOn(root string) string {
+	out, err := gitx.Runner{Dir: root}.Output("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

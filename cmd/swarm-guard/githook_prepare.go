@@ -48,11 +48,19 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 		// leaves it empty. commit-msg adds it afterwards.
 		return nil
 	}
+	if hc.replaying() {
+		// A cherry-pick, revert or rebase re-commits existing commits:
+		// they keep exactly the trailers they had. A human's commit on
+		// main that a rebase replays must not come out stamped with this
+		// agent's id. (git runs only this hook for replays; a new commit
+		// made while a rebase is stopped still gets its trailer from
+		// commit-msg.)
+		return nil
+	}
 	existing := trailer.Values(msg, hc.pol.Trailers.AgentKey, o)
-	if len(existing) > 0 && (hc.replaying() || c.getenv(envSession) == "") {
-		// The message already names its agent, which is kept. Replayed
-		// commits (cherry-pick, revert, rebase) are left exactly as they
-		// were; others may still get this agent's session trailer below.
+	if len(existing) > 0 && c.getenv(envSession) == "" {
+		// The message already names its agent, which is kept; others may
+		// still get this agent's session trailer below.
 		return nil
 	}
 	ts, err := hc.trailersFor(existing)

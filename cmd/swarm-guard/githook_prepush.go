@@ -63,6 +63,12 @@ func runPrePush(c *cli, args []string) error {
 			if err != nil {
 				return refuse(c, hc.hook, err.Error())
 			}
+			if p != "" && hc.pol.Git.OwnBranchForceWithLease && isBranch && !protected && hc.repo != nil && branch == hc.repo.Branch {
+				// [git] own_branch_force_with_lease: the agent may rewrite
+				// the branch of its own worktree (the engine lets only
+				// --force-with-lease through).
+				p = ""
+			}
 			if p != "" {
 				problems = append(problems, p)
 			} else {
@@ -74,6 +80,12 @@ func runPrePush(c *cli, args []string) error {
 		}
 		refsOf[u.localOID] = append(refsOf[u.localOID], u.remoteRef)
 	}
+	if s := hc.pol.Trailers.Since; s != "" && hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
+		// Commits from before install ([trailers] since) need no trailer.
+		if code, _, err := git.ExitCode("cat-file", "-e", s+"^{commit}"); err == nil && code == 0 {
+			known = append(known, s)
+		}
+	}
 	if hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
 		ps, err := trailerProblems(git, hc.pol.Trailers.AgentKey, tips, known, refsOf)
 		if err != nil {
@@ -81,7 +93,7 @@ func runPrePush(c *cli, args []string) error {
 		}
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
-			problems = append(problems, fmt.Sprintf("to add the missing %s trailers, re-commit the commits through the hooks: git rebase --force-rebase <upstream> (or git commit --amend --no-edit for the last one), then push again", hc.pol.Trailers.AgentKey))
+			problems = append(problems, fmt.Sprintf("to add the missing %s trailers to your own commits, re-commit them through the hooks: git rebase <upstream> --exec 'git commit --amend --no-edit --allow-empty' (git rebase --root --exec ... when there is no upstream; git commit --amend --no-edit for the last one alone), then push again", hc.pol.Trailers.AgentKey))
 		}
 	}
 	if len(problems) > 0 {
@@ -123,9 +135,9 @@ func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
 	case 0:
 		return "", nil
 	case 1:
-		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; fetch, then rebase or merge, and push without --force", u.remoteRef, short(u.remoteOID), short(u.localOID)), nil
+		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; push without --force: if you rebased or amended pushed commits, go back to them and merge instead (git fetch origin && git reset --keep origin/<branch> && git merge origin/main), then push", u.remoteRef, short(u.remoteOID), short(u.localOID)), nil
 	case 128:
-		return fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): fetch first, then rebase or merge, and push without --force", u.remoteRef, short(u.remoteOID)), nil
+		return fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): git fetch origin, then merge the remote branch (git merge origin/<branch>) and push without --force", u.remoteRef, short(u.remoteOID)), nil
 	}
 	return "", fmt.Errorf("git merge-base --is-ancestor %s %s failed (exit %d): %s", u.remoteOID, u.localOID, code, stderr)
 }

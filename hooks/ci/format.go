@@ -87,6 +87,9 @@ func exemptions(r *Report) string {
 	if r.ExemptAuthors > 0 {
 		parts = append(parts, fmt.Sprintf("%d commit%s by exempt authors ([verify] exempt_authors)", r.ExemptAuthors, plural(r.ExemptAuthors)))
 	}
+	if r.ExemptBeforeInstall > 0 {
+		parts = append(parts, fmt.Sprintf("%d commit%s from before swarm-guard was installed ([trailers] since)", r.ExemptBeforeInstall, plural(r.ExemptBeforeInstall)))
+	}
 	if len(parts) == 0 {
 		return ""
 	}

@@ -43,6 +43,9 @@ type Report struct {
 	Commits       int         `json:"commits"`
 	ExemptMerges  int         `json:"exempt_merges"`
 	ExemptAuthors int         `json:"exempt_authors"`
+	// ExemptBeforeInstall counts commits in the history of the policy's
+	// [trailers] since: they predate swarm-guard and need no trailer.
+	ExemptBeforeInstall int `json:"exempt_before_install"`
 	Agents        []string    `json:"agents"` // distinct well-formed agent ids, sorted
 	MinAgents     int         `json:"min_agents"`
 	SecretsScan   bool        `json:"secrets_scanned"`
@@ -101,7 +104,12 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		valid = identity.Valid
 	}
 
+	before, err := predating(ctx, g, r, pol.Trailers.Since)
+	if err != nil {
+		return nil, err
+	}
 	w := &walker{
+		predates: before,
 		rep: rep, valid: valid, agentKey: pol.Trailers.AgentKey, conflicts: rep.ConflictScan,
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
@@ -217,6 +225,7 @@ type walker struct {
 	agentKey      string
 	exemptMerges  bool
 	exemptAuthors []string
+	predates      map[string]bool // commits in the history of [trailers] since
 	agents        map[string]bool
 	order         map[string]int // commit id → position in the range, oldest first
 	subjects      map[string]string
@@ -251,6 +260,8 @@ func (w *walker) commit(c *commit) {
 		w.rep.ExemptMerges++
 	case matchAuthor(w.exemptAuthors, c.AuthorEmail):
 		w.rep.ExemptAuthors++
+	case w.predates[c.Hash]:
+		w.rep.ExemptBeforeInstall++
 	default:
 		if msg := trailerProblem(c.AgentTrailers, w.agentKey, w.valid); msg != "" {
 			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindTrailer, Commit: c.Hash, Subject: c.Subject, Message: msg})
@@ -405,4 +416,28 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// predating lists the commits of the range that are in the history of
+// since (the commit swarm-guard was installed on): they need no trailer.
+// A since the repository does not have exempts nothing.
+func predating(ctx context.Context, g git, r Range, since string) (map[string]bool, error) {
+	if since == "" {
+		return nil, nil
+	}
+	if _, err := g.output(ctx, "cat-file", "-e", since+"^{commit}"); err != nil {
+		return nil, nil
+	}
+	out, err := g.output(ctx, "rev-list", since, "--not", r.Base, "--")
+	if err != nil {
+		// A base that is not a commit (a range from the empty tree).
+		if out, err = g.output(ctx, "rev-list", since, "--"); err != nil {
+			return nil, err
+		}
+	}
+	m := map[string]bool{}
+	for _, id := range strings.Fields(out) {
+		m[id] = true
+	}
+	return m, nil
 }
