@@ -72,7 +72,9 @@ func PlanInstall(o Options) (*Plan, error) {
 	}
 	if oldPolicy == nil {
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "create", Summary: "the default policy, commented",
-			do: func() error { return createRecorded(o.StateDir, pp, []byte(policy.DefaultTextSince(o.TrailersSince)), 0o644) }})
+			do: func() error {
+				return createRecorded(o.StateDir, pp, []byte(policy.DefaultTextSince(o.TrailersSince)), 0o644)
+			}})
 	} else {
 		p.Changes = append(p.Changes, Change{Path: pp, Action: "unchanged", Summary: "policy file kept as it is"})
 	}

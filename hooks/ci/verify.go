@@ -37,21 +37,21 @@ type Violation struct {
 
 // Report is the outcome of Verify.
 type Report struct {
-	Range         Range       `json:"range"`
-	Policy        string      `json:"policy"`
-	AgentKey      string      `json:"agent_key"`
-	Commits       int         `json:"commits"`
-	ExemptMerges  int         `json:"exempt_merges"`
-	ExemptAuthors int         `json:"exempt_authors"`
+	Range         Range  `json:"range"`
+	Policy        string `json:"policy"`
+	AgentKey      string `json:"agent_key"`
+	Commits       int    `json:"commits"`
+	ExemptMerges  int    `json:"exempt_merges"`
+	ExemptAuthors int    `json:"exempt_authors"`
 	// ExemptBeforeInstall counts commits in the history of the policy's
 	// [trailers] since: they predate swarm-guard and need no trailer.
-	ExemptBeforeInstall int `json:"exempt_before_install"`
-	Agents        []string    `json:"agents"` // distinct well-formed agent ids, sorted
-	MinAgents     int         `json:"min_agents"`
-	SecretsScan   bool        `json:"secrets_scanned"`
-	ConflictScan  bool        `json:"conflict_markers_checked"`
-	Violations    []Violation `json:"violations"`
-	Notes         []string    `json:"notes"`
+	ExemptBeforeInstall int         `json:"exempt_before_install"`
+	Agents              []string    `json:"agents"` // distinct well-formed agent ids, sorted
+	MinAgents           int         `json:"min_agents"`
+	SecretsScan         bool        `json:"secrets_scanned"`
+	ConflictScan        bool        `json:"conflict_markers_checked"`
+	Violations          []Violation `json:"violations"`
+	Notes               []string    `json:"notes"`
 }
 
 // Passed reports whether the range has no violations.
@@ -110,7 +110,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 	}
 	w := &walker{
 		predates: before,
-		rep: rep, valid: valid, agentKey: pol.Trailers.AgentKey, conflicts: rep.ConflictScan,
+		rep:      rep, valid: valid, agentKey: pol.Trailers.AgentKey, conflicts: rep.ConflictScan,
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
 	}
