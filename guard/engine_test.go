@@ -24,3 +24,25 @@ func TestWrittenFiles(t *testing.T) {
 		}
 	}
 }
+
+// Deleting a tool's cache by hand is denied with advice naming the tool's
+// own clean command, and that command is allowed as printed.
+func TestCacheDeleteAdviceIsAllowed(t *testing.T) {
+	eng := New(policy.Default())
+	for _, tc := range []struct{ del, clean string }{
+		{"rm -rf ~/.cache/go-build", "go clean -cache"},
+		{"rm -rf /home/agent/go/pkg/mod/cache", "go clean -modcache"},
+		{"rm -rf ~/.npm", "npm cache clean --force"},
+		{"rm -rf ~/.cache/uv", "uv cache clean"},
+	} {
+		d := eng.CheckCommand(tc.del, testEnv())
+		want := "clear the cache with its own command, which the guard allows: " + tc.clean
+		if d.Rule != policy.RuleDeleteOutside || len(d.Findings) == 0 || d.Findings[0].Alternative != want {
+			t.Errorf("%s: got %s %+v, want advice %q", tc.del, d.Rule, d.Findings, want)
+			continue
+		}
+		if d := eng.CheckCommand(tc.clean, testEnv()); d.Action != "" {
+			t.Errorf("the advice %q is itself denied: %s", tc.clean, d.Message())
+		}
+	}
+}

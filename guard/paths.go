@@ -435,7 +435,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 		}
 		pl, why := a.classify(p, inv.st)
 		if pl == placeOutside {
-			a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, altDelete)
+			a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, a.deleteAdvice(p))
 		} else if recursive && pl == placeInside {
 			if s := a.sensitiveBelow(p); s != "" {
 				a.report(inv, policy.RuleDeleteOutside, verb+" recursively deletes "+p+", which contains "+s, altDelete)
@@ -532,4 +532,39 @@ func (a *analyzer) readPath(inv *invocation, x arg) {
 			return
 		}
 	}
+}
+
+// toolCaches are caches outside the worktree that their own tool clears
+// safely (it knows what is in use): deleting them by hand is denied, and
+// the advice names the tool's command, which the guard allows.
+var toolCaches = []struct{ dir, clean string }{
+	{"~/.cache/go-build", "go clean -cache"},
+	{"~/go/pkg/mod", "go clean -modcache"},
+	{"~/.npm", "npm cache clean --force"},
+	{"~/.cache/pip", "pip cache purge"},
+	{"~/.cache/yarn", "yarn cache clean"},
+	{"~/.yarn/berry/cache", "yarn cache clean --all"},
+	{"~/.local/share/pnpm/store", "pnpm store prune"},
+	{"~/.cache/pnpm", "pnpm store prune"},
+	{"~/.cache/uv", "uv cache clean"},
+	{"~/.cache/pre-commit", "pre-commit clean"},
+	{"~/.cache/golangci-lint", "golangci-lint cache clean"},
+	{"~/.cache/deno", "deno clean"},
+	{"~/.bun/install/cache", "bun pm cache rm"},
+	{"~/.gradle/caches", "./gradlew --stop, then ask a human to clear the Gradle cache"},
+}
+
+// deleteAdvice is the "instead" of a delete outside the worktree: the
+// cache's own clean command when p is (in) a known tool cache.
+func (a *analyzer) deleteAdvice(p string) string {
+	for _, c := range toolCaches {
+		dir := policy.ExpandPath(c.dir, a.env.Root, a.env.Home, a.env.Temp)
+		if a.env.Home != "" && (p == dir || strings.HasPrefix(p, dir+"/")) {
+			return "clear the cache with its own command, which the guard allows: " + c.clean
+		}
+	}
+	if gocache := a.env.Vars["GOCACHE"]; gocache != "" && (p == gocache || strings.HasPrefix(p, gocache+"/")) {
+		return "clear the cache with its own command, which the guard allows: go clean -cache"
+	}
+	return altDelete
 }
