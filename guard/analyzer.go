@@ -24,7 +24,10 @@ type analyzer struct {
 	aborted  bool // a limit was hit; the decision is already a denial
 
 	src         string // source of the script being analysed, for trigger excerpts
-	srcDepth    int    // nesting depth of scripts (bash -c, eval, ...)
+	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
+	// stdinSecret is where secret text on the standard input of the
+	// pipeline stage being analysed comes from (exfil.go); "" for none.
+	stdinSecret string
 	runnerDepth int    // task runners running task runners (make, npm run, just, task)
 
 	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
@@ -550,21 +553,28 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *state, in *input) {
 	case syntax.Pipe, syntax.PipeAll:
 		stages := pipelineStages(c)
 		var prev *syntax.Stmt
+		saved := a.stdinSecret
 		for i, s := range stages {
 			sub := st.clone()
 			var sin *input
 			if i == 0 {
 				sin = in
 			} else {
-				sin = a.outputOf(prev, st)
+				sin = a.outputOf(prev, st) // secret if prev's input or prev itself was
+			}
+			a.stdinSecret = ""
+			if sin != nil {
+				a.stdinSecret = sin.secret
 			}
 			own := a.redirects(s, sub)
 			if own != nil {
 				sin = own
+				a.stdinSecret = own.secret
 			}
 			a.command(s.Cmd, sub, sin, false)
 			prev = s
 		}
+		a.stdinSecret = saved
 	}
 }
 

@@ -128,6 +128,7 @@ func init() {
 	registerDBTasks()
 	handlers["hash"] = (*analyzer).hashCmd
 	registerTaskRunners() // wraps the package managers registered above
+	registerExfil()       // wraps the network clients registered above
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 
@@ -332,6 +333,9 @@ func (a *analyzer) genericCommand(inv *invocation) {
 // the command may read.
 func (a *analyzer) readOperand(inv *invocation, x arg) {
 	if x.dynamic {
+		if environTemplate(x.template()) {
+			a.readPath(inv, x)
+		}
 		return
 	}
 	if strings.HasPrefix(x.s, "-") {

@@ -153,9 +153,16 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		if d.Action == "" && in.Glob != "" {
 			d = e.checkSearchGlob(in.Glob, in.Path, env)
 		}
+		if d.Action == "" {
+			d = e.checkCredentialSearch(tool, in, env)
+		}
 		return d
 	case ToolGlob, ToolLS:
-		return e.CheckPath(OpList, in.Path, env)
+		d := e.CheckPath(OpList, in.Path, env)
+		if d.Action == "" && tool == ToolGlob {
+			d = e.checkCredentialSearch(tool, in, env)
+		}
+		return d
 	}
 	return Decision{}
 }

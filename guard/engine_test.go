@@ -46,3 +46,27 @@ func TestCacheDeleteAdviceIsAllowed(t *testing.T) {
 		}
 	}
 }
+
+// The file tools reach secrets too: Grep for credentials and Glob for key
+// files outside the worktree are denied; the same inside it are not.
+func TestCredentialSearchOutsideWorktree(t *testing.T) {
+	eng := New(policy.Default())
+	for _, tc := range []struct {
+		tool, path, pattern string
+		deny                bool
+	}{
+		{ToolGrep, "/home/agent", "ghp_[A-Za-z0-9]+", true},
+		{ToolGrep, "/home/agent/other-project", "(?i)api_key", true},
+		{ToolGrep, "/work/repo", "api_key", false},
+		{ToolGrep, "/home/agent", "func main", false},
+		{ToolGlob, "/home/agent", "**/id_rsa*", true},
+		{ToolGlob, "", "/home/agent/**/*.pem", true},
+		{ToolGlob, "/work/repo", "**/*.pem", false},
+		{ToolGlob, "/home/agent", "**/*.go", false},
+	} {
+		d := eng.Check(tc.tool, ToolInput{Path: tc.path, Pattern: tc.pattern}, testEnv())
+		if got := d.Action == policy.Deny; got != tc.deny || got && d.Rule != policy.RuleSecretFile {
+			t.Errorf("%s %q in %q: got %q %s, want deny=%v", tc.tool, tc.pattern, tc.path, d.Action, d.Rule, tc.deny)
+		}
+	}
+}

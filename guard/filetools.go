@@ -2,6 +2,8 @@ package guard
 
 import (
 	"path"
+	"strconv"
+	"strings"
 
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -77,4 +79,42 @@ func uniq(a, b string) []string {
 		return []string{a}
 	}
 	return []string{a, b}
+}
+
+// credentialPattern matches Grep patterns that hunt for credentials, and
+// keyFileGlob Glob patterns that list key and credential files.
+var (
+	credentialPattern = lazyRegexp(`(?i)(token|secret|passw|api[_-]?key|access[_-]?key|private[ _-]?key|credential|BEGIN [A-Z ]*PRIVATE|AKIA|ghp_|gho_|github_pat|xox[abp]-|sk-[a-z0-9]|glpat-)`)
+	keyFileGlob       = lazyRegexp(`(?i)(id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key|\.p12|\.pfx|\.env|credentials|\.netrc|\.npmrc|\.pypirc|kubeconfig|\.kube|\.aws|\.ssh|hosts\.yml)`)
+)
+
+// checkCredentialSearch: Grep for credential patterns, or a Glob listing
+// key files, outside the worktree (the home directory, another
+// project) brings secrets into the agent's context.
+func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Decision {
+	a := e.newAnalyzer(env)
+	st := a.initialState()
+	dir := env.Cwd
+	if in.Path != "" {
+		dir = cleanJoin(env.Cwd, in.Path)
+	}
+	pattern := in.Pattern
+	if tool == ToolGlob && strings.HasPrefix(pattern, "/") {
+		dir = pattern // an absolute Glob pattern names its own place
+	}
+	real := a.resolve(dir)
+	if real == env.Root || strings.HasPrefix(real, env.Root+"/") {
+		return Decision{}
+	}
+	if pl, _ := a.classify(real, st); pl != placeOutside {
+		return Decision{}
+	}
+	inv := &invocation{name: tool, argv: []arg{{s: tool}, {s: pattern}}, st: st}
+	switch {
+	case tool == ToolGrep && credentialPattern().MatchString(pattern):
+		a.report(inv, policy.RuleSecretFile, "Grep for "+strconv.Quote(pattern)+" in "+dir+", outside the worktree, searches for credentials", altSecret)
+	case tool == ToolGlob && keyFileGlob().MatchString(pattern):
+		a.report(inv, policy.RuleSecretFile, "Glob "+strconv.Quote(pattern)+" in "+dir+", outside the worktree, lists key and credential files", altSecret)
+	}
+	return a.decision()
 }

@@ -515,6 +515,12 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 
 // readPath applies G7 to a path a command reads.
 func (a *analyzer) readPath(inv *invocation, x arg) {
+	if x.dynamic && environTemplate(x.template()) {
+		// cat /proc/$PPID/environ: some process's environment, only known
+		// at run time, and only /proc/self is the agent's own.
+		a.report(inv, policy.RuleSecretFile, inv.name+" reads "+x.show()+", the environment of another process", altSecret)
+		return
+	}
 	if x.dynamic || x.s == "" {
 		return
 	}

@@ -22,6 +22,7 @@ type input struct {
 	nul      bool        // the names are NUL-separated (find -print0)
 	file     bool        // read from a file the guard does not read
 	desc     string      // for messages: "the output of curl", "a here-document"
+	secret   string      // where secret text in it comes from (exfil.go); "" for none
 	from     syntax.Node // the pipeline stage that produces it, for messages
 }
 
@@ -163,7 +164,7 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) []a
 // recording: the output of any other program is as unknown as any file.
 func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state, targets []arg) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) {
+	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
 		return
 	}
 	var body *input
@@ -200,6 +201,7 @@ func (a *analyzer) fileInput(w *syntax.Word, st *state) *input {
 			a.readPath(inv, t)
 			if t.static() {
 				in.desc = "the file " + t.s
+				in.secret = a.fileSecret(t, st)
 			}
 		}
 	}
@@ -283,6 +285,14 @@ func (a *analyzer) outputOf(s *syntax.Stmt, st *state) *input {
 }
 
 func (a *analyzer) stageOutput(s *syntax.Stmt, st *state) *input {
+	in := a.stageOutputText(s, st)
+	if sec := a.stageSecret(s, st); sec != "" {
+		in.secret = sec
+	}
+	return in
+}
+
+func (a *analyzer) stageOutputText(s *syntax.Stmt, st *state) *input {
 	if s == nil {
 		return &input{dynamic: true, desc: "the output of a command"}
 	}

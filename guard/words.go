@@ -17,6 +17,10 @@ type arg struct {
 	glob    bool   // unquoted glob metacharacters remain in s
 	net     bool   // dynamic text that comes from a network fetch
 	proc    bool   // a process substitution <(...)
+	// secret says where secret text in the word comes from: "the
+	// environment (env)", "gh auth token", or "$NAME" for a credential
+	// variable (exfil.go). "" when none.
+	secret string
 	// echoed marks text the guard computed from a $(echo ...) or similar:
 	// known, but spelled to hide it, so never trusted as a command name.
 	echoed bool
@@ -69,6 +73,7 @@ type piece struct {
 	net     bool
 	proc    bool
 	echoed  bool
+	secret  string
 	fields  []arg // "$@": several ready-made fields
 }
 
@@ -99,6 +104,10 @@ func (b builder) add(p piece) builder {
 				b.cur.dynamic = b.cur.dynamic || f.dynamic
 				b.cur.glob = b.cur.glob || f.glob
 				b.cur.echoed = b.cur.echoed || f.echoed
+				b.cur.net = b.cur.net || f.net
+				if f.secret != "" {
+					b.cur.secret = f.secret
+				}
 				b.has = true
 				continue
 			}
@@ -125,6 +134,9 @@ func (b builder) add(p piece) builder {
 			b.cur.tmpl += c
 			b.cur.glob = b.cur.glob || hasGlobMeta(c)
 			b.cur.echoed = b.cur.echoed || p.echoed
+			if p.secret != "" {
+				b.cur.secret = p.secret
+			}
 			b.has = true
 		}
 		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
@@ -144,6 +156,9 @@ func (b builder) add(p piece) builder {
 	b.cur.net = b.cur.net || p.net
 	b.cur.proc = b.cur.proc || p.proc
 	b.cur.echoed = b.cur.echoed || p.echoed
+	if p.secret != "" {
+		b.cur.secret = p.secret
+	}
 	if p.quoted || p.text != "" || p.dynamic {
 		b.has = true
 	}
@@ -418,14 +433,15 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			}
 			ps = a.paramPieces(p, quoted, st)
 		case *syntax.CmdSubst:
+			secret := a.secretSource(p.Stmts, st)
 			if v := a.substValue(p.Stmts, st); v != nil {
 				for _, x := range v {
 					ps = append(ps, piece{text: x.s, glob: (x.glob || x.echoed && hasGlobMeta(x.s)) && !quoted, quoted: quoted, dynamic: x.dynamic,
-						echoed: x.echoed, split: x.echoed && !quoted, ifs: a.ifs(st)})
+						echoed: x.echoed, split: x.echoed && !quoted, ifs: a.ifs(st), secret: secret})
 				}
 				break
 			}
-			ps = []piece{{dynamic: true, net: a.fetches(p.Stmts), quoted: quoted}}
+			ps = []piece{{dynamic: true, net: a.fetches(p.Stmts), quoted: quoted, secret: secret}}
 		case *syntax.ProcSubst:
 			ps = []piece{{dynamic: true, proc: true, net: a.fetches(p.Stmts), quoted: true}}
 		case *syntax.ArithmExp:
@@ -566,6 +582,9 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 	}
 	name := p.Param.Value
 	vals, known := a.lookup(name, st)
+	if sec := a.varSecret(name, st); sec != "" {
+		dyn = []piece{{dynamic: true, quoted: quoted, secret: sec}}
+	}
 	if name == "@" || name == "*" {
 		if !known {
 			return dyn
@@ -591,7 +610,7 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 	ifs := a.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net, echoed: v.echoed})
+		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net, echoed: v.echoed, secret: v.secret})
 	}
 	return ps
 }

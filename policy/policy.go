@@ -60,6 +60,15 @@ type Policy struct {
 	Git               Git               `toml:"git"`
 	Verify            Verify            `toml:"verify"`
 	Budget            Budget            `toml:"budget"`
+	Network           Network           `toml:"network"`
+}
+
+// Network restricts where network clients may connect.
+type Network struct {
+	// AllowHosts, when not empty, are the only hosts curl, wget, httpie
+	// and friends may reach ("api.github.com", "*.internal.example").
+	// Secrets never leave, whatever the hosts.
+	AllowHosts []string `toml:"allow_hosts"`
 }
 
 // SecretFiles lists the files rule secret-file protects.
@@ -212,13 +221,14 @@ func builtinDefault() *Policy {
 			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
 			RuleDestructiveTerraform: Deny, RuleDestructiveKubernetes: Deny, RuleDestructiveCloud: Deny,
 			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny,
+			RuleExfiltration: Deny,
 		},
 		SecretFiles: SecretFiles{
 			Patterns: []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
 				"**/*.kdbx", "**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*", "**/.git-credentials", "~/.ssh/**",
 				"~/.aws/**", "~/.gnupg/**", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.docker/config.json", "~/.kube/config",
-				"~/.config/gh/hosts.yml", "~/.config/gcloud/**", "~/.claude/.credentials.json", "~/.codex/auth.json"},
-			Exceptions: []string{"**/*.example", "**/*.sample", "**/*.template", "**/*.pub"},
+				"~/.config/gh/**", "~/.config/gcloud/**", "~/.claude/.credentials.json", "~/.codex/auth.json", "/proc/*/environ"},
+			Exceptions: []string{"**/*.example", "**/*.sample", "**/*.template", "**/*.pub", "/proc/self/environ", "/proc/thread-self/environ"},
 		},
 		Packages: Packages{NPM: []string{}, Pip: []string{}, Go: []string{}, Cargo: []string{}, Gem: []string{}, System: []string{}, Other: []string{}},
 		Secrets: Secrets{PreToolUse: true, PostToolUse: true, PreCommit: true, ConflictMarkers: true, GitleaksAllow: true,
@@ -227,6 +237,7 @@ func builtinDefault() *Policy {
 		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", Require: true},
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
 		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
+		Network: Network{AllowHosts: []string{}},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
 	}
@@ -257,6 +268,7 @@ func (p *Policy) Clone() *Policy {
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
+	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)
 	return &c
 }
 

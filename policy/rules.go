@@ -24,6 +24,10 @@ const (
 	RuleDestructiveDatastore  = "destructive-datastore"
 	RuleDestructiveSystem     = "destructive-system"
 
+	// RuleExfiltration: secrets (the environment, tokens, credential
+	// variables) sent off the machine, and hosts outside [network].
+	RuleExfiltration = "secret-exfiltration"
+
 	// RuleDynamicCommand is configured by the top-level dynamic_commands key,
 	// not by [rules], because it also accepts "allow".
 	RuleDynamicCommand = "dynamic-command"
@@ -62,6 +66,7 @@ var Rules = []RuleInfo{
 	{RuleDestructiveContainer, "", "docker prune and volume rm, mass rm, compose down -v, host-root mounts and --privileged"},
 	{RuleDestructiveDatastore, "", "key-value and time-series stores: range deletes, bucket deletes"},
 	{RuleDestructiveSystem, "", "crontab -r, kill -1 and mass pkill, shutdown/reboot, stopping services, flushing the firewall"},
+	{RuleExfiltration, "", "secrets (env dumps, token printers, credential variables) sent off the machine; hosts outside [network] allow_hosts"},
 }
 
 // IsRule reports whether id names a rule a [rules] table may configure.

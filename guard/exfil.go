@@ -1,0 +1,491 @@
+package guard
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Secret exfiltration: a secret source flowing into a network sink.
+//
+// Sources are environment dumps (env, printenv, export -p, set, declare -x,
+// /proc/*/environ), token printers (gh auth token, git credential fill,
+// aws configure get, gcloud auth print-access-token, ...) and credential
+// variables ($GITHUB_TOKEN). Their taint rides on words (arg.secret), on
+// standard input (input.secret, through every pipeline stage after the
+// source: base64, gzip and openssl enc hide nothing), and on files the
+// command writes (bodies). Sinks are network clients' data, upload, header
+// and URL arguments, programs that send their standard input (nc, ssh),
+// DNS lookups and gists. Network use without a secret stays allowed, and
+// so does dumping the environment to the terminal (env | grep PATH).
+//
+// A credential variable sent to the service it belongs to is its normal
+// use (curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com);
+// sent anywhere else it is exfiltration.
+
+const altExfil = "send only the data the task needs; secrets stay on this machine (tools reach their own service with their own login)"
+
+// credentialOwners maps credential variables to the hosts they belong to.
+var credentialOwners = map[string][]string{
+	"GITHUB_TOKEN": {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GH_TOKEN":     {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GITHUB_PAT":   {"github.com", "*.github.com"},
+	"GITLAB_TOKEN": {"gitlab.com", "*.gitlab.com"},
+	"GL_TOKEN":     {"gitlab.com", "*.gitlab.com"},
+	"NPM_TOKEN":    {"registry.npmjs.org", "*.npmjs.org", "*.npmjs.com"},
+	"PYPI_TOKEN":   {"upload.pypi.org", "pypi.org"},
+	"ANTHROPIC_API_KEY":     {"api.anthropic.com"},
+	"ANTHROPIC_AUTH_TOKEN":  {"api.anthropic.com"},
+	"OPENAI_API_KEY":        {"api.openai.com"},
+	"AWS_ACCESS_KEY_ID":     {"*.amazonaws.com"},
+	"AWS_SECRET_ACCESS_KEY": {"*.amazonaws.com"},
+	"AWS_SESSION_TOKEN":     {"*.amazonaws.com"},
+	"SLACK_TOKEN":           {"slack.com", "*.slack.com"},
+	"SLACK_BOT_TOKEN":       {"slack.com", "*.slack.com"},
+	"HF_TOKEN":              {"huggingface.co", "*.huggingface.co"},
+	"DOCKER_PASSWORD":       {"*.docker.io", "*.docker.com"},
+}
+
+// credentialName matches variable names that hold credentials.
+var credentialName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)`)
+})
+
+// varSecret is the taint of expanding $name: what its value was assigned
+// from, or "$NAME" for a credential variable from the environment.
+func (a *analyzer) varSecret(name string, st *state) string {
+	for _, v := range st.vars[name] {
+		if v.secret != "" {
+			return v.secret
+		}
+	}
+	if _, assigned := st.vars[name]; !assigned && credentialName().MatchString(name) {
+		return "$" + name
+	}
+	return ""
+}
+
+// secretSource says which secret source runs in stmts (a substitution or
+// a pipeline stage), or "".
+func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
+	found := ""
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if found != "" {
+				return false
+			}
+			switch x := n.(type) {
+			case *syntax.CallExpr:
+				// Literal words only: a syntactic look, which cannot
+				// recurse into the substitutions it walks anyway.
+				var words []string
+				for _, w := range x.Args {
+					if lit := wordLiteral(w); lit != "" {
+						words = append(words, lit)
+					} else {
+						words = append(words, "\x00")
+					}
+				}
+				found = secretCall(words)
+			case *syntax.DeclClause:
+				if v := x.Variant.Value; v == "export" || v == "declare" || v == "typeset" {
+					names, print := 0, len(x.Args) == 0
+					for _, as := range x.Args {
+						if as.Naked && as.Name == nil && as.Value != nil {
+							if w := wordLiteral(as.Value); strings.HasPrefix(w, "-") && strings.ContainsAny(w, "px") {
+								print = true
+							}
+							continue
+						}
+						names++
+					}
+					if print && names == 0 {
+						found = "the environment (" + v + ")"
+					}
+				}
+			case *syntax.Redirect:
+				if w := wordLiteral(x.Word); isEnvironFile(w) {
+					found = "the environment of another process (" + w + ")"
+				}
+			}
+			return found == ""
+		})
+	}
+	return found
+}
+
+// secretCall recognises a simple command that prints secrets.
+func secretCall(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	name := path.Base(words[0])
+	args := words[1:]
+	operands := func() []string {
+		var out []string
+		for _, w := range args {
+			if !strings.HasPrefix(w, "-") {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	for _, w := range args {
+		if isEnvironFile(w) {
+			return "the environment of another process (" + w + ")"
+		}
+	}
+	switch name {
+	case "env":
+		for _, w := range operands() {
+			if !strings.Contains(w, "=") {
+				return "" // env runs a command
+			}
+		}
+		return "the environment (env)"
+	case "printenv":
+		ops := operands()
+		if len(ops) == 0 {
+			return "the environment (printenv)"
+		}
+		for _, o := range ops {
+			if credentialName().MatchString(o) {
+				return "$" + o
+			}
+		}
+	case "set":
+		if len(args) == 0 {
+			return "the environment (set)"
+		}
+	case "export", "declare", "typeset":
+		if len(operands()) == 0 {
+			for _, w := range args {
+				if strings.ContainsAny(w, "px") {
+					return "the environment (" + name + ")"
+				}
+			}
+			if len(args) == 0 && name == "export" {
+				return "the environment (export)"
+			}
+		}
+	case "gh":
+		if len(args) >= 2 && args[0] == "auth" && (args[1] == "token" || args[1] == "status" && hasWord(args, "-t", "--show-token")) {
+			return "gh auth token"
+		}
+	case "git":
+		sub, rest := gitSubcommand(args)
+		switch sub {
+		case "credential", "credential-store", "credential-cache":
+			if hasWord(rest, "fill", "get") {
+				return "git credential fill"
+			}
+		case "config":
+			if hasWord(rest, "--list", "-l") {
+				return "git config --list"
+			}
+			for _, w := range rest {
+				if credentialName().MatchString(w) || strings.Contains(strings.ToLower(w), "credential") {
+					return "git config " + w
+				}
+			}
+		}
+	case "aws":
+		if len(args) >= 2 && (args[0] == "configure" && (args[1] == "get" || args[1] == "export-credentials") ||
+			args[0] == "sts" && (args[1] == "get-session-token" || args[1] == "assume-role") ||
+			args[0] == "ecr" && args[1] == "get-login-password") {
+			return "aws " + args[0] + " " + args[1]
+		}
+	case "gcloud":
+		for _, w := range args {
+			if w == "print-access-token" || w == "print-identity-token" {
+				return "gcloud auth " + w
+			}
+		}
+	case "az":
+		if hasWord(args, "get-access-token") {
+			return "az account get-access-token"
+		}
+	case "heroku":
+		if hasWord(args, "auth:token") {
+			return "heroku auth:token"
+		}
+	case "security":
+		if hasWord(args, "find-generic-password", "find-internet-password") && hasWord(args, "-w", "-g") {
+			return "security find-generic-password"
+		}
+	case "op":
+		if hasWord(args, "read") || len(args) >= 2 && args[0] == "item" && args[1] == "get" {
+			return "op read"
+		}
+	case "vault":
+		if hasWord(args, "read") || len(args) >= 2 && args[0] == "kv" && args[1] == "get" {
+			return "vault read"
+		}
+	}
+	return ""
+}
+
+func hasWord(words []string, any ...string) bool {
+	for _, w := range words {
+		for _, x := range any {
+			if w == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitSubcommand skips git's global options.
+func gitSubcommand(args []string) (string, []string) {
+	for i := 0; i < len(args); i++ {
+		switch w := args[i]; {
+		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree" || w == "--namespace":
+			i++ // the option's value
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w, args[i+1:]
+		}
+	}
+	return "", nil
+}
+
+// isEnvironFile reports whether p is another process's environment:
+// /proc/<pid>/environ other than the shell's own (/proc/self).
+func isEnvironFile(p string) bool {
+	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
+	if !ok {
+		return false
+	}
+	pid, file, ok := strings.Cut(rest, "/")
+	return ok && file == "environ" && pid != "self" && pid != "thread-self"
+}
+
+// stageSecret is the taint of what a pipeline stage prints: the secrets
+// it reads itself, or those on its standard input, which every filter
+// (base64, gzip, openssl, sed) passes on in some form.
+func (a *analyzer) stageSecret(s *syntax.Stmt, st *state) string {
+	if s == nil {
+		return ""
+	}
+	if src := a.secretSource([]*syntax.Stmt{s}, st); src != "" {
+		return src
+	}
+	if a.stdinSecret == "" {
+		return ""
+	}
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+		if name, ok := a.staticWord(ce.Args[0], st); ok {
+			switch path.Base(name) {
+			case "wc", "true", "false", ":", "sleep":
+				return ""
+			}
+		}
+	}
+	return a.stdinSecret
+}
+
+// fileSecret is the taint of a file the command wrote earlier.
+func (a *analyzer) fileSecret(x arg, st *state) string {
+	if !x.static() {
+		return ""
+	}
+	for _, p := range a.resolveArg(x, st).paths {
+		if isEnvironFile(p) {
+			return "the environment of another process (" + p + ")"
+		}
+		for _, b := range a.bodies[p] {
+			if b.secret != "" {
+				return b.secret
+			}
+		}
+	}
+	return ""
+}
+
+func registerExfil() {
+	for _, n := range []string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
+		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh"} {
+		next := handlers[n]
+		handlers[n] = func(a *analyzer, inv *invocation) {
+			a.exfilSink(inv)
+			if next != nil {
+				next(a, inv)
+			} else {
+				a.genericCommand(inv)
+			}
+		}
+	}
+}
+
+// exfilSink judges a network client: does a secret leave with it, and
+// does it go to a host the policy allows?
+func (a *analyzer) exfilSink(inv *invocation) {
+	args := inv.args()
+	stdin := ""
+	if inv.in != nil {
+		stdin = inv.in.secret
+	}
+	var hosts []string
+	var sent []string // secrets this call sends
+	send := func(s string) {
+		if s != "" {
+			sent = append(sent, s)
+		}
+	}
+	fileArg := func(x arg, v string) {
+		// curl -d @file, -T file, -F name=@file: "-" is standard input.
+		if v == "-" || v == "@-" || strings.HasSuffix(v, "=@-") || strings.HasSuffix(v, "=<-") {
+			send(stdin)
+			return
+		}
+		if i := strings.IndexAny(v, "@<"); i >= 0 {
+			v = v[i+1:]
+		}
+		send(a.fileSecret(arg{s: v, src: v}, inv.st))
+	}
+	switch inv.name {
+	case "curl", "wget", "http", "https", "xh", "xhs":
+		data := map[string]bool{"-d": true, "--data": true, "--data-ascii": true, "--data-binary": true, "--data-raw": true,
+			"--data-urlencode": true, "--json": true, "-F": true, "--form": true, "--form-string": true, "-T": true,
+			"--upload-file": true, "-H": true, "--header": true, "-u": true, "--user": true, "-b": true, "--cookie": true,
+			"--post-data": true, "--post-file": true, "--body-data": true, "--body-file": true, "--url": true, "-e": true, "--referer": true}
+		for i := 0; i < len(args); i++ {
+			x := args[i]
+			send(x.secret)
+			flag, val, eq := strings.Cut(x.s, "=")
+			if data[x.s] && i+1 < len(args) {
+				i++
+				send(args[i].secret)
+				fileArg(args[i], args[i].s)
+				if x.s == "--url" {
+					hosts = append(hosts, urlHost(args[i].s))
+				}
+				continue
+			}
+			if eq && data[flag] && strings.HasPrefix(flag, "--") {
+				fileArg(x, val)
+				continue
+			}
+			if strings.HasPrefix(x.s, "-d") && len(x.s) > 2 && inv.name == "curl" {
+				fileArg(x, x.s[2:])
+				continue
+			}
+			if h := urlHost(x.s); h != "" {
+				hosts = append(hosts, h)
+			}
+			if inv.name != "curl" && inv.name != "wget" && strings.ContainsAny(x.s, "=:@") {
+				fileArg(x, x.s) // httpie items: field=value, field=@file
+			}
+		}
+		if inv.name != "curl" && inv.name != "wget" {
+			send(stdin) // httpie sends standard input as the body
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "ftp":
+		send(stdin)
+		for _, x := range args {
+			send(x.secret)
+		}
+	case "scp", "sftp", "rsync":
+		for _, x := range args {
+			send(x.secret)
+			send(a.fileSecret(x, inv.st))
+		}
+	case "dig", "nslookup", "host", "drill", "ping":
+		for _, x := range args {
+			send(x.secret)
+		}
+	case "gh":
+		if len(args) >= 2 && args[0].s == "gist" && (args[1].s == "create" || args[1].s == "edit") {
+			for _, x := range args[2:] {
+				send(x.secret)
+				if x.s == "-" {
+					send(stdin)
+				} else {
+					send(a.fileSecret(x, inv.st))
+					a.readOperand(inv, x) // gh gist create .env
+				}
+			}
+		}
+		return
+	}
+	for _, s := range sent {
+		if owner := strings.TrimPrefix(s, "$"); owner != s {
+			if owned, known := ownedBy(owner, hosts); known && owned {
+				continue // a credential sent to its own service
+			} else if !known {
+				continue // a credential of a service the guard does not know: its normal use
+			}
+			a.report(inv, policy.RuleExfiltration, inv.name+" sends "+s+" to "+strings.Join(hosts, ", ")+", not the service it belongs to", altExfil)
+			return
+		}
+		a.report(inv, policy.RuleExfiltration, inv.name+" sends "+s+" off this machine", altExfil)
+		return
+	}
+	if allow := a.pol.Network.AllowHosts; len(allow) > 0 {
+		for _, h := range hosts {
+			if !hostMatches(h, allow) {
+				a.report(inv, policy.RuleExfiltration, inv.name+" connects to "+h+", which is not in [network] allow_hosts",
+					"use only the hosts of [network] allow_hosts, or ask a human to add "+h)
+				return
+			}
+		}
+	}
+}
+
+// ownedBy reports whether every host is one the credential belongs to;
+// known is false for credentials the guard has no owner for.
+func ownedBy(name string, hosts []string) (owned, known bool) {
+	owners, ok := credentialOwners[strings.ToUpper(name)]
+	if !ok {
+		return false, false
+	}
+	if len(hosts) == 0 {
+		return false, true
+	}
+	for _, h := range hosts {
+		if !hostMatches(h, owners) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+func hostMatches(h string, globs []string) bool {
+	for _, g := range globs {
+		if g == h || strings.HasPrefix(g, "*.") && strings.HasSuffix(h, g[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHost is the host of a URL argument ("https://x/y", "x.com/y" for
+// curl), or "".
+func urlHost(s string) string {
+	if !strings.Contains(s, "://") {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// environTemplate reports whether a path with unknown parts (marked by
+// unknownMark) names /proc/<something>/environ.
+func environTemplate(tmpl string) bool {
+	rest, ok := strings.CutPrefix(tmpl, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, file, ok := strings.Cut(rest, "/")
+	return ok && file == "environ" && strings.Contains(pid, unknownMark)
+}
