@@ -23,12 +23,12 @@ type analyzer struct {
 	nodes    int  // syntax nodes visited, bounded by maxNodes
 	aborted  bool // a limit was hit; the decision is already a denial
 
-	src         string // source of the script being analysed, for trigger excerpts
+	src      string // source of the script being analysed, for trigger excerpts
 	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
 	// stdinSecret is where secret text on the standard input of the
 	// pipeline stage being analysed comes from (exfil.go); "" for none.
 	stdinSecret string
-	runnerDepth int    // task runners running task runners (make, npm run, just, task)
+	runnerDepth int // task runners running task runners (make, npm run, just, task)
 
 	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
 	declared []declaredFunc            // every function declaration, in source order

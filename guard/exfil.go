@@ -33,13 +33,13 @@ const altExfil = "send only the data the task needs; secrets stay on this machin
 
 // credentialOwners maps credential variables to the hosts they belong to.
 var credentialOwners = map[string][]string{
-	"GITHUB_TOKEN": {"github.com", "*.github.com", "*.githubusercontent.com"},
-	"GH_TOKEN":     {"github.com", "*.github.com", "*.githubusercontent.com"},
-	"GITHUB_PAT":   {"github.com", "*.github.com"},
-	"GITLAB_TOKEN": {"gitlab.com", "*.gitlab.com"},
-	"GL_TOKEN":     {"gitlab.com", "*.gitlab.com"},
-	"NPM_TOKEN":    {"registry.npmjs.org", "*.npmjs.org", "*.npmjs.com"},
-	"PYPI_TOKEN":   {"upload.pypi.org", "pypi.org"},
+	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GH_TOKEN":              {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GITHUB_PAT":            {"github.com", "*.github.com"},
+	"GITLAB_TOKEN":          {"gitlab.com", "*.gitlab.com"},
+	"GL_TOKEN":              {"gitlab.com", "*.gitlab.com"},
+	"NPM_TOKEN":             {"registry.npmjs.org", "*.npmjs.org", "*.npmjs.com"},
+	"PYPI_TOKEN":            {"upload.pypi.org", "pypi.org"},
 	"ANTHROPIC_API_KEY":     {"api.anthropic.com"},
 	"ANTHROPIC_AUTH_TOKEN":  {"api.anthropic.com"},
 	"OPENAI_API_KEY":        {"api.openai.com"},

@@ -237,7 +237,7 @@ func builtinDefault() *Policy {
 		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", Require: true},
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
 		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
-		Network: Network{AllowHosts: []string{}},
+		Network:  Network{AllowHosts: []string{}},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
 	}
