@@ -54,6 +54,9 @@ type finding struct {
 	trigger string
 	alt     string
 	canon   string // the simple command as allow entries see it
+	// ask turns a denial into a question for a human (checkpoint
+	// oversight, [mcp.servers.X] ask); a rule set to "off" stays off.
+	ask bool
 }
 
 func (e *Engine) newAnalyzer(env *Env) *analyzer {
@@ -80,6 +83,9 @@ func (a *analyzer) decision() Decision {
 		}
 		if act == policy.Off || act == policy.Allow {
 			continue
+		}
+		if f.ask {
+			act = policy.Ask
 		}
 		key := f.rule + "\x00" + f.reason + "\x00" + f.trigger
 		if seen[key] {

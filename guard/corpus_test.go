@@ -196,7 +196,7 @@ func TestCorpus(t *testing.T) {
 // safe twins that must stay allowed.
 func TestCorpusCoversEveryRule(t *testing.T) {
 	deny, allow := map[string]int{}, map[string]int{}
-	for _, c := range loadCorpus(t) {
+	for _, c := range append(loadCorpus(t), loadMCPCases(t)...) {
 		if c.verdict == "allow" {
 			allow[c.rule]++
 		} else {

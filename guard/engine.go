@@ -76,6 +76,10 @@ type Env struct {
 	// read, and what a runner would run is unknown. A missing file must be
 	// reported with an error matching fs.ErrNotExist.
 	ReadFile func(path string) ([]byte, error)
+
+	// Oversight is swarm-guard run's --oversight for this task ("" means
+	// the policy's [swarm] oversight).
+	Oversight string
 }
 
 // ToolInput is the subset of Claude Code tool inputs the engine reads.

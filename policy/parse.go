@@ -238,6 +238,34 @@ func (p *Policy) problems() []*Error {
 	if !trailerKeyRE().MatchString(p.Trailers.AgentKey) {
 		bad("trailers.agent_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.AgentKey)
 	}
+	switch p.Swarm.Oversight {
+	case OversightPRGated, OversightAutonomous, OversightCheckpoint:
+	default:
+		bad("swarm.oversight", "must be \"pr-gated\", \"autonomous\" or \"checkpoint\", not %q%s", p.Swarm.Oversight,
+			didYouMean(p.Swarm.Oversight, OversightPRGated, OversightAutonomous, OversightCheckpoint))
+	}
+	for key, v := range map[string]string{"mcp.default": p.MCP.Default} {
+		if !validMCPAccess(v, true) {
+			bad(key, "must be \"read\", \"write\", \"admin\" or \"deny\", not %q%s", v, didYouMean(v, "read", "write", "admin", "deny"))
+		}
+	}
+	for name, s := range p.MCP.Servers {
+		if !validMCPAccess(s.Access, true) {
+			bad("mcp.servers."+name+".access", "must be \"read\", \"write\", \"admin\" or \"deny\", not %q%s", s.Access, didYouMean(s.Access, "read", "write", "admin", "deny"))
+		}
+		for field, globs := range map[string][]string{"allow": s.Allow, "ask": s.Ask, "deny": s.Deny} {
+			for i, g := range globs {
+				if g == "" || !doublestar.ValidatePattern(g) {
+					bad(fmt.Sprintf("mcp.servers.%s.%s[%d]", name, field, i), "bad tool-name glob %q; use * and ? (\"merge_*\")", g)
+				}
+			}
+		}
+	}
+	for i, h := range p.Network.AllowHosts {
+		if h == "" || strings.ContainsAny(h, "/:") {
+			bad(fmt.Sprintf("network.allow_hosts[%d]", i), "%q is not a host name; write hosts like \"api.github.com\" or \"*.example.com\"", h)
+		}
+	}
 	if s := p.Trailers.Since; s != "" && !commitIDRE().MatchString(s) {
 		bad("trailers.since", "%q is not a commit id (7 to 64 hex digits); it names the commit swarm-guard was installed on", s)
 	}
@@ -331,4 +359,16 @@ func unquoteKey(k string) string {
 		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
 	}
 	return strings.Join(parts, ".")
+}
+
+// validMCPAccess reports whether s is an MCP access level ("" allowed
+// where the default applies).
+func validMCPAccess(s string, emptyOK bool) bool {
+	switch s {
+	case "read", "write", "admin", "deny":
+		return true
+	case "":
+		return emptyOK
+	}
+	return false
 }

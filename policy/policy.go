@@ -61,6 +61,43 @@ type Policy struct {
 	Verify            Verify            `toml:"verify"`
 	Budget            Budget            `toml:"budget"`
 	Network           Network           `toml:"network"`
+	Swarm             Swarm             `toml:"swarm"`
+	MCP               MCP               `toml:"mcp"`
+}
+
+// Swarm configures how agents of a swarm work together.
+type Swarm struct {
+	// Oversight is who merges: "pr-gated" (a human merges; the default),
+	// "autonomous" (the forge auto-merges once checks pass) or
+	// "checkpoint" (a human approves each merge-like call). swarm-guard run
+	// --oversight overrides it for one task.
+	Oversight string `toml:"oversight"`
+}
+
+// Oversight modes.
+const (
+	OversightPRGated    = "pr-gated"
+	OversightAutonomous = "autonomous"
+	OversightCheckpoint = "checkpoint"
+)
+
+// MCP configures what MCP servers' tools may do (rule mcp-access).
+type MCP struct {
+	// Default is the access of servers the policy does not list: "read",
+	// "write", "admin" or "deny". Empty: read (write for browser servers).
+	Default string `toml:"default"`
+	// ScanResults scans MCP tool results for secrets after the call
+	// (PostToolUse), like Bash output.
+	ScanResults bool                 `toml:"scan_results"`
+	Servers     map[string]MCPServer `toml:"servers"`
+}
+
+// MCPServer is the policy of one MCP server, keyed by its configured name.
+type MCPServer struct {
+	Access string   `toml:"access"` // "read", "write", "admin" or "deny"
+	Allow  []string `toml:"allow"`  // tool-name globs always allowed (arguments are still checked)
+	Ask    []string `toml:"ask"`    // tool-name globs that need a human
+	Deny   []string `toml:"deny"`   // tool-name globs never allowed
 }
 
 // Network restricts where network clients may connect.
@@ -221,7 +258,7 @@ func builtinDefault() *Policy {
 			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
 			RuleDestructiveTerraform: Deny, RuleDestructiveKubernetes: Deny, RuleDestructiveCloud: Deny,
 			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny,
-			RuleExfiltration: Deny,
+			RuleExfiltration: Deny, RuleMCPAccess: Deny, RuleOversight: Deny,
 		},
 		SecretFiles: SecretFiles{
 			Patterns: []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",
@@ -238,6 +275,8 @@ func builtinDefault() *Policy {
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
 		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
 		Network:  Network{AllowHosts: []string{}},
+		Swarm:    Swarm{Oversight: OversightPRGated},
+		MCP:      MCP{ScanResults: true},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
 	}
@@ -269,6 +308,13 @@ func (p *Policy) Clone() *Policy {
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
 	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)
+	if p.MCP.Servers != nil {
+		c.MCP.Servers = make(map[string]MCPServer, len(p.MCP.Servers))
+		for k, v := range p.MCP.Servers {
+			v.Allow, v.Ask, v.Deny = cloneStrings(v.Allow), cloneStrings(v.Ask), cloneStrings(v.Deny)
+			c.MCP.Servers[k] = v
+		}
+	}
 	return &c
 }
 

@@ -28,6 +28,12 @@ const (
 	// variables) sent off the machine, and hosts outside [network].
 	RuleExfiltration = "secret-exfiltration"
 
+	// RuleMCPAccess: an MCP tool call beyond the access [mcp] gives its
+	// server. RuleOversight: merging or approving, which the oversight
+	// mode reserves for humans.
+	RuleMCPAccess = "mcp-access"
+	RuleOversight = "oversight"
+
 	// RuleDynamicCommand is configured by the top-level dynamic_commands key,
 	// not by [rules], because it also accepts "allow".
 	RuleDynamicCommand = "dynamic-command"
@@ -66,6 +72,8 @@ var Rules = []RuleInfo{
 	{RuleDestructiveContainer, "", "docker prune and volume rm, mass rm, compose down -v, host-root mounts and --privileged"},
 	{RuleDestructiveDatastore, "", "key-value and time-series stores: range deletes, bucket deletes"},
 	{RuleDestructiveSystem, "", "crontab -r, kill -1 and mass pkill, shutdown/reboot, stopping services, flushing the firewall"},
+	{RuleMCPAccess, "", "MCP tool calls beyond their server's access: writes to read-only servers, destructive and admin tools"},
+	{RuleOversight, "", "merging or approving pull requests, which [swarm] oversight reserves for humans"},
 	{RuleExfiltration, "", "secrets (env dumps, token printers, credential variables) sent off the machine; hosts outside [network] allow_hosts"},
 }
 

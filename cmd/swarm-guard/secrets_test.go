@@ -24,6 +24,7 @@ const fixtureUsage = `usage:
   sg-fakesecret line FILE TEXT                append a plain line of text to FILE
   sg-fakesecret binary FILE                   write a small binary file
   sg-fakesecret hook TOOL FILE KIND SECRETS   print a PreToolUse event whose TOOL call writes one into FILE
+  sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
   sg-fakesecret absent SECRETS FILE...        fail if a FILE holds any secret listed in SECRETS
   sg-fakesecret expand FILE...                replace $VARS in FILEs (testscript does not expand file contents)
@@ -85,6 +86,17 @@ func fakeSecretFixture(args []string) int {
 		}
 		wd, _ := os.Getwd()
 		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PreToolUse", "tool_name": args[1], "tool_input": ti, "tool_use_id": "t1"})
+		fmt.Println(string(out))
+	case args[0] == "mcpresult" && len(args) == 4:
+		// A PostToolUse event of an MCP tool whose result holds a secret.
+		s, err := makeSecret(args[2], args[3])
+		if err != nil {
+			return fail("%v", err)
+		}
+		wd, _ := os.Getwd()
+		resp := []map[string]any{{"type": "text", "text": "rows:\n" + s.Line + "\n"}}
+		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PostToolUse", "tool_name": args[1],
+			"tool_input": map[string]any{"sql": "SELECT * FROM settings"}, "tool_response": resp, "tool_use_id": "t1"})
 		fmt.Println(string(out))
 	case args[0] == "conflict" && len(args) == 2:
 		body := "intro\n" + strings.Repeat("<", 7) + " HEAD\nours\n" + strings.Repeat("=", 7) + "\ntheirs\n" + strings.Repeat(">", 7) + " feature\n"

@@ -286,3 +286,39 @@ func contains(ws []string, w string) bool {
 	}
 	return false
 }
+
+// ReadOnly reports whether every statement of sql only reads: SELECT,
+// WITH ... SELECT, SHOW, EXPLAIN (without ANALYZE, which runs the
+// statement), DESCRIBE, VALUES, TABLE. Empty or unrecognised SQL is not
+// read-only: what the guard cannot read is not a read.
+func ReadOnly(sql string) bool {
+	stmts := Statements(sql)
+	if len(stmts) == 0 {
+		return false
+	}
+	for _, stmt := range stmts {
+		ws := words(stmt)
+		if len(ws) == 0 {
+			return false
+		}
+		switch ws[0] {
+		case "SELECT", "SHOW", "DESCRIBE", "DESC", "VALUES", "TABLE":
+			if contains(ws, "INTO") && ws[0] == "SELECT" {
+				return false // SELECT ... INTO creates a table
+			}
+		case "EXPLAIN":
+			if contains(ws, "ANALYZE") || contains(ws, "ANALYSE") {
+				return false
+			}
+		case "WITH":
+			for _, w := range []string{"INSERT", "UPDATE", "DELETE", "MERGE", "DROP", "TRUNCATE", "ALTER", "CREATE"} {
+				if contains(ws, w) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -151,8 +151,24 @@ func preToolUse(in *Input, rt Runtime) Response {
 			Reason: "the policy file is broken: " + s.polErr.Error(), Alternative: "a human must fix the policy (swarm-guard policy check shows the problem)"}
 		return s.answer(d, "", "")
 	}
+	if guard.IsMCPTool(in.ToolName) {
+		// MCP tools: the server's access, oversight, and the arguments
+		// judged like shell commands (guard.CheckMCP).
+		eng := guard.New(s.pol)
+		d, ok := withDeadline(rt.Deadline, func() guard.Decision {
+			if d := s.budget(); d.Action != "" {
+				return d
+			}
+			return eng.CheckMCP(in.ToolName, in.ToolInput, s.ctx.Env)
+		})
+		if !ok {
+			d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
+				Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "retry the call with smaller arguments"}
+		}
+		return s.answer(d, "", "")
+	}
 	if !guard.KnownTool(in.ToolName) {
-		// MCP and other tools the engine has no model of still count
+		// Other tools the engine has no model of still count
 		// against the session budget.
 		if d := s.budget(); d.Action != "" {
 			return s.answer(d, "", "")

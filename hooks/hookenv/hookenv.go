@@ -52,6 +52,9 @@ func Build(o Options) *Context {
 		Repo:    repoInfo{},
 	}
 	env.ReadFile = readFile
+	// swarm-guard run's --oversight for this task: set in the agent's
+	// environment by run, which the agent's commands cannot change.
+	env.Oversight = getenv("SWARM_GUARD_OVERSIGHT")
 	if getenv("HOME") == "" {
 		env.Home = ""
 	}

@@ -99,7 +99,16 @@ func PostToolUse(r PostRequest) claude.Response {
 		}
 		targets = []target{{path: c.Path, rel: nameIn(root, c.Path, r.Ctx.Env.Resolve), text: &c.Text}}
 	default:
-		return claude.Response{}
+		if !guard.IsMCPTool(r.In.ToolName) || !pol.MCP.ScanResults {
+			return claude.Response{}
+		}
+		// An MCP tool's result reaches the agent's context: a secret in it
+		// is scanned like Bash output.
+		text := resultText(r.In.ToolResponse)
+		if text == "" {
+			return claude.Response{}
+		}
+		targets = []target{{rel: "the result of " + r.In.ToolName, text: &text}}
 	}
 	kept := targets[:0]
 	for _, t := range targets {
@@ -128,6 +137,10 @@ func PostToolUse(r PostRequest) claude.Response {
 	}
 	reason := fmt.Sprintf("swarm-guard found %s in what this %s call wrote: %s. Remove %s now: %s.",
 		plural(len(findings), "secret"), r.In.ToolName, locations(findings, 5), them(len(findings)), fixAdvice(pol))
+	if guard.IsMCPTool(r.In.ToolName) {
+		reason = fmt.Sprintf("swarm-guard found %s in the result of %s: %s. Do not repeat, write or send %s anywhere; tell a human, who rotates %s.",
+			plural(len(findings), "secret"), r.In.ToolName, locations(findings, 5), them(len(findings)), them(len(findings)))
+	}
 	return block(r, command, policy.RuleSecretContent, reason)
 }
 
@@ -367,4 +380,41 @@ func locations(fs []wire.Finding, n int) string {
 		parts = append(parts, fmt.Sprintf("%s:%d [%s] `%s`", f.File, f.Line, f.Rule, f.Preview))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// resultText is the text of an MCP tool's result: every string in the
+// tool_response JSON (MCP results are lists of {"type":"text","text":...}
+// blocks, or plain strings), one per line, at most 2 MB.
+func resultText(raw json.RawMessage) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		if b.Len() > 2<<20 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x)
+			b.WriteByte('\n')
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		}
+	}
+	walk(v)
+	return b.String()
 }

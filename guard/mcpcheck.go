@@ -1,0 +1,303 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/swarm-guard/swarm-guard/guard/mcp"
+	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// IsMCPTool reports whether a tool name is an MCP tool (mcp__server__tool).
+func IsMCPTool(name string) bool { return mcp.IsTool(name) }
+
+// Argument names whose values the engine reads like the rest of a command.
+var (
+	mcpSQLKeys  = []string{"sql", "query", "statement", "sql_query", "statements", "queries"}
+	mcpPathKeys = []string{"path", "paths", "file_path", "filepath", "filename", "source", "destination", "target_path", "files"}
+	// mcpPlaceKeys name where a server works (a repository, a database
+	// file, a directory): read access to the place, whatever the tool does.
+	mcpPlaceKeys   = []string{"repo_path", "db_path", "directory", "dir", "cwd", "root"}
+	mcpCommandKeys = []string{"command", "cmd", "script", "shell_command", "commands"}
+	mcpBranchKeys  = []string{"branch", "ref", "branch_name", "target_branch", "head_branch"}
+)
+
+// CheckMCP judges an MCP tool call: the access its server has under the
+// policy's [mcp] section, the oversight mode for merges and approvals,
+// and its arguments — SQL through the SQL rule, local paths through the
+// file rules, branches through the branch rules and shell commands through
+// the whole Bash guard, exactly as if the agent had typed them.
+func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
+	n, ok := mcp.Parse(tool)
+	if !ok {
+		return badInput("the tool name "+fmt.Sprintf("%q", tool)+" is not an MCP tool name (mcp__<server>__<tool>)", "call the tool by its full MCP name")
+	}
+	args := map[string]any{}
+	if len(rawInput) > 0 && string(rawInput) != "null" {
+		if err := json.Unmarshal(rawInput, &args); err != nil {
+			return badInput("tool_input of the "+tool+" call is not a JSON object: "+err.Error(), "resend the call with a well-formed tool_input")
+		}
+	}
+	t := mcp.Classify(n)
+	where := "MCP server " + n.Server + ", tool " + n.Tool
+	if n.Plugin != "" {
+		where = "MCP server " + n.Server + " of plugin " + n.Plugin + ", tool " + n.Tool
+	}
+	a := e.newAnalyzer(env)
+	inv := &invocation{name: where, argv: []arg{{s: tool}}, st: a.initialState()}
+	var subs []Decision
+
+	// Arguments first: what they do can raise the access the call needs.
+	access := t.Access
+	if sqls := mcpStrings(args, mcpSQLKeys); len(sqls) > 0 && t.Access < mcp.Destructive {
+		// A tool that runs SQL does what its SQL does.
+		access = mcp.Read
+		for _, sql := range sqls {
+			if fs := sqlcheck.Destructive(sql); len(fs) > 0 {
+				a.report(inv, policy.RuleDestructiveSQL, where+" runs "+fs[0].Why+": "+clip(fs[0].Statement), altSQL)
+				access = mcp.Destructive
+			} else if !sqlcheck.ReadOnly(sql) && access < mcp.Write {
+				access = mcp.Write // DML, DDL, or SQL the guard cannot read
+			}
+		}
+	}
+	for _, c := range mcpStrings(args, mcpCommandKeys) {
+		sub := *env
+		if cwd, ok := args["cwd"].(string); ok && strings.HasPrefix(cwd, "/") {
+			sub.Cwd = cwd
+		}
+		subs = append(subs, namedFor(e.CheckCommand(c, &sub), where+" runs a shell command: "))
+		if access < mcp.Write {
+			access = mcp.Write
+		}
+	}
+	if t.Kind == mcp.Local {
+		op := OpRead
+		if access >= mcp.Write {
+			op = OpWrite
+		}
+		for _, p := range mcpStrings(args, mcpPathKeys) {
+			subs = append(subs, namedFor(e.CheckPath(op, p, env), where+": "))
+		}
+		for _, p := range mcpStrings(args, mcpPlaceKeys) {
+			subs = append(subs, namedFor(e.CheckPath(OpRead, p, env), where+": "))
+		}
+	}
+	if access >= mcp.Write || t.GitCheckout || t.GitPush {
+		for _, b := range mcpStrings(args, mcpBranchKeys) {
+			if e.pol.IsProtectedBranch(b) {
+				a.report(inv, policy.RuleProtectedBranch, where+" writes to "+b+", a protected branch (through an MCP server is still to "+b+")", altProtected)
+			}
+		}
+	}
+	if t.GitCommit {
+		a.report(inv, policy.RuleGuardTamper, where+" commits without the repository's git hooks (no Agent-Id trailer, no secret scan), like git commit --no-verify",
+			"commit with git commit in the shell, where the hooks run")
+	}
+
+	// Oversight: merging and approving are for humans unless the task
+	// says otherwise.
+	mode := e.oversight(env)
+	approve := t.Approve && strings.EqualFold(mcpString(args, "event"), "APPROVE")
+	if t.Merge || approve {
+		what := "merges a pull request"
+		if approve {
+			what = "approves a pull request"
+		}
+		rule := policy.RuleOversight
+		reason := where + " " + what + ", which oversight " + mode + " leaves to a human"
+		if mode == policy.OversightAutonomous {
+			reason = where + " " + what + " at once, without the required checks auto-merge waits for"
+		}
+		alt := "open or update the pull request and leave merging and approving to a human (or run the task with --oversight autonomous and enable auto-merge)"
+		if mode == policy.OversightCheckpoint {
+			a.add(finding{rule: rule, reason: reason + " (checkpoint: a human approves this call)", alt: alt, trigger: tool, ask: true})
+		} else {
+			a.report(inv, rule, reason, alt)
+		}
+	}
+
+	// Access: the server's level, per-tool globs, and the default
+	// exception for the agent's own pull requests, issues and comments.
+	sp, hasPolicy := e.mcpServerPolicy(n)
+	switch e.mcpToolAction(sp, n.Tool) {
+	case "deny":
+		a.report(inv, policy.RuleMCPAccess, where+" is denied by [mcp.servers."+n.Server+"] deny", "use a tool the policy allows, or ask a human")
+	case "ask":
+		a.add(finding{rule: policy.RuleMCPAccess, reason: where + " needs a human's approval ([mcp.servers." + n.Server + "] ask)", alt: "ask a human", trigger: tool, ask: true})
+	case "allow":
+	default:
+		level := e.mcpLevel(n, sp, hasPolicy)
+		if access > level && !(t.Own && access == mcp.Write) && !t.Merge && !approve {
+			note := ""
+			if !t.Known {
+				note = " (judged from the tool's name; unknown verbs count as writes)"
+			}
+			a.report(inv, policy.RuleMCPAccess, fmt.Sprintf("%s is a %s call%s, beyond the %s access the policy gives this server", where, access, note, levelName(level)),
+				fmt.Sprintf("use the server's read tools, or ask a human to grant it in the policy ([mcp.servers.%s] access, or allow = [%q])", n.Server, n.Tool))
+		}
+	}
+	return strongest(append([]Decision{a.decision()}, subs...))
+}
+
+// oversight is the oversight mode in force: run's override, else the policy's.
+func (e *Engine) oversight(env *Env) string {
+	switch env.Oversight {
+	case policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
+		return env.Oversight
+	}
+	if e.pol.Swarm.Oversight != "" {
+		return e.pol.Swarm.Oversight
+	}
+	return policy.OversightPRGated
+}
+
+// mcpServerPolicy finds [mcp.servers.X] by the configured name as it
+// appears in the tool name, then by the server's own name.
+func (e *Engine) mcpServerPolicy(n mcp.Name) (policy.MCPServer, bool) {
+	for _, k := range []string{n.Server, "plugin_" + n.Plugin + "_" + n.Server, mcp.Canonical(n)} {
+		if sp, ok := e.pol.MCP.Servers[k]; ok && k != "" {
+			return sp, true
+		}
+	}
+	return policy.MCPServer{}, false
+}
+
+func (e *Engine) mcpToolAction(sp policy.MCPServer, tool string) string {
+	match := func(globs []string) bool {
+		for _, g := range globs {
+			if ok, _ := doublestar.Match(g, tool); ok {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case match(sp.Deny):
+		return "deny"
+	case match(sp.Ask):
+		return "ask"
+	case match(sp.Allow):
+		return "allow"
+	}
+	return ""
+}
+
+// mcpLevel is the highest access the server's calls may have: its policy
+// entry, else [mcp] default, else read (write for browser servers).
+// "deny" is below read.
+func (e *Engine) mcpLevel(n mcp.Name, sp policy.MCPServer, has bool) mcp.Access {
+	level := ""
+	if has {
+		level = sp.Access
+	}
+	if level == "" {
+		level = e.pol.MCP.Default
+	}
+	switch level {
+	case "write":
+		return mcp.Write
+	case "admin":
+		return mcp.Destructive
+	case "deny":
+		return -1
+	case "read":
+		return mcp.Read
+	}
+	return mcp.DefaultAccess(mcp.Canonical(n))
+}
+
+func levelName(a mcp.Access) string {
+	switch a {
+	case -1:
+		return "no"
+	case mcp.Destructive:
+		return "admin"
+	}
+	return a.String()
+}
+
+// mcpStrings collects the string values of the named arguments, looking
+// one level into lists and objects ({"files": [{"path": ...}]}).
+func mcpStrings(args map[string]any, keys []string) []string {
+	var out []string
+	var add func(v any)
+	add = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, y := range x {
+				add(y)
+			}
+		case map[string]any:
+			for _, k := range keys {
+				if y, ok := x[k]; ok {
+					if s, ok := y.(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names) // findings in a stable order
+	for _, k := range names {
+		for _, want := range keys {
+			if strings.EqualFold(k, want) {
+				add(args[k])
+			}
+		}
+	}
+	return out
+}
+
+func mcpString(args map[string]any, key string) string {
+	s, _ := args[key].(string)
+	return s
+}
+
+// namedFor names the MCP call in a decision the engine made about one of
+// its arguments.
+func namedFor(d Decision, prefix string) Decision {
+	if d.Action == "" {
+		return d
+	}
+	d.Reason = prefix + d.Reason
+	for i := range d.Findings {
+		d.Findings[i].Reason = prefix + d.Findings[i].Reason
+	}
+	return d
+}
+
+// strongest returns the first deny, else the first ask, else no decision;
+// a specific rule (the SQL, the path, the command) before mcp-access,
+// which only says the server may not do this at all.
+func strongest(ds []Decision) Decision {
+	for _, want := range []policy.Action{policy.Deny, policy.Ask} {
+		var access *Decision
+		for i, d := range ds {
+			if d.Action != want {
+				continue
+			}
+			if d.Rule != policy.RuleMCPAccess {
+				return d
+			}
+			if access == nil {
+				access = &ds[i]
+			}
+		}
+		if access != nil {
+			return *access
+		}
+	}
+	return Decision{}
+}

@@ -1,0 +1,117 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// loadMCPCases reads testdata/mcp/cases.txt as corpus cases, the tool
+// call in command as "tool {json}".
+func loadMCPCases(t testing.TB) []corpusCase {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "mcp", "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corpusCase
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		head, rest, ok := strings.Cut(line, " :: ")
+		if !ok {
+			t.Fatalf("mcp/cases.txt:%d: want `verdict:rule :: tool {json}`", i+1)
+		}
+		c := parseHead(t, "mcp/cases.txt", i+1, head)
+		c.command = rest
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestMCPCases runs testdata/mcp/cases.txt: every built-in server's
+// destructive and safe tools, argument inspection, unknown and plugin
+// servers, each dangerous call next to its safe twin.
+func TestMCPCases(t *testing.T) {
+	eng := New(policy.Default())
+	cases := loadMCPCases(t)
+	for _, c := range cases {
+		tool, input, _ := strings.Cut(c.command, " ")
+		d := eng.CheckMCP(tool, []byte(input), testEnv())
+		got := string(d.Action)
+		if got == "" {
+			got = "allow"
+		}
+		if got != c.verdict {
+			t.Errorf("%v\n\tgot %s (%s): %s", c, got, d.Rule, d.Reason)
+		} else if c.verdict != "allow" && d.Rule != c.rule {
+			t.Errorf("%v\n\tdenied by %s: %s", c, d.Rule, d.Reason)
+		}
+	}
+	if len(cases) < 50 {
+		t.Errorf("only %d MCP cases", len(cases))
+	}
+}
+
+// The policy widens and narrows access; checkpoint oversight turns a merge
+// into a question; run's --oversight overrides the policy.
+func TestMCPPolicy(t *testing.T) {
+	p, err := policy.Parse([]byte(`
+[swarm]
+oversight = "checkpoint"
+[mcp.servers.postgres]
+access = "write"
+[mcp.servers.github]
+deny = ["create_issue"]
+ask = ["push_files"]
+[mcp.servers.notes]
+allow = ["frobnicate"]
+`), "p.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(p)
+	for _, tc := range []struct {
+		tool, input string
+		env         func(*Env)
+		want        policy.Action
+		rule        string
+	}{
+		{"mcp__postgres__query", `{"sql":"UPDATE t SET a = 1 WHERE id = 2"}`, nil, "", ""},
+		{"mcp__postgres__query", `{"sql":"DROP TABLE t"}`, nil, policy.Deny, policy.RuleDestructiveSQL},
+		{"mcp__github__create_issue", `{"title":"x"}`, nil, policy.Deny, policy.RuleMCPAccess},
+		{"mcp__github__push_files", `{"branch":"agent-1","files":[]}`, nil, policy.Ask, policy.RuleMCPAccess},
+		{"mcp__github__merge_pull_request", `{"pullNumber":1}`, nil, policy.Ask, policy.RuleOversight},
+		{"mcp__github__merge_pull_request", `{"pullNumber":1}`, func(e *Env) { e.Oversight = policy.OversightPRGated }, policy.Deny, policy.RuleOversight},
+		{"mcp__notes__frobnicate", `{}`, nil, "", ""},
+	} {
+		env := testEnv()
+		if tc.env != nil {
+			tc.env(env)
+		}
+		d := eng.CheckMCP(tc.tool, []byte(tc.input), env)
+		if d.Action != tc.want || tc.want != "" && d.Rule != tc.rule {
+			t.Errorf("%s %s: got %q %s (%s), want %q %s", tc.tool, tc.input, d.Action, d.Rule, d.Reason, tc.want, tc.rule)
+		}
+	}
+}
+
+// Deny messages name the server and the tool, say why and what to do.
+func TestMCPMessage(t *testing.T) {
+	d := New(policy.Default()).CheckMCP("mcp__notes__frobnicate", []byte(`{}`), testEnv())
+	msg := d.Message()
+	for _, want := range []string{"MCP server notes, tool frobnicate", "unknown verbs count as writes", "[mcp.servers.notes]"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if d := New(policy.Default()).CheckMCP("mcp__x", nil, testEnv()); d.Rule != policy.RuleBadInput {
+		t.Errorf("a malformed name: %+v", d)
+	}
+	if d := New(policy.Default()).CheckMCP("mcp__notes__list", []byte(`[1,2]`), testEnv()); d.Rule != policy.RuleBadInput {
+		t.Errorf("a non-object input: %+v", d)
+	}
+}
