@@ -160,7 +160,11 @@ func (e *Engine) oversight(env *Env) string {
 // mcpServerPolicy finds [mcp.servers.X] by the configured name as it
 // appears in the tool name, then by the server's own name.
 func (e *Engine) mcpServerPolicy(n mcp.Name) (policy.MCPServer, bool) {
-	for _, k := range []string{n.Server, "plugin_" + n.Plugin + "_" + n.Server, mcp.Canonical(n)} {
+	keys := []string{n.Server, mcp.Canonical(n)}
+	if n.Plugin != "" {
+		keys = append(keys, "plugin_"+n.Plugin+"_"+n.Server)
+	}
+	for _, k := range keys {
 		if sp, ok := e.pol.MCP.Servers[k]; ok && k != "" {
 			return sp, true
 		}
@@ -300,4 +304,12 @@ func strongest(ds []Decision) Decision {
 		}
 	}
 	return Decision{}
+}
+
+// MCPServerAccess is the access the policy gives a configured MCP server:
+// "read", "write", "admin" or "no" (for doctor's listing).
+func (e *Engine) MCPServerAccess(server string) string {
+	n := mcp.Name{Server: server}
+	sp, has := e.mcpServerPolicy(n)
+	return levelName(e.mcpLevel(n, sp, has))
 }

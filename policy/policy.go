@@ -90,6 +90,9 @@ type MCP struct {
 	// (PostToolUse), like Bash output.
 	ScanResults bool                 `toml:"scan_results"`
 	Servers     map[string]MCPServer `toml:"servers"`
+	// Tasks names, per task id, the only MCP servers swarm-guard run
+	// --task ID starts the agent with (when --mcp is not given).
+	Tasks map[string][]string `toml:"tasks"`
 }
 
 // MCPServer is the policy of one MCP server, keyed by its configured name.
@@ -308,6 +311,12 @@ func (p *Policy) Clone() *Policy {
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
 	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)
+	if p.MCP.Tasks != nil {
+		c.MCP.Tasks = make(map[string][]string, len(p.MCP.Tasks))
+		for k, v := range p.MCP.Tasks {
+			c.MCP.Tasks[k] = cloneStrings(v)
+		}
+	}
 	if p.MCP.Servers != nil {
 		c.MCP.Servers = make(map[string]MCPServer, len(p.MCP.Servers))
 		for k, v := range p.MCP.Servers {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/mcpconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 	"github.com/swarm-guard/swarm-guard/install"
@@ -25,8 +27,9 @@ func init() {
 Checks the policy, the agent id, the Claude Code hooks in
 .claude/settings.json and the binary they run, the git hooks (present,
 executable, swarm-guard's, their binary there) and the secret scanner with
-the repository's gitleaks configuration. Prints one line per check and a
-remedy under each failure.
+the repository's gitleaks configuration, and lists the MCP servers
+configured for the repository with the access the policy gives each. Prints
+one line per check and a remedy under each failure.
 
 Exit codes: 0 all good, 1 a check failed, 2 usage.`,
 		run: runDoctor,
@@ -66,6 +69,7 @@ var doctorChecks = []func(d *doctor) []doctorResult{
 	(*doctor).checkSettings,
 	(*doctor).checkGitHooks,
 	(*doctor).checkSecretScanner,
+	(*doctor).checkMCPServers,
 }
 
 func runDoctor(c *cli, args []string) error {
@@ -246,5 +250,34 @@ func sortedKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// checkMCPServers lists the MCP servers Claude Code would start here, with
+// the access the policy gives each (rule mcp-access).
+func (d *doctor) checkMCPServers() []doctorResult {
+	root := d.t.ctx.Env.Root
+	servers, err := mcpconfig.Load(root, d.c.getenv("HOME"))
+	if err != nil {
+		return []doctorResult{doctorFail("mcp servers", err.Error(), "fix the JSON of that file (claude mcp list reads the same files)")}
+	}
+	if len(servers) == 0 {
+		return []doctorResult{doctorOK("mcp servers", "none configured (.mcp.json, ~/.claude.json)")}
+	}
+	eng := guard.New(d.pol)
+	oversight := d.pol.Swarm.Oversight
+	var out []doctorResult
+	for _, name := range mcpconfig.Names(servers) {
+		s := servers[name]
+		access := eng.MCPServerAccess(name)
+		detail := fmt.Sprintf("%s (%s scope): %s access", name, s.Scope, access)
+		if access == "read" {
+			detail += " (plus the agent's own pull requests, issues and comments)"
+		}
+		detail += "; merges and approvals: " + map[string]string{
+			policy.OversightPRGated: "denied (pr-gated)", policy.OversightAutonomous: "denied (autonomous: only gh pr merge --auto)",
+			policy.OversightCheckpoint: "a human approves each (checkpoint)"}[oversight]
+		out = append(out, doctorOK("mcp server", detail))
+	}
 	return out
 }

@@ -56,6 +56,11 @@ Flags:
   --session-tokens N    token budget of all runs since swarm-guard budget
                         reset (default: policy [budget] session_tokens)
   --trust               set SWARM_GUARD_TRUST=1 for the agent
+  --mcp NAME[,NAME...]  start claude with only these MCP servers (from .mcp.json
+                        and ~/.claude.json; default: [mcp.tasks] of the policy
+                        for --task, else every configured server)
+  --oversight MODE      who merges for this task: pr-gated, autonomous or
+                        checkpoint (default: the policy's [swarm] oversight)
 
 Tokens are input + cache writes + output; cache reads are reported, not
 budgeted. Every attempt is recorded in the audit log (swarm-guard report).
@@ -97,6 +102,8 @@ type runFlags struct {
 	taskTokens    int64
 	sessionTokens int64
 	trust         bool
+	mcp           []string // --mcp: the only MCP servers the agent gets
+	oversight     string   // --oversight: who merges, for this task
 	argv          []string
 	maxTurnsSet   bool
 }
@@ -116,6 +123,8 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*runFlags, error)
 	fs.Int64Var(&f.taskTokens, "task-tokens", pol.Budget.TaskTokens, "")
 	fs.Int64Var(&f.sessionTokens, "session-tokens", pol.Budget.SessionTokens, "")
 	fs.BoolVar(&f.trust, "trust", false, "")
+	fs.StringSliceVar(&f.mcp, "mcp", nil, "")
+	fs.StringVar(&f.oversight, "oversight", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -130,6 +139,11 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*runFlags, error)
 		return nil, usageErrorf("usage: --max-turns and the token budgets must not be negative (0 means no limit)")
 	case f.timeout < 0 || f.idle < 0 || f.grace < 0 || f.backoff < 0:
 		return nil, usageErrorf("usage: durations must not be negative")
+	}
+	switch f.oversight {
+	case "", policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
+	default:
+		return nil, usageErrorf("usage: --oversight must be pr-gated, autonomous or checkpoint, not %q", f.oversight)
 	}
 	if f.grace == 0 {
 		f.grace = agent.DefaultGrace
@@ -231,6 +245,9 @@ func newRunner(c *cli, args []string) (*runner, error) {
 	}
 	if f.task == "" {
 		r.limits.TaskTokens = 0
+	}
+	if err := r.restrictMCP(root); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -676,6 +693,12 @@ func (r *runner) childEnv() []string {
 	env = agent.UnsetEnv(env, "SWARM_GUARD_TRUST")
 	if r.f.trust {
 		env = agent.SetEnv(env, "SWARM_GUARD_TRUST", "1")
+	}
+	// The hooks read the task's oversight from here; an inherited value
+	// must not outlive the run that set it.
+	env = agent.UnsetEnv(env, "SWARM_GUARD_OVERSIGHT")
+	if r.f.oversight != "" {
+		env = agent.SetEnv(env, "SWARM_GUARD_OVERSIGHT", r.f.oversight)
 	}
 	return env
 }

@@ -117,7 +117,7 @@ func ServerKnown(server string) bool {
 // servers configured under another name ("gh" for github-mcp-server).
 func serverByTool(tool string) (server, bool) {
 	for _, s := range servers {
-		if s.distinctive != "" && s.distinctive == tool {
+		if tool != "" && s.distinctive == tool {
 			return s, true
 		}
 		if _, ok := s.tools[tool]; ok && s.unique[tool] {

@@ -145,7 +145,7 @@ func Canonical(n Name) string {
 		return n.Server
 	}
 	for name, s := range servers {
-		if s.distinctive == n.Tool {
+		if n.Tool != "" && s.distinctive == n.Tool {
 			return name
 		}
 	}
