@@ -26,8 +26,12 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "report",
-		summary: "summarise the runs of swarm-guard run: tokens, cost, turns, outcomes",
-		usage: `Usage: swarm-guard report [--task ID] [--since D] [--format text|json]
+		summary: "summarise hook decisions and the runs of swarm-guard run",
+		usage: `Usage: swarm-guard report [--task ID] [--since D] [--format text|json | --json]
+
+Summarises the hook's decisions recorded in this repository's audit log:
+tool calls by decision, denials by rule, calls per agent, and the commands
+and paths denied most often — the numbers to tune a policy with.
 
 Sums the attempts recorded by swarm-guard run in this repository's audit log
 per task and agent: runs, attempts, outcomes, turns, tokens (budgeted: input
@@ -38,7 +42,8 @@ changed line, when git still has both commits.
   --task ID       only this task
   --since D       only attempts started in the last D (90m, 24h, 7d) or
                   since a date (2026-01-02)
-  --format F      text (default) or json`,
+  --format F      text (default) or json
+  --json          the same as --format json`,
 		run: runReport,
 	})
 }
@@ -48,8 +53,12 @@ func runReport(c *cli, args []string) error {
 	task := fs.String("task", "", "")
 	since := fs.String("since", "", "")
 	format := fs.String("format", "text", "")
+	asJSON := fs.Bool("json", false, "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *asJSON {
+		*format = "json"
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("usage: report takes no arguments")
@@ -83,6 +92,17 @@ func runReport(c *cli, args []string) error {
 	if inRepo {
 		lines = newDiffCounter(repo.Root).changedLines
 	}
+	var taskAgents map[string]bool
+	if *task != "" {
+		taskAgents = map[string]bool{}
+		for _, a := range attempts {
+			taskAgents[a.Agent] = true
+		}
+	}
+	decisions, err := readDecisions(logPath, from, taskAgents)
+	if err != nil {
+		return err
+	}
 	groups := budget.Aggregate(attempts, lines)
 	var total []budget.Group
 	if len(groups) > 1 {
@@ -95,10 +115,11 @@ func runReport(c *cli, args []string) error {
 	}
 	if *format == "json" {
 		out := struct {
-			Log    string         `json:"log"`
-			Groups []budget.Group `json:"groups"`
-			Total  *budget.Group  `json:"total,omitempty"`
-		}{Log: logPath, Groups: groups}
+			Log       string           `json:"log"`
+			Decisions *decisionSummary `json:"decisions"`
+			Groups    []budget.Group   `json:"groups"`
+			Total     *budget.Group    `json:"total,omitempty"`
+		}{Log: logPath, Decisions: decisions, Groups: groups}
 		if len(total) == 1 {
 			out.Total = &total[0]
 		}
@@ -106,10 +127,15 @@ func runReport(c *cli, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
+	if err := writeDecisions(c.stdout, decisions); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout)
 	if len(groups) == 0 {
-		fmt.Fprintf(c.stdout, "no runs recorded in %s\n", logPath)
+		fmt.Fprintf(c.stdout, "no runs of swarm-guard run recorded in %s\n", logPath)
 		return nil
 	}
+	fmt.Fprintln(c.stdout, "Runs of swarm-guard run:")
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TASK\tAGENT\tRUNS\tATTEMPTS\tOUTCOMES\tTURNS\tTOKENS\tCOST\tLINES\tTOKENS/LINE")
 	for _, g := range groups {

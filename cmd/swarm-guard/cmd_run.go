@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -678,7 +679,10 @@ func claudeArgv(argv []string, maxTurns int64, maxTurnsSet bool) (out []string, 
 // childEnv is the agent's environment: this process's, without
 // credentials, with the run's identity.
 func (r *runner) childEnv() []string {
-	env, removed := agent.ScrubEnv(os.Environ(), r.pol.Budget.EnvAllow)
+	// Claude Code's own provider credentials (API key, gateway token,
+	// Bedrock, Vertex) pass: the agent cannot reach its model without them.
+	allow := append(slices.Clone(r.pol.Budget.EnvAllow), agent.ProviderCredentials(os.Environ())...)
+	env, removed := agent.ScrubEnv(os.Environ(), allow)
 	if len(removed) > 0 {
 		fmt.Fprintf(r.c.stderr, "swarm-guard run: not passing %s to the agent (allow with [budget] env_allow)\n", strings.Join(removed, ", "))
 	}

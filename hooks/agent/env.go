@@ -70,3 +70,37 @@ func UnsetEnv(env []string, name string) []string {
 	}
 	return out
 }
+
+// ProviderCredentials are the credentials Claude Code itself needs to
+// reach its model, by the provider the environment selects. run passes
+// them to the agent (it cannot work without them); every other
+// credential is scrubbed. Names follow Claude Code's documented
+// environment variables.
+func ProviderCredentials(env []string) []string {
+	set := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		set[k] = v
+	}
+	on := func(name string) bool {
+		v := strings.ToLower(set[name])
+		return v != "" && v != "0" && v != "false"
+	}
+	// The Anthropic API, directly or through a gateway (an LLM gateway
+	// takes ANTHROPIC_AUTH_TOKEN as a bearer token, and may need custom
+	// headers), and Microsoft Foundry.
+	names := []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_CUSTOM_HEADERS",
+		"ANTHROPIC_FOUNDRY_API_KEY"}
+	if on("CLAUDE_CODE_USE_BEDROCK") || set["AWS_BEARER_TOKEN_BEDROCK"] != "" {
+		// Amazon Bedrock: a Bedrock API key, or the AWS SDK's credential
+		// chain (keys, profile, region, config files).
+		names = append(names, "AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+			"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE",
+			"AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN")
+	}
+	if on("CLAUDE_CODE_USE_VERTEX") {
+		// Google Vertex AI: application default credentials.
+		names = append(names, "GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_AUTH_ACCESS_TOKEN_FILE")
+	}
+	return names
+}
