@@ -48,9 +48,12 @@ if [ ! -x "$sg" ]; then
 		exit 1
 	}
 fi
-chained="$0%s"
+# The hook this one replaced, next to it under its own name: also when a
+# hook manager moved this file (pre-commit's migration mode runs it as
+# %s.legacy).
+chained="$(dirname "$0")/%s%s"
 [ -x "$chained" ] || exec "$sg" git-hook %s "$@"
-`, hookFingerprint, hook, shellQuote(binary), shellQuote(notFound(binary)), ChainSuffix, hook)
+`, hookFingerprint, hook, shellQuote(binary), shellQuote(notFound(binary)), hook, hook, ChainSuffix, hook)
 	if hook == "pre-push" {
 		b.WriteString(`# Both hooks read git's ref lines: keep them for the second.
 in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1
@@ -90,19 +93,81 @@ func planGitHooks(o Options) ([]Change, []string, error) {
 		if haveChained {
 			summary += "; then runs " + filepath.Base(chained)
 		}
+		// Copies of swarm-guard's hook a hook manager moved aside: they go
+		// once swarm-guard's hook is back in place.
+		copies := ourCopies(o.Git.Dir, name)
+		if !isLink && migrationMode(path, old) {
+			// pre-commit runs swarm-guard's hook as <hook>.legacy: keep
+			// that arrangement, with the current script.
+			legacy := legacyName(path)
+			cur, _ := os.ReadFile(legacy)
+			action := "update"
+			if bytes.Equal(cur, script) {
+				action = "unchanged"
+			}
+			changes = append(changes, Change{Path: legacy, Action: action, Summary: "swarm-guard git hook, run first by pre-commit's hook (migration mode)",
+				do: func() error { return writeAtomic(legacy, script, 0o755) }})
+			continue
+		}
+		removeCopies := func() error {
+			for _, c := range copies {
+				if err := os.Remove(c); err != nil {
+					return fmt.Errorf("remove %s: %w", c, err)
+				}
+			}
+			return nil
+		}
+		for _, c := range copies {
+			notes = append(notes, fmt.Sprintf("%s was swarm-guard's %s hook, moved aside by a hook manager; swarm-guard's hook is back at %s and the copy is removed", c, name, path))
+		}
+		if !isLink && haveChained && !IsOurGitHook(old) && old != nil {
+			chainedData, _ := os.ReadFile(chained)
+			if m := Manager(old); m != "" && (m == Manager(chainedData) || bytes.Equal(chainedData, old)) {
+				// A hook manager re-installed its hook over swarm-guard's
+				// (lefthook moves swarm-guard's to <hook>.old): its new
+				// hook replaces the copy swarm-guard chained before, and
+				// swarm-guard's hook goes back in front.
+				changes = append(changes, Change{Path: path, Action: "repair",
+					Summary: fmt.Sprintf("swarm-guard git hook back in place; %s's re-installed hook moves to %s and runs after it", m, filepath.Base(chained)),
+					do: func() error {
+						if err := os.Rename(path, chained); err != nil {
+							return fmt.Errorf("chain %s's hook: %w", m, err)
+						}
+						if err := writeAtomic(path, script, 0o755); err != nil {
+							return err
+						}
+						return removeCopies()
+					}})
+				continue
+			}
+		}
 		switch {
 		case old == nil && !isLink:
 			changes = append(changes, Change{Path: path, Action: "create", Summary: summary,
-				do: func() error { return writeAtomic(path, script, 0o755) }})
+				do: func() error {
+					if err := writeAtomic(path, script, 0o755); err != nil {
+						return err
+					}
+					return removeCopies()
+				}})
 		case !isLink && IsOurGitHook(old):
-			if bytes.Equal(old, script) && isExecutable(path) {
+			if bytes.Equal(old, script) && isExecutable(path) && len(copies) == 0 {
 				changes = append(changes, Change{Path: path, Action: "unchanged", Summary: summary})
 				continue
 			}
 			changes = append(changes, Change{Path: path, Action: "update", Summary: summary,
-				do: func() error { return writeAtomic(path, script, 0o755) }})
+				do: func() error {
+					if err := writeAtomic(path, script, 0o755); err != nil {
+						return err
+					}
+					return removeCopies()
+				}})
 		case haveChained:
-			return nil, nil, &RefusedError{Msg: fmt.Sprintf("%s is not swarm-guard's, and %s already holds the hook swarm-guard chained earlier; keep one of them (move the other away), then run swarm-guard install again", path, chained)}
+			where := ""
+			if len(copies) > 0 {
+				where = fmt.Sprintf(" (swarm-guard's own hook was moved to %s)", filepath.Base(copies[0]))
+			}
+			return nil, nil, &RefusedError{Msg: fmt.Sprintf("%s is now another hook%s, and %s holds the hook that was there before swarm-guard; git can run only one of them before swarm-guard's: keep the one you want at %s (move the other away), then run swarm-guard install again", path, where, chained, path)}
 		default:
 			changes = append(changes, Change{Path: path, Action: "chain",
 				Summary: fmt.Sprintf("swarm-guard git hook; the existing hook moves to %s and runs after it", filepath.Base(chained)),
@@ -113,7 +178,10 @@ func planGitHooks(o Options) ([]Change, []string, error) {
 					if err := os.Rename(path, chained); err != nil {
 						return fmt.Errorf("chain the existing hook: %w", err)
 					}
-					return writeAtomic(path, script, 0o755)
+					if err := writeAtomic(path, script, 0o755); err != nil {
+						return err
+					}
+					return removeCopies()
 				}})
 			if !isExecutable(path) {
 				notes = append(notes, fmt.Sprintf("%s is not executable, so git skipped it; swarm-guard's hook skips it too", path))

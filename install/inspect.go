@@ -63,6 +63,12 @@ type HookState struct {
 	RunnerPath string // the file git runs
 	Binary     string // the swarm-guard path the hook calls first
 	Chained    string // the chained earlier hook, "" when none
+	// Via says how git reaches swarm-guard's hook when it is not the hook
+	// file itself ("pre-commit's migration mode runs pre-commit.legacy").
+	Via string
+	// MovedTo is where a hook manager moved swarm-guard's hook, where git
+	// no longer runs it ("pre-commit.old"); Manager is who did.
+	MovedTo, Manager string
 }
 
 // InspectGitHooks reads swarm-guard's git hooks where git runs them.
@@ -87,6 +93,15 @@ func InspectGitHooks(g *GitHooks) []HookState {
 			if _, err := os.Lstat(st.Path + ChainSuffix); err == nil {
 				st.Chained = st.Path + ChainSuffix
 			}
+		} else if migrationMode(st.Path, data) {
+			legacy, _ := os.ReadFile(legacyName(st.Path))
+			st.Ours, st.Via = true, "pre-commit's hook runs "+filepath.Base(legacyName(st.Path))+" (swarm-guard's) first"
+			st.Binary = assignedWord(string(legacy), "sg=")
+			if _, err := os.Lstat(st.Path + ChainSuffix); err == nil {
+				st.Chained = st.Path + ChainSuffix
+			}
+		} else if copies := ourCopies(g.Dir, name); st.Exists && len(copies) > 0 {
+			st.MovedTo, st.Manager = filepath.Base(copies[0]), Manager(data)
 		}
 		out = append(out, st)
 	}

@@ -180,7 +180,7 @@ func TestGitHooksPlan(t *testing.T) {
 
 	// Someone replaced our hook while the chained one is still there.
 	os.WriteFile(filepath.Join(hooks, "pre-push"), []byte("#!/bin/sh\n"), 0o755)
-	if _, err := PlanInstall(o); err == nil || !strings.Contains(err.Error(), "already holds the hook swarm-guard chained earlier") {
+	if _, err := PlanInstall(o); err == nil || !strings.Contains(err.Error(), "holds the hook that was there before swarm-guard; git can run only one of them") {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
 	os.WriteFile(filepath.Join(hooks, "pre-push"), HookScript("pre-push", bin), 0o755)

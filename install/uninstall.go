@@ -160,6 +160,40 @@ func planHookRemoval(dir string) ([]Change, []string, error) {
 		haveChained := chainErr == nil
 		exists := data != nil || isLink
 		ours := !isLink && IsOurGitHook(data)
+		// swarm-guard's hook under another name, where a hook manager
+		// moved it: pre-commit's migration mode runs <hook>.legacy, so
+		// the hook swarm-guard chained takes that place; any other copy
+		// (lefthook's <hook>.old) is removed.
+		for _, c := range ourCopies(dir, name) {
+			c := c
+			if !ours && haveChained && c == legacyName(path) && migrationMode(path, data) {
+				changes = append(changes, Change{Path: c, Action: "restore", Summary: "the hook that was there before swarm-guard, run by pre-commit's migration mode",
+					do: func() error {
+						if err := os.Remove(c); err != nil {
+							return fmt.Errorf("remove %s: %w", c, err)
+						}
+						return os.Rename(chained, c)
+					}})
+				haveChained = false
+				continue
+			}
+			changes = append(changes, Change{Path: c, Action: "remove", Summary: "swarm-guard git hook, moved there by a hook manager",
+				do: func() error {
+					if err := os.Remove(c); err != nil {
+						return fmt.Errorf("remove %s: %w", c, err)
+					}
+					return nil
+				}})
+		}
+		if exists && !ours && haveChained {
+			if chainedData, err := os.ReadFile(chained); err == nil && Manager(chainedData) != "" && Manager(chainedData) == Manager(data) {
+				// A stale copy of the hook manager's own hook, which is
+				// back in place: nothing to restore.
+				changes = append(changes, Change{Path: chained, Action: "remove", Summary: "an older copy of " + Manager(data) + "'s hook, which is in place again",
+					do: func() error { return os.Remove(chained) }})
+				continue
+			}
+		}
 		switch {
 		case exists && !ours:
 			if haveChained {

@@ -190,6 +190,13 @@ func (d *doctor) checkGitHooks() []doctorResult {
 		switch {
 		case !h.Exists:
 			out = append(out, doctorFail(name, where+" is missing", reinstall))
+		case !h.Ours && h.MovedTo != "":
+			who := h.Manager
+			if who == "" {
+				who = "another tool"
+			}
+			out = append(out, doctorFail(name, fmt.Sprintf("%s moved swarm-guard's hook to %s, where git no longer runs it", who, h.MovedTo),
+				"run swarm-guard install: it puts swarm-guard's hook back in front and keeps the current hook running after it"))
 		case !h.Ours:
 			out = append(out, doctorFail(name, where+" is not swarm-guard's (another tool replaced it?)", "run swarm-guard install: the current hook keeps running, after swarm-guard's"))
 		case !h.Runnable && g.Husky != "":
@@ -198,6 +205,9 @@ func (d *doctor) checkGitHooks() []doctorResult {
 			out = append(out, doctorFail(name, where+" is not executable, so git skips it", "chmod +x "+shellQuoteArg(h.Path)+", or run swarm-guard install"))
 		default:
 			detail := where
+			if h.Via != "" {
+				detail += ": " + h.Via
+			}
 			if h.Chained != "" {
 				detail += ", then " + filepath.Base(h.Chained)
 			}
