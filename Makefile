@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BUILD_ENV := CGO_ENABLED=0
 BUILD_FLAGS := -trimpath -ldflags '-s -w'
 
-.PHONY: all build install test test-short bench fuzz lint scan-self demo clean
+.PHONY: all build install test test-short bench fuzz lint scan-self demo clean e2e
 
 all: build
 
@@ -45,6 +45,11 @@ lint:
 scan-self: build
 	$(BIN)/swarm-guard scan .
 	$(BIN)/swarm-guard scan --range HEAD
+
+# The real Claude Code client (pinned, installed with npm into a cache
+# directory once) against a scripted API stand-in: hooks/claude/e2e.
+e2e:
+	GO="$(GO)" BIN="$(BIN)" bash hooks/claude/e2e/e2e.sh
 
 demo: build
 	bash testdata/demo/demo.sh "$(CURDIR)/$(BIN)/swarm-guard"

@@ -1,0 +1,16 @@
+// Package e2e drives the real Claude Code client against swarm-guard.
+//
+// The tests start a scripted stand-in for the Anthropic Messages API on
+// 127.0.0.1 (Server), point `claude -p` at it and play the scenarios in
+// testdata/*.txtar in throwaway repositories where `swarm-guard install`
+// ran: a bare remote, the agent's clone and another agent's worktree.
+// They assert on what actually happened (files, remote refs, commits) and
+// on what the model was told (the tool_result of the next request).
+//
+// The client tests run only under `make e2e`, which installs a pinned
+// @anthropic-ai/claude-code with npm and sets SWARM_GUARD_E2E_CLAUDE and
+// SWARM_GUARD_E2E_BIN; `go test ./...` compiles them, runs the stand-in's
+// own tests and skips the rest. SWARM_GUARD_E2E_DEBUG=1 logs every
+// result; SWARM_GUARD_E2E_DUMP=FILE writes the last conversation the
+// stand-in received (where to look when the client changes its requests).
+package e2e

@@ -1,0 +1,321 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Call is one tool call the scripted model makes.
+type Call struct {
+	Tool  string          // "Bash", "Write", "EnterWorktree", "mcp__stub__write_file" ...
+	Input json.RawMessage // the tool's input object
+}
+
+// Result is what the client sent back for one call: what the model was told.
+type Result struct {
+	Text    string   // the tool_result's text
+	IsError bool     // the tool_result's is_error
+	After   []string // text the client added after it (PostToolUse hook messages arrive so)
+}
+
+// Told is everything the model read about the call.
+func (r Result) Told() string { return strings.Join(append([]string{r.Text}, r.After...), "\n") }
+
+// addAfter notes text that followed a call's result in the conversation.
+// The whole conversation is sent again with every request: a result's
+// After is rebuilt from the latest request that holds it.
+func (s *Server) addAfter(id, text string) {
+	r := s.results[id]
+	r.After = append(r.After, text)
+	s.results[id] = r
+}
+
+// toolUseID names the i-th scripted call (0-based). The prefix lets the
+// server count its own calls in a conversation and ignore any other.
+func toolUseID(i int) string { return fmt.Sprintf("toolu_e2e_%03d", i) }
+
+const toolUsePrefix = "toolu_e2e_"
+
+// FinalText is the model's answer after the last call.
+const FinalText = "All scripted steps are done."
+
+// Server is a scripted stand-in for the Anthropic Messages API. Every
+// request that carries the agent's tools gets the next scripted call; the
+// next step is how many of the script's tool_use ids the conversation
+// already holds. After the last call it answers with FinalText. Requests
+// without tools (titles, summaries, checks) get a short text.
+type Server struct {
+	calls []Call
+
+	mu          sync.Mutex
+	results     map[string]Result    // by tool_use id
+	sent        map[string]time.Time // when the tool_use response was complete
+	gaps        []time.Duration      // sent → its result arrived, per call in order
+	toolReqs    int
+	unknownPath []string
+
+	ln  net.Listener
+	srv *http.Server
+}
+
+// NewServer listens on 127.0.0.1 on a free port and serves the script.
+func NewServer(calls []Call) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		calls:   calls,
+		results: map[string]Result{},
+		sent:    map[string]time.Time{},
+		ln:      ln,
+	}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
+	return s, nil
+}
+
+// URL is the base URL for ANTHROPIC_BASE_URL.
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
+
+// Close stops the server.
+func (s *Server) Close() error { return s.srv.Close() }
+
+// Results returns what the model was told for each scripted call, in order;
+// ok is false for a call whose result never came back.
+func (s *Server) Results() (res []Result, ok []bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.calls {
+		r, found := s.results[toolUseID(i)]
+		res = append(res, r)
+		ok = append(ok, found)
+	}
+	return res, ok
+}
+
+// ToolRequests is how many requests carried the agent's tools.
+func (s *Server) ToolRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.toolReqs
+}
+
+// Gaps are, per call, the time from the end of the tool_use response to
+// the request carrying its result: the client's whole cost of the tool
+// call, hooks included, without the model's time.
+func (s *Server) Gaps() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.gaps...)
+}
+
+// UnknownPaths lists requests the server had no answer for (to debug a
+// client that asks for something new).
+func (s *Server) UnknownPaths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.unknownPath...)
+}
+
+// messagesRequest is the part of a Messages API request the script needs.
+type messagesRequest struct {
+	Stream   bool `json:"stream"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+type contentBlock struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ToolUseID string          `json:"tool_use_id"`
+	Text      string          `json:"text"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+		writeJSON(w, map[string]any{"input_tokens": 1000})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
+		s.messages(w, r)
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/models"):
+		model := map[string]any{"type": "model", "id": "claude-sonnet-4-5", "display_name": "Claude Sonnet 4.5", "created_at": "2025-09-29T00:00:00Z"}
+		if r.URL.Path != "/v1/models" {
+			model["id"] = strings.TrimPrefix(r.URL.Path, "/v1/models/")
+			writeJSON(w, model)
+			return
+		}
+		writeJSON(w, map[string]any{"data": []any{model}, "has_more": false, "first_id": model["id"], "last_id": model["id"]})
+	default:
+		s.mu.Lock()
+		s.unknownPath = append(s.unknownPath, r.Method+" "+r.URL.Path)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
+	}
+}
+
+func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
+	var req messagesRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	if len(req.Tools) == 0 {
+		s.answer(w, req.Stream, []any{textBlock("ok")}, "end_turn", "")
+		return
+	}
+	if dump := os.Getenv("SWARM_GUARD_E2E_DUMP"); dump != "" {
+		b, _ := json.MarshalIndent(req.Messages, "", " ")
+		os.WriteFile(dump, b, 0o644)
+	}
+	step := s.record(req, arrived)
+	if step < len(s.calls) {
+		id := toolUseID(step)
+		block := map[string]any{"type": "tool_use", "id": id, "name": s.calls[step].Tool, "input": s.calls[step].Input}
+		s.answer(w, req.Stream, []any{block}, "tool_use", id)
+		return
+	}
+	s.answer(w, req.Stream, []any{textBlock(FinalText)}, "end_turn", "")
+}
+
+// record notes the tool results a request carries and returns the next step.
+func (s *Server) record(req messagesRequest, arrived time.Time) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.toolReqs++
+	step := 0
+	current := "" // the last scripted call whose result this conversation holds
+	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			current = ""
+		}
+		var blocks []contentBlock
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			var text string
+			if json.Unmarshal(m.Content, &text) == nil && current != "" {
+				s.addAfter(current, text)
+			}
+			continue
+		}
+		for _, b := range blocks {
+			switch {
+			case m.Role == "assistant" && b.Type == "tool_use" && strings.HasPrefix(b.ID, toolUsePrefix):
+				step++
+			case m.Role == "user" && b.Type == "tool_result" && strings.HasPrefix(b.ToolUseID, toolUsePrefix):
+				if _, seen := s.results[b.ToolUseID]; !seen {
+					if t, ok := s.sent[b.ToolUseID]; ok {
+						s.gaps = append(s.gaps, arrived.Sub(t))
+					}
+				}
+				s.results[b.ToolUseID] = Result{Text: resultText(b.Content), IsError: b.IsError}
+				current = b.ToolUseID
+			case b.Type == "text" && current != "":
+				s.addAfter(current, b.Text)
+			}
+		}
+	}
+	return step
+}
+
+// resultText flattens a tool_result's content: a string or text blocks.
+func resultText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []contentBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw)
+	}
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func textBlock(text string) map[string]any {
+	return map[string]any{"type": "text", "text": text}
+}
+
+// answer sends one assistant message, as server-sent events when the
+// client asked for a stream. toolID names the tool_use whose delivery time
+// is recorded.
+func (s *Server) answer(w http.ResponseWriter, stream bool, content []any, stopReason, toolID string) {
+	usage := map[string]any{"input_tokens": 100, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	msg := map[string]any{
+		"id": "msg_e2e", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+		"content": content, "stop_reason": stopReason, "stop_sequence": nil, "usage": usage,
+	}
+	if !stream {
+		writeJSON(w, msg)
+		s.markSent(toolID)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	start := map[string]any{}
+	for k, v := range msg {
+		start[k] = v
+	}
+	start["content"] = []any{}
+	start["stop_reason"] = nil
+	event(w, "message_start", map[string]any{"type": "message_start", "message": start})
+	for i, c := range content {
+		block := c.(map[string]any)
+		switch block["type"] {
+		case "text":
+			event(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			event(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": block["text"]}})
+		case "tool_use":
+			input, _ := json.Marshal(block["input"])
+			event(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
+			event(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		}
+		event(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	event(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
+	event(w, "message_stop", map[string]any{"type": "message_stop"})
+	s.markSent(toolID)
+}
+
+func (s *Server) markSent(toolID string) {
+	if toolID == "" {
+		return
+	}
+	s.mu.Lock()
+	s.sent[toolID] = time.Now()
+	s.mu.Unlock()
+}
+
+func event(w http.ResponseWriter, name string, data any) {
+	b, _ := json.Marshal(data)
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client sees a short body
+}

@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// post sends one Messages API request and returns the raw answer.
+func post(t *testing.T, url, body string) string {
+	t.Helper()
+	resp, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestServerPlaysScript checks the stand-in the client tests rely on: the
+// next step follows from the conversation, results and the hook messages
+// after them are recorded, and side requests get text.
+func TestServerPlaysScript(t *testing.T) {
+	srv, err := NewServer([]Call{
+		{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+		{Tool: "Write", Input: json.RawMessage(`{"file_path":"/x","content":"y"}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	tools := `"tools":[{"name":"Bash"},{"name":"Write"}]`
+
+	first := post(t, srv.URL(), `{"stream":true,`+tools+`,"messages":[{"role":"user","content":"go"}]}`)
+	for _, want := range []string{"event: message_start", `"id":"toolu_e2e_000"`, `"name":"Bash"`, `"partial_json":"{\"command\":\"ls\"}"`, `"stop_reason":"tool_use"`, "event: message_stop"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first answer lacks %s:\n%s", want, first)
+		}
+	}
+
+	second := post(t, srv.URL(), `{"stream":true,`+tools+`,"messages":[
+		{"role":"user","content":"go"},
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_000","name":"Bash","input":{"command":"ls"}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_000","content":[{"type":"text","text":"a.txt"}],"is_error":true}]},
+		{"role":"system","content":[{"type":"text","text":"PostToolUse:Bash hook blocking error"}]}]}`)
+	if !strings.Contains(second, `"id":"toolu_e2e_001"`) || !strings.Contains(second, `"name":"Write"`) {
+		t.Errorf("second answer is not the second call:\n%s", second)
+	}
+
+	third := post(t, srv.URL(), `{"stream":false,`+tools+`,"messages":[
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_000","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_000","content":"a.txt","is_error":true}]},
+		{"role":"system","content":[{"type":"text","text":"PostToolUse:Bash hook blocking error"}]},
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_001","name":"Write","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_001","content":"File created"}]}]}`)
+	if !strings.Contains(third, FinalText) || !strings.Contains(third, `"stop_reason":"end_turn"`) {
+		t.Errorf("after the last call the answer is not the final text:\n%s", third)
+	}
+
+	side := post(t, srv.URL(), `{"stream":false,"messages":[{"role":"user","content":"title?"}]}`)
+	if !strings.Contains(side, `"type":"text"`) || strings.Contains(side, "tool_use") {
+		t.Errorf("a request without tools got %s", side)
+	}
+
+	res, arrived := srv.Results()
+	if !arrived[0] || !arrived[1] {
+		t.Fatalf("results arrived = %v", arrived)
+	}
+	if res[0].Text != "a.txt" || !res[0].IsError || !strings.Contains(res[0].Told(), "hook blocking error") {
+		t.Errorf("call 1 result = %+v", res[0])
+	}
+	if res[1].Text != "File created" || res[1].IsError || len(res[1].After) != 0 {
+		t.Errorf("call 2 result = %+v", res[1])
+	}
+	if srv.ToolRequests() != 3 {
+		t.Errorf("tool requests = %d, want 3", srv.ToolRequests())
+	}
+}
