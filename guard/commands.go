@@ -746,6 +746,10 @@ func (a *analyzer) doas(inv *invocation) {
 func (a *analyzer) envCmd(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "uCSP", long: longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), optionalLS: longs("block-signal", "default-signal", "ignore-signal"), stop: true})
 	rest := p.rest
+	// A lone "-" is -i (start with an empty environment), not the command.
+	for len(rest) > 0 && rest[0].static() && rest[0].s == "-" {
+		rest = rest[1:]
+	}
 	if s, ok := p.value("S", "split-string"); ok {
 		if s.dynamic {
 			a.report(inv, policy.RuleDynamicCommand, "env -S splits text only known at run time into a command", "write the command literally")
@@ -937,7 +941,8 @@ func (a *analyzer) runuser(inv *invocation) {
 
 // xargs appends its input to the command: that input is unknown.
 func (a *analyzer) xargs(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "IinLlPsdaEe", long: longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), optionalLS: longs("replace", "eof"), stop: true})
+	// -J replstr and -R count are BSD (macOS) xargs: -J replaces like -I.
+	p := parseOpts(inv.args(), optSpec{short: "IinLlPsdaEeJR", long: longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), optionalLS: longs("replace", "eof"), stop: true})
 	cmd := p.rest
 	if len(cmd) == 0 {
 		cmd = []arg{{s: "echo"}}
@@ -955,6 +960,9 @@ func (a *analyzer) xargs(inv *invocation) {
 		}
 	}
 	repl, hasRepl := p.value("I", "replace")
+	if !hasRepl {
+		repl, hasRepl = p.value("J")
+	}
 	if !hasRepl && p.has("i", "replace") {
 		repl, hasRepl = arg{s: "{}"}, true
 	}

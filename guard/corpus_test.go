@@ -122,6 +122,7 @@ func testEnv() *Env {
 		OtherWorktrees: []string{"/work/repo/.worktrees/agent-2", "/work/main"},
 		GuardPaths:     []string{"/usr/local/bin/swarm-guard"},
 		Vars:           map[string]string{"USER": "agent"},
+		Unset:          map[string]bool{"TMPDIR": true, "XDG_CACHE_HOME": true},
 		Repo:           fakeRepo{},
 		ReadFile:       fakeFiles(nil).read,
 	}

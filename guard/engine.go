@@ -66,6 +66,10 @@ type Env struct {
 	// Vars are environment variables the agent's shell will also see
 	// (TMPDIR, USER, ...). HOME and PWD are derived from Home and Cwd.
 	Vars map[string]string
+	// Unset are variables known to be unset in the agent's shell: the
+	// hook sees the environment the Bash tool's shell starts with, so a
+	// default such as ${TMPDIR:-/tmp} applies.
+	Unset map[string]bool
 
 	Repo    Repo                     // optional
 	Resolve func(path string) string // optional symlink resolution of absolute paths

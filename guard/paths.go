@@ -139,10 +139,30 @@ func (a *analyzer) classify(p string, st *state) (place, string) {
 	if a.underRoot(p) {
 		return placeInside, ""
 	}
+	if a.env.Home != "" && (p == a.env.Home || under(p, a.env.Home)) && !a.writableOwn(p) {
+		// The home directory is never a temp directory, even when it
+		// lies under /tmp (containers, CI).
+		return placeOutside, p + ", outside the worktree " + a.env.Root
+	}
 	if a.writable(p) {
 		return placeWritable, ""
 	}
 	return placeOutside, p + ", outside the worktree " + a.env.Root
+}
+
+// writableOwn reports whether p is writable by a policy entry that names a
+// place inside the home directory itself ("~/.cache/**"), not by a temp
+// directory the home happens to lie under.
+func (a *analyzer) writableOwn(p string) bool {
+	if a.env.Temp != "" && under(a.env.Temp, a.env.Home) && under(p, a.env.Temp) {
+		return true // $TMPDIR inside the home (macOS-style setups)
+	}
+	for _, w := range a.pol.Writable {
+		if strings.HasPrefix(w, "~/") && a.writable(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // writable reports whether a path outside the worktree matches a writable
@@ -424,6 +444,10 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
 				a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, altDelete)
 			}
+			if wipesWorktree(p, a.env.Root) && !a.pol.Git.AllowWorktreeWipe {
+				a.report(inv, policy.RuleDestructiveGit, verb+" deletes everything in the worktree ("+p+"), uncommitted and untracked work included",
+					"delete the files you mean by name (rm -rf build dist); a wipe of the whole worktree is for a human ([git] allow_worktree_wipe)")
+			}
 			a.checkProtectedGlob(inv, p, t.walk, verb+" deletes")
 			continue
 		}
@@ -573,4 +597,19 @@ func (a *analyzer) deleteAdvice(p string) string {
 		return "clear the cache with its own command, which the guard allows: go clean -cache"
 	}
 	return altDelete
+}
+
+// wipesWorktree reports whether a glob matches every entry at the top of
+// the worktree: *, .*, .[!.]* and their like, directly in the root.
+func wipesWorktree(pattern, root string) bool {
+	if root == "" || path.Dir(pattern) != root {
+		return false
+	}
+	switch base := path.Base(pattern); {
+	case base == "*", base == ".*", base == "*.*", base == "..?*", base == "?*":
+		return true
+	case strings.HasPrefix(base, ".[!.]") || strings.HasPrefix(base, ".[^.]"):
+		return true
+	}
+	return false
 }

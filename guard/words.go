@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"mvdan.cc/sh/v3/pattern"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,53 +288,21 @@ func braceWords(w *syntax.Word, limit int) []*syntax.Word {
 	return out
 }
 
-// braceSequence expands {1..5}, {a..e} and {0..10..2}.
+// braceSequence expands {1..5}, {a..e}, {0..10..2} and {01..10} with
+// mvdan/sh's own brace expansion, which does what bash does (zero padding,
+// descending ranges, steps). nil means more than limit words.
 func braceSequence(be *syntax.BraceExp, limit int) []string {
-	if len(be.Elems) < 2 {
+	var out []string
+	for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{be}}) {
+		if err != nil || len(out) >= limit {
+			return nil
+		}
+		out = append(out, w.Lit())
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	from, to := be.Elems[0].Lit(), be.Elems[1].Lit()
-	step := 1
-	if len(be.Elems) > 2 {
-		n, err := strconv.Atoi(be.Elems[2].Lit())
-		if err != nil || n == 0 {
-			return nil
-		}
-		step = max(n, -n)
-	}
-	var out []string
-	if lo, err1 := strconv.Atoi(from); err1 == nil {
-		hi, err2 := strconv.Atoi(to)
-		if err2 != nil {
-			return nil
-		}
-		dir := 1
-		if hi < lo {
-			dir = -1
-		}
-		for n := lo; (dir > 0 && n <= hi) || (dir < 0 && n >= hi); n += dir * step {
-			out = append(out, strconv.Itoa(n))
-			if len(out) > limit {
-				return nil
-			}
-		}
-		return out
-	}
-	if len(from) == 1 && len(to) == 1 {
-		lo, hi := from[0], to[0]
-		dir := 1
-		if hi < lo {
-			dir = -1
-		}
-		for c := int(lo); (dir > 0 && c <= int(hi)) || (dir < 0 && c >= int(hi)); c += dir * step {
-			out = append(out, string(rune(c)))
-			if len(out) > limit {
-				return nil
-			}
-		}
-		return out
-	}
-	return nil
+	return out
 }
 
 func hasBraces(w *syntax.Word) bool {
@@ -489,18 +459,19 @@ func capBuilders(bs []builder) []builder {
 
 func (a *analyzer) bracePieces(b *syntax.BraceExp, st *state) []piece {
 	if b.Sequence {
-		if len(b.Elems) >= 2 {
-			lo, err1 := strconv.Atoi(b.Elems[0].Lit())
-			hi, err2 := strconv.Atoi(b.Elems[1].Lit())
-			if err1 == nil && err2 == nil && hi-lo >= 0 && hi-lo < maxAlternatives {
-				var ps []piece
-				for n := lo; n <= hi; n++ {
-					ps = append(ps, piece{text: strconv.Itoa(n)})
-				}
-				return ps
+		// mvdan/sh expands sequences as bash does: {01..03} keeps the
+		// zero padding, {a..e} letters, {9..1..2} steps and descends.
+		var ps []piece
+		for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{b}}) {
+			if err != nil || len(ps) >= maxAlternatives {
+				return []piece{{text: "*", glob: true}}
 			}
+			ps = append(ps, piece{text: w.Lit()})
 		}
-		return []piece{{text: "*", glob: true}}
+		if len(ps) == 0 {
+			return []piece{{text: "*", glob: true}}
+		}
+		return ps
 	}
 	var ps []piece
 	for _, el := range b.Elems {
@@ -705,6 +676,9 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		if !known {
 			return dyn
 		}
+		if len(vals) == 0 {
+			return []piece{{quoted: quoted}} // unset: the alternative is empty
+		}
 		var ps []piece
 		for _, v := range vals {
 			if v.dynamic {
@@ -745,29 +719,82 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		if !ok {
 			return dyn
 		}
+		rx, err := shellPatternRegexp(pat)
+		if err != nil {
+			return dyn
+		}
 		var ps []piece
 		for _, v := range vals {
 			if v.dynamic {
 				return dyn
 			}
-			ps = append(ps, piece{text: trimPattern(v.s, pat, op), split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: trimPattern(v.s, rx, op), split: !quoted, quoted: quoted})
 		}
 		return ps
 	}
 	return dyn
 }
 
-// staticPattern returns the pattern text of a ${x#pattern} word.
+// staticPattern returns the shell pattern of a ${x#pattern} word, quoting
+// kept: in bash "\*" and '*' are a literal star, a bare * matches
+// anything, and an unquoted expansion is itself a pattern.
 func (a *analyzer) staticPattern(w *syntax.Word, st *state) (string, bool) {
-	alts := a.evalWord(w, st)
-	if len(alts) != 1 || len(alts[0]) != 1 || alts[0][0].dynamic {
-		return "", false
+	var b strings.Builder
+	var part func(p syntax.WordPart, quoted bool) bool
+	part = func(p syntax.WordPart, quoted bool) bool {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				b.WriteString(pattern.QuoteMeta(x.Value, 0))
+			} else {
+				b.WriteString(x.Value) // backslash escapes stay escapes
+			}
+		case *syntax.SglQuoted:
+			b.WriteString(pattern.QuoteMeta(x.Value, 0))
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if !part(q, true) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			alts := a.evalWord(&syntax.Word{Parts: []syntax.WordPart{x}}, st)
+			if len(alts) != 1 || len(alts[0]) > 1 || len(alts[0]) == 1 && alts[0][0].dynamic {
+				return false
+			}
+			if len(alts[0]) == 1 {
+				v := alts[0][0].s
+				if quoted {
+					v = pattern.QuoteMeta(v, 0)
+				}
+				b.WriteString(v)
+			}
+		default:
+			return false
+		}
+		return true
 	}
-	return alts[0][0].s, true
+	for _, p := range w.Parts {
+		if !part(p, false) {
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
-func trimPattern(s, pat string, op syntax.ParExpOperator) string {
-	match := func(c string) bool { ok, _ := path.Match(pat, c); return ok || c == pat }
+// shellPatternRegexp compiles a shell pattern with mvdan/sh's own
+// translation (bash's semantics: [!...], \x, character classes), to
+// match a whole string.
+func shellPatternRegexp(pat string) (*regexp.Regexp, error) {
+	src, err := pattern.Regexp(pat, pattern.EntireString)
+	if err != nil {
+		return nil, err
+	}
+	return regexp.Compile(src)
+}
+
+func trimPattern(s string, rx *regexp.Regexp, op syntax.ParExpOperator) string {
+	match := func(c string) bool { return rx.MatchString(c) }
 	switch op {
 	case syntax.RemSmallPrefix:
 		for i := 0; i <= len(s); i++ {
@@ -848,6 +875,10 @@ func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
 	}
 	if v, ok := a.env.Vars[name]; ok {
 		return []arg{{s: v}}, true
+	}
+	if a.env.Unset[name] {
+		// Known to be unset in the agent's shell: ${TMPDIR:-/tmp} is /tmp.
+		return nil, true
 	}
 	return nil, false
 }

@@ -194,6 +194,9 @@ type Git struct {
 	// branch checked out in its own worktree when it is not protected.
 	// Off by default: forced pushes are what the guard promises to stop.
 	OwnBranchForceWithLease bool `toml:"own_branch_force_with_lease"`
+	// AllowWorktreeWipe lets rm * at the worktree root through: it
+	// destroys uncommitted and untracked work, like git checkout -- .
+	AllowWorktreeWipe bool `toml:"allow_worktree_wipe"`
 }
 
 // Verify configures swarm-guard verify.
@@ -250,7 +253,7 @@ func builtinDefault() *Policy {
 		Source:            DefaultSource,
 		Version:           1,
 		ProtectedBranches: []string{"main", "master"},
-		Writable:          []string{"{temp}/**"},
+		Writable:          []string{"{temp}/**", "/tmp/**", "/var/tmp/**", "/private/tmp/**", "/private/var/folders/*/*/T/**"},
 		DynamicCommands:   Deny,
 		FailMode:          FailClosed,
 		TrustEnv:          true,

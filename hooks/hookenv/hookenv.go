@@ -61,6 +61,11 @@ func Build(o Options) *Context {
 	for _, v := range passedVars {
 		if val, ok := lookup(getenv, v); ok {
 			env.Vars[v] = val
+		} else {
+			if env.Unset == nil {
+				env.Unset = map[string]bool{}
+			}
+			env.Unset[v] = true
 		}
 	}
 	ctx := &Context{Env: env}
