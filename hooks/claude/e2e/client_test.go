@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,8 @@ func clientTools(t *testing.T) (claude, bin string) {
 // Calls, expectations and scripts see $WORK (the agent's worktree, the
 // cwd), $OTHER (another agent's worktree of the same repository), $REMOTE
 // (the bare remote), $OUTSIDE (a directory outside every worktree, holding
-// victim/file.txt), $SG (the swarm-guard the hooks run), $SECRET,
+// victim/file.txt), $SG (the swarm-guard the hooks run), $MCP_CONFIG (an
+// MCP config naming the stdio server "filesystem", see mcpserver_test.go), $SECRET,
 // $SECRET_LINE and $SECRET_B64 (a fake credential made for this run, the
 // line of code holding it, and that line base64-encoded). In calls the
 // values are JSON-escaped.
@@ -184,6 +186,9 @@ func newWorld(t *testing.T, claude, bin string) *world {
 		"SECRET": secret.Value, "SECRET_LINE": secret.Line,
 		"SECRET_B64": base64.StdEncoding.EncodeToString([]byte(secret.Line + "\n")),
 	}
+	mcpConfig, err := writeMCPConfig(w.home)
+	must(t, err)
+	w.vars["MCP_CONFIG"] = mcpConfig
 	// The remote holds main and the agent's branch; the agent's clone has
 	// agent-1 checked out and another agent works in a second worktree.
 	w.sh(t, root, `
@@ -343,6 +348,9 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 	if !ok {
 		claudeArgs = []string{"--dangerously-skip-permissions"}
 	}
+	for i, a := range claudeArgs {
+		claudeArgs[i] = w.expand(a)
+	}
 	var extraEnv []string
 	for _, o := range sc.options {
 		if o[0] == "env" {
@@ -377,38 +385,24 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 				fail("%s: the stand-in got %d requests with tools", e, res.server.ToolRequests())
 			}
 		default:
-			n, err := strconv.Atoi(f[0])
-			if err != nil || n < 1 || n > len(calls) || len(f) < 2 {
-				t.Fatalf("bad expect line %q", e)
+			// N, or A|B: the expectation holds for at least one of the calls
+			// (when either of two designs may stop the agent).
+			var errs []string
+			for _, alt := range strings.Split(f[0], "|") {
+				n, err := strconv.Atoi(alt)
+				if err != nil || n < 1 || n > len(calls) || len(f) < 2 {
+					t.Fatalf("bad expect line %q", e)
+				}
+				text := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e, f[0]), " "+f[1]))
+				msg := checkResult(f[1], text, n, results[n-1], arrived[n-1])
+				if msg == "" {
+					errs = nil
+					break
+				}
+				errs = append(errs, msg)
 			}
-			r, got := results[n-1], arrived[n-1]
-			text := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e, f[0]), " "+f[1]))
-			switch f[1] {
-			case "missing":
-				if got {
-					fail("%s: call %d got a result: %q", e, n, r.Text)
-				}
-			case "ok", "error", "contains", "lacks":
-				if !got {
-					fail("%s: call %d never got a result", e, n)
-					continue
-				}
-				switch f[1] {
-				case "ok", "error":
-					if r.IsError != (f[1] == "error") {
-						fail("%s: call %d is_error=%v, result: %q", e, n, r.IsError, r.Text)
-					}
-				case "contains":
-					if !strings.Contains(r.Told(), text) {
-						fail("%s: what the model read after call %d does not contain %q: %q", e, n, text, r.Told())
-					}
-				case "lacks":
-					if strings.Contains(r.Told(), text) {
-						fail("%s: what the model read after call %d contains %q: %q", e, n, text, r.Told())
-					}
-				}
-			default:
-				t.Fatalf("bad expect line %q", e)
+			if len(errs) > 0 {
+				fail("%s: %s", e, strings.Join(errs, "; "))
 			}
 		}
 	}
@@ -435,6 +429,38 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 		}
 		t.Logf("client exit %d, output tail:\n%s", res.exitCode, tail(res.output, 3000))
 	}
+}
+
+// checkResult checks one expectation on call n; "" means it holds.
+func checkResult(what, text string, n int, r Result, arrived bool) string {
+	switch what {
+	case "missing":
+		if arrived {
+			return fmt.Sprintf("call %d got a result: %q", n, r.Told())
+		}
+		return ""
+	case "ok", "error", "contains", "lacks":
+		if !arrived {
+			return fmt.Sprintf("call %d never got a result", n)
+		}
+	default:
+		return fmt.Sprintf("unknown expectation %q", what)
+	}
+	switch what {
+	case "ok", "error":
+		if r.IsError != (what == "error") {
+			return fmt.Sprintf("call %d is_error=%v, result: %q", n, r.IsError, r.Told())
+		}
+	case "contains":
+		if !strings.Contains(r.Told(), text) {
+			return fmt.Sprintf("what the model read after call %d does not contain %q: %q", n, text, r.Told())
+		}
+	case "lacks":
+		if strings.Contains(r.Told(), text) {
+			return fmt.Sprintf("what the model read after call %d contains %q: %q", n, text, r.Told())
+		}
+	}
+	return ""
 }
 
 func tail(s string, n int) string {
