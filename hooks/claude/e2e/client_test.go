@@ -463,6 +463,16 @@ func checkResult(what, text string, n int, r Result, arrived bool) string {
 	return ""
 }
 
+// clientVersion is what claude --version prints, e.g. "2.1.330".
+func clientVersion(claude string) string {
+	out, err := exec.Command(claude, "--version").Output()
+	if err != nil {
+		return "(unknown version)"
+	}
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	return v
+}
+
 func tail(s string, n int) string {
 	if len(s) <= n {
 		return s

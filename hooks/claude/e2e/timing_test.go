@@ -1,0 +1,134 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// timingCalls are ten ordinary Bash calls of an agent at work: reads,
+// git queries and small writes inside the worktree, none denied.
+var timingCalls = []string{
+	`Bash {"command": "ls"}`,
+	`Bash {"command": "git status --short"}`,
+	`Bash {"command": "cat README.md"}`,
+	`Bash {"command": "echo x >> notes.txt"}`,
+	`Bash {"command": "grep -n demo README.md"}`,
+	`Bash {"command": "git diff --stat"}`,
+	`Bash {"command": "wc -l README.md notes.txt"}`,
+	`Bash {"command": "printf 'a\\n' > out.txt"}`,
+	`Bash {"command": "git log --oneline -1"}`,
+	`Bash {"command": "ls -la"}`,
+}
+
+// noopHooks registers `true` for the same events and matcher as
+// swarm-guard: the client's own cost of running a hook.
+const noopHooks = `{"hooks": {
+  "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true", "timeout": 30}]}],
+  "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true", "timeout": 60}]}]
+}}
+`
+
+// TestTiming runs the same ten Bash calls through the client with no hooks,
+// with no-op hooks and with swarm-guard's installed hooks, interleaved in
+// the same run, and reports what swarm-guard adds per tool call over a
+// no-op hook as a ratio to what the no-op hook itself costs (goal: ≤ 1).
+// A call's cost is the stand-in's view: from the end of the tool_use
+// response to the request that carries the result, i.e. the client's
+// whole handling of the call, hooks included. It asserts that every call
+// ran; the numbers are reported, never asserted (machines differ).
+// SWARM_GUARD_E2E_ROUNDS sets the rounds (default 8).
+func TestTiming(t *testing.T) {
+	claude, bin := clientTools(t)
+	rounds := 8
+	if n, err := strconv.Atoi(os.Getenv("SWARM_GUARD_E2E_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	w := newWorld(t, claude, bin)
+	w.install(t)
+	settings := filepath.Join(w.work, ".claude", "settings.json")
+	installed, err := os.ReadFile(settings)
+	must(t, err)
+	configs := []struct {
+		name     string
+		settings string
+	}{
+		{"no hooks", "{}\n"},
+		{"no-op hooks", noopHooks},
+		{"swarm-guard", string(installed)},
+	}
+	calls := w.parseCalls(t, timingCalls)
+	// gaps[round][config][call]
+	gaps := make([][][]time.Duration, rounds)
+	for round := range rounds {
+		gaps[round] = make([][]time.Duration, len(configs))
+		for i := range configs {
+			// Rotate the order so that no configuration always runs first.
+			c := (i + round) % len(configs)
+			must(t, os.WriteFile(settings, []byte(configs[c].settings), 0o644))
+			res := w.runClient(t, w.work, calls, nil, []string{"--dangerously-skip-permissions"}, nil)
+			results, arrived := res.server.Results()
+			for k := range calls {
+				if !arrived[k] || results[k].IsError {
+					t.Fatalf("%s: call %d did not run cleanly (arrived=%v): %q\n%s", configs[c].name, k+1, arrived[k], results[k].Told(), tail(res.output, 2000))
+				}
+			}
+			if res.exitCode != 0 {
+				t.Fatalf("%s: client exit %d\n%s", configs[c].name, res.exitCode, tail(res.output, 2000))
+			}
+			if g := res.server.Gaps(); len(g) != len(calls) {
+				t.Fatalf("%s: %d call timings, want %d", configs[c].name, len(g), len(calls))
+			}
+			gaps[round][c] = res.server.Gaps()
+		}
+	}
+	if os.Getenv("SWARM_GUARD_E2E_DEBUG") != "" {
+		for r, g := range gaps {
+			for c := range configs {
+				t.Logf("round %d %-12s %v", r+1, configs[c].name, g[c])
+			}
+		}
+	}
+	// Other processes on the machine only ever add time, and calls differ
+	// in cost (git status is not ls): take each call's best time over the
+	// rounds, per configuration, and compare a call with the same call.
+	best := make([][]time.Duration, len(configs))
+	for c := range configs {
+		for k := range calls {
+			b := gaps[0][c][k]
+			for _, g := range gaps[1:] {
+				b = min(b, g[c][k])
+			}
+			best[c] = append(best[c], b)
+		}
+	}
+	var noopDiffs, addedDiffs []time.Duration
+	for k := range calls {
+		noopDiffs = append(noopDiffs, best[1][k]-best[0][k])
+		addedDiffs = append(addedDiffs, best[2][k]-best[1][k])
+	}
+	noop, added := median(noopDiffs), median(addedDiffs)
+	ratio := "n/a (the no-op hook cost nothing measurable)"
+	if noop > 0 {
+		ratio = fmt.Sprintf("%.1f×", float64(added)/float64(noop))
+	}
+	t.Logf("timing: Bash tool call in claude %s, best of %d rounds per call, median over %d calls: no hooks %s, no-op hooks %s, swarm-guard %s; "+
+		"no-op hook cost %s; swarm-guard adds %s over no-op = %s the no-op hook's cost (goal ≤ 1×)",
+		clientVersion(claude), rounds, len(calls), ms(median(best[0])), ms(median(best[1])), ms(median(best[2])),
+		ms(noop), ms(added), ratio)
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
