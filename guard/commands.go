@@ -129,6 +129,7 @@ func init() {
 	handlers["hash"] = (*analyzer).hashCmd
 	registerTaskRunners() // wraps the package managers registered above
 	registerExfil()       // wraps the network clients registered above
+	registerSelfGuard()   // the guard's own CLI and the hook managers
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 
@@ -580,6 +581,9 @@ func (a *analyzer) exportCmd(inv *invocation) {
 
 func (a *analyzer) unsetCmd(inv *invocation) {
 	for _, x := range inv.args() {
+		if !x.dynamic && identityVar(strings.ToUpper(x.s)) {
+			a.report(inv, policy.RuleGuardTamper, "unset "+x.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		}
 		if !x.dynamic && isName(x.s) {
 			inv.st.vars[x.s] = []arg{{s: ""}}
 			delete(inv.st.funcs, x.s)
@@ -761,6 +765,11 @@ func (a *analyzer) envCmd(inv *invocation) {
 			extra = append(extra, arg{s: w, src: s.src})
 		}
 		rest = append(extra, rest...)
+	}
+	for _, u := range p.values("u", "unset") {
+		if !u.dynamic && identityVar(strings.ToUpper(u.s)) {
+			a.report(inv, policy.RuleGuardTamper, "env -u "+u.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		}
 	}
 	rest = a.leadingAssignments(inv, rest)
 	if d, ok := p.value("C", "chdir"); ok {

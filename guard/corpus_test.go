@@ -167,7 +167,7 @@ func (fakeRepo) Exists(p string) bool {
 	// The project's own node tools are installed (npx runs them locally).
 	if bin, ok := strings.CutPrefix(p, "/work/repo/node_modules/.bin/"); ok {
 		switch bin {
-		case "tsc", "eslint", "prettier", "vitest", "jest", "playwright", "prisma", "rimraf":
+		case "tsc", "eslint", "prettier", "vitest", "jest", "playwright", "prisma", "rimraf", "lefthook", "husky":
 			return true
 		}
 		return false

@@ -94,6 +94,8 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		}
 	case upper == "SWARM_GUARD_TRUST":
 		tamper("setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next")
+	case identityVar(upper):
+		tamper("setting " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)")
 	case upper == "CLAUDE_CODE_SIMPLE":
 		tamper("CLAUDE_CODE_SIMPLE starts Claude Code without hooks, so without this guard")
 	}
@@ -166,4 +168,16 @@ func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
 	a.src = v.s
 	a.substitutions(w, st)
 	a.src = saved
+}
+
+// identityVar reports whether a variable says who the agent is or how it
+// is judged: the agent id, the session and run swarm-guard run set, the
+// oversight mode, and Claude Code's own markers, by which the git hooks
+// tell an agent's commit from a human's.
+func identityVar(upper string) bool {
+	switch upper {
+	case "AGENT_ID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT":
+		return true
+	}
+	return strings.HasPrefix(upper, "SWARM_GUARD_")
 }

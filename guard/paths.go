@@ -11,8 +11,12 @@ import (
 
 // matchers are the policy's path globs made absolute for one Env.
 type matchers struct {
-	writable   []string
-	protected  []string // guard configuration: hooks, settings, policy (G4)
+	writable  []string
+	protected []string // guard configuration: hooks, settings, policy (G4)
+	// exactOnly are protected files a glob such as * or an archive's
+	// unknown contents does not count as reaching: lefthook.yml is
+	// protected when named, but tar -xf x.tgz is not tampering with it.
+	exactOnly  map[string]bool
 	secret     []string
 	secretExc  []string
 	gitDirs    []string // the worktree's .git and the repository's git dirs
@@ -59,6 +63,17 @@ func compileMatchers(p *policy.Policy, env *Env) *matchers {
 			path.Join(root, ".git", "config"), path.Join(root, ".git", "config.worktree"),
 			path.Join(root, ".claude", "settings.json"), path.Join(root, ".claude", "settings.local.json"),
 			path.Join(root, policy.FileName))
+		// Hook managers' configurations run (or stop running) the git
+		// hooks, and the CI workflow install --ci wrote is the backstop.
+		for _, f := range hookManagerFiles {
+			m.protected = append(m.protected, path.Join(root, f))
+			if !strings.HasPrefix(f, ".") {
+				if m.exactOnly == nil {
+					m.exactOnly = map[string]bool{}
+				}
+				m.exactOnly[path.Join(root, f)] = true
+			}
+		}
 	}
 	for _, d := range []string{env.CommonDir, env.GitDir} {
 		if d != "" {
@@ -485,7 +500,7 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 			a.report(inv, policy.RuleGuardTamper, verb+" "+pattern+", inside "+base+", which configures the guard", altTamper)
 			return
 		}
-		if strings.ContainsAny(pat, "*?[{") {
+		if strings.ContainsAny(pat, "*?[{") || a.m.exactOnly[pat] {
 			continue
 		}
 		if patternMatch(pattern, pat, walk) {
@@ -612,4 +627,15 @@ func wipesWorktree(pattern, root string) bool {
 		return true
 	}
 	return false
+}
+
+// hookManagerFiles are the files, relative to the worktree root, that
+// decide which git hooks run: husky's scripts, lefthook's and the
+// pre-commit framework's configurations, and swarm-guard's CI workflow.
+var hookManagerFiles = []string{
+	".husky", ".husky/**",
+	"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook.json", "lefthook.toml",
+	"lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml", ".lefthook", ".lefthook/**",
+	".pre-commit-config.yaml", ".pre-commit-config.yml",
+	".github/workflows/swarm-guard.yml",
 }

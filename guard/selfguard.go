@@ -1,0 +1,215 @@
+package guard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// The guard protects itself: an agent may not switch it off, loosen it or
+// rewire the git hooks through the guard's own CLI or a hook manager's.
+
+func registerSelfGuard() {
+	handlers["swarm-guard"] = (*analyzer).swarmGuardCLI
+	handlers["lefthook"] = (*analyzer).hookManagerCLI
+	handlers["pre-commit"] = (*analyzer).hookManagerCLI
+	handlers["husky"] = (*analyzer).hookManagerCLI
+	nextGit := handlers["git"]
+	handlers["git"] = func(a *analyzer, inv *invocation) {
+		a.forgedTrailer(inv)
+		nextGit(a, inv)
+	}
+	for _, n := range []string{"npm", "yarn", "pnpm", "bun"} {
+		next := handlers[n]
+		handlers[n] = func(a *analyzer, inv *invocation) {
+			a.removesHookManager(inv)
+			if next != nil {
+				next(a, inv)
+			}
+		}
+	}
+}
+
+// swarmGuardCLI: read-only verbs are fine; the verbs that loosen the
+// guard are for humans.
+func (a *analyzer) swarmGuardCLI(inv *invocation) {
+	args := inv.args()
+	verb, rest := "", []arg(nil)
+	for i, x := range args {
+		if !x.static() {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard gets an argument only known at run time, which may switch the guard off", "write the swarm-guard command literally")
+			return
+		}
+		if !strings.HasPrefix(x.s, "-") {
+			verb, rest = x.s, args[i+1:]
+			break
+		}
+	}
+	has := func(flags ...string) bool {
+		for _, x := range rest {
+			for _, f := range flags {
+				if x.s == f || strings.HasPrefix(x.s, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	sub := ""
+	for _, x := range rest {
+		if !strings.HasPrefix(x.s, "-") {
+			sub = x.s
+			break
+		}
+	}
+	const alt = "leave the guard's installation, budgets and policy to a human; read-only verbs (check, doctor, report, policy check, version, id) stay available"
+	switch verb {
+	case "uninstall":
+		a.report(inv, policy.RuleGuardTamper, "swarm-guard uninstall switches the guard off", alt)
+	case "install":
+		if has("--binary", "--on-failure", "--ci") {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop", alt)
+		}
+	case "budget":
+		if sub != "" && sub != "show" {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard budget "+sub+" changes the budgets that stop runaway agents", alt)
+		}
+	case "run":
+		if has("--trust") {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard run --trust starts an agent whose denials are switched off", "run nested agents without --trust")
+		}
+		a.nestedClaude(inv, rest)
+	case "policy":
+		if sub != "check" && sub != "default" && sub != "" {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard policy "+sub+" is not a read-only verb", alt)
+		}
+	}
+}
+
+// nestedClaude judges the agent command of a nested swarm-guard run: its
+// claude arguments get the same checks as a plain claude call.
+func (a *analyzer) nestedClaude(inv *invocation, rest []arg) {
+	for i, x := range rest {
+		if x.s == "--" && i+1 < len(rest) {
+			a.reinvoke(inv, rest[i+1:], "swarm-guard run")
+			return
+		}
+	}
+}
+
+// hookManagerCLI: installing, uninstalling or re-initialising a hook
+// manager rewrites or removes the git hooks that run the guard.
+func (a *analyzer) hookManagerCLI(inv *invocation) {
+	args := inv.args()
+	sub := ""
+	for _, x := range args {
+		if !x.static() {
+			a.report(inv, policy.RuleGuardTamper, inv.name+" gets an argument only known at run time, which may rewrite the git hooks", altTamper)
+			return
+		}
+		if !strings.HasPrefix(x.s, "-") {
+			sub = x.s
+			break
+		}
+	}
+	risky := false
+	switch inv.name {
+	case "lefthook":
+		// install re-syncs the hooks (moving swarm-guard's aside),
+		// uninstall removes them; add writes hook files.
+		risky = sub == "install" || sub == "uninstall" || sub == "add"
+	case "pre-commit":
+		risky = sub == "uninstall" || sub == "install" && hasFlag(args, "-f", "--overwrite")
+	case "husky":
+		risky = sub == "" || sub == "init" || sub == "install" || sub == "uninstall" || sub == "set" || sub == "add"
+	}
+	if risky {
+		what := strings.TrimSpace(inv.name + " " + sub)
+		a.report(inv, policy.RuleGuardTamper, what+" rewrites or removes the git hooks that run the guard", "leave the git hooks to a human (swarm-guard doctor shows their state)")
+	}
+}
+
+// removesHookManager: uninstalling husky, lefthook or the pre-commit
+// framework from the project removes the hooks they run.
+func (a *analyzer) removesHookManager(inv *invocation) {
+	args := inv.args()
+	if len(args) == 0 || !args[0].static() {
+		return
+	}
+	switch args[0].s {
+	case "uninstall", "remove", "rm", "r", "un", "unlink":
+	default:
+		return
+	}
+	for _, x := range args[1:] {
+		name := path.Base(strings.TrimPrefix(x.s, "@"))
+		if strings.HasPrefix(x.s, "@") {
+			name = strings.TrimPrefix(x.s, "@")
+		}
+		switch name {
+		case "husky", "lefthook", "@evilmartians/lefthook", "evilmartians/lefthook", "pre-commit":
+			a.report(inv, policy.RuleGuardTamper, inv.name+" "+args[0].s+" "+x.s+" removes the hook manager that runs the guard's git hooks", "leave the git hooks to a human")
+		}
+	}
+}
+
+// forgedTrailer: the git hooks write the agent's trailers; a commit that
+// brings its own Agent-Id (or session) trailer claims to be some agent.
+func (a *analyzer) forgedTrailer(inv *invocation) {
+	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey}
+	isKey := func(s string) bool {
+		k, _, _ := strings.Cut(s, ":")
+		k, _, _ = strings.Cut(k, "=")
+		for _, key := range keys {
+			if key != "" && strings.EqualFold(strings.TrimSpace(k), key) {
+				return true
+			}
+		}
+		return false
+	}
+	inMessage := func(s string) bool {
+		for _, line := range strings.Split(s, "\n") {
+			if isKey(line) && strings.Contains(line, ":") {
+				return true
+			}
+		}
+		return false
+	}
+	var words []string
+	for _, x := range inv.args() {
+		words = append(words, x.s)
+	}
+	sub, rest := gitSubcommand(words)
+	for i, w := range words {
+		// git -c trailer.<token>.key=Agent-Id makes any trailer one.
+		if w == "-c" && i+1 < len(words) && strings.HasPrefix(strings.ToLower(words[i+1]), "trailer.") {
+			if _, v, ok := strings.Cut(words[i+1], "="); ok && isKey(v) {
+				a.report(inv, policy.RuleGuardTamper, "git -c "+words[i+1]+" writes an "+keys[0]+" trailer of the agent's choosing", altTrailer)
+				return
+			}
+		}
+	}
+	if sub != "commit" && sub != "interpret-trailers" && sub != "tag" && sub != "merge" && sub != "notes" {
+		return
+	}
+	for i, w := range rest {
+		val := ""
+		switch {
+		case (w == "--trailer" || w == "-m" || w == "--message") && i+1 < len(rest):
+			val = rest[i+1]
+		case strings.HasPrefix(w, "--trailer="), strings.HasPrefix(w, "--message="):
+			_, val, _ = strings.Cut(w, "=")
+		case strings.HasPrefix(w, "-m") && len(w) > 2:
+			val = w[2:]
+		default:
+			continue
+		}
+		if (w == "--trailer" || strings.HasPrefix(w, "--trailer")) && isKey(val) || inMessage(val) {
+			a.report(inv, policy.RuleGuardTamper, "git "+sub+" brings its own "+keys[0]+" trailer; the git hooks write who made a commit, and a trailer of the agent's choosing forges it", altTrailer)
+			return
+		}
+	}
+}
+
+const altTrailer = "commit without an Agent-Id or Agent-Session line: the git hooks add the true ones"
