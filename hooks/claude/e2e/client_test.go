@@ -24,6 +24,10 @@ import (
 const (
 	claudeEnv = "SWARM_GUARD_E2E_CLAUDE" // path of the claude executable
 	binEnv    = "SWARM_GUARD_E2E_BIN"    // directory holding swarm-guard and swarm-guard-secrets
+	// rootEnv is where the scenarios' repositories live. It must not be
+	// under a directory the default policy makes writable (/tmp, /var/tmp,
+	// $TMPDIR): there, "outside the worktree" would be writable.
+	rootEnv = "SWARM_GUARD_E2E_ROOT"
 )
 
 // clientTools returns the client and the binaries, or skips the test.
@@ -156,7 +160,14 @@ type world struct {
 
 func newWorld(t *testing.T, claude, bin string) *world {
 	t.Helper()
-	root := t.TempDir()
+	base := os.Getenv(rootEnv)
+	if base == "" {
+		t.Fatalf("%s is not set (make e2e sets it)", rootEnv)
+	}
+	must(t, os.MkdirAll(base, 0o755))
+	root, err := os.MkdirTemp(base, "world-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(root) })
 	w := &world{
 		root:    root,
 		home:    filepath.Join(root, "home"),

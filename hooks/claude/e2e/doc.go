@@ -8,9 +8,11 @@
 // on what the model was told (the tool_result of the next request).
 //
 // The client tests run only under `make e2e`, which installs a pinned
-// @anthropic-ai/claude-code with npm and sets SWARM_GUARD_E2E_CLAUDE and
-// SWARM_GUARD_E2E_BIN; `go test ./...` compiles them, runs the stand-in's
-// own tests and skips the rest. SWARM_GUARD_E2E_DEBUG=1 logs every
-// result; SWARM_GUARD_E2E_DUMP=FILE writes the last conversation the
-// stand-in received (where to look when the client changes its requests).
+// @anthropic-ai/claude-code with npm and sets SWARM_GUARD_E2E_CLAUDE,
+// SWARM_GUARD_E2E_BIN and SWARM_GUARD_E2E_ROOT (where the repositories go:
+// not under /tmp, which agents may write to). `go test ./...` compiles
+// them, runs the stand-in's own tests and skips the rest.
+// SWARM_GUARD_E2E_DEBUG=1 logs every result; SWARM_GUARD_E2E_DUMP=FILE
+// writes the last conversation the stand-in received (where to look when
+// the client changes its requests).
 package e2e

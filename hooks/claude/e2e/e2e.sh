@@ -34,5 +34,8 @@ fi
 "$claude" --version >&2
 
 CGO_ENABLED=0 "$go" build -trimpath -ldflags '-s -w' -o "$bin/" ./cmd/...
+# The scenarios' repositories live next to the cache, not under /tmp,
+# which the default policy lets agents write to.
+SWARM_GUARD_E2E_ROOT="$(dirname "$cache")/work" \
 SWARM_GUARD_E2E_CLAUDE="$claude" SWARM_GUARD_E2E_BIN="$(cd "$bin" && pwd)" \
 	exec "$go" test -count=1 -timeout 170s -v ./hooks/claude/e2e "$@"
