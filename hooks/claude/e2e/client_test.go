@@ -47,7 +47,8 @@ func clientTools(t *testing.T) (claude, bin string) {
 //	           env NAME=VALUE | launcher run ARG... (start the client through
 //	           swarm-guard run ARG... --)
 //	setup.sh   bash, run in the agent's worktree after install
-//	calls      one tool call per line: TOOL {json input}
+//	calls      one tool call per line: [@MARKER] TOOL {json input}; @MARKER
+//	           makes it a call of the subagent whose prompt holds [e2e:MARKER]
 //	expect     one per line: exit 0|nonzero | toolrequests N |
 //	           N ok|error|missing | N contains TEXT | N lacks TEXT
 //	           (N counts calls from 1; ok/error is the tool_result's is_error;
@@ -284,12 +285,16 @@ func (w *world) parseCalls(t *testing.T, lines []string) []Call {
 	t.Helper()
 	var calls []Call
 	for _, l := range lines {
-		tool, input, _ := strings.Cut(l, " ")
+		conv := ""
+		if strings.HasPrefix(l, "@") {
+			conv, l, _ = strings.Cut(l[1:], " ")
+		}
+		tool, input, _ := strings.Cut(strings.TrimSpace(l), " ")
 		input = w.expandJSON(strings.TrimSpace(input))
 		if !json.Valid([]byte(input)) {
 			t.Fatalf("call %q: input is not valid JSON after expansion", l)
 		}
-		calls = append(calls, Call{Tool: tool, Input: json.RawMessage(input)})
+		calls = append(calls, Call{Tool: tool, Input: json.RawMessage(input), Conv: conv})
 	}
 	return calls
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,27 @@ import (
 type Call struct {
 	Tool  string          // "Bash", "Write", "EnterWorktree", "mcp__stub__write_file" ...
 	Input json.RawMessage // the tool's input object
+	// Conv is the conversation that makes the call: "" for the main agent,
+	// else a marker word; a conversation whose first user message holds
+	// "[e2e:MARKER]" (the prompt the main agent gave a subagent) is MARKER's.
+	Conv string
+}
+
+// conversation tells whose conversation a request continues.
+func conversation(req messagesRequest) string {
+	for _, m := range req.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		text := resultText(m.Content)
+		if i := strings.Index(text, "[e2e:"); i >= 0 {
+			if j := strings.Index(text[i:], "]"); j > 0 {
+				return text[i+len("[e2e:") : i+j]
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // Result is what the client sent back for one call: what the model was told.
@@ -186,7 +208,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		os.WriteFile(dump, b, 0o644)
 	}
 	step := s.record(req, arrived)
-	if step < len(s.calls) {
+	if step >= 0 {
 		id := toolUseID(step)
 		block := map[string]any{"type": "tool_use", "id": id, "name": s.calls[step].Tool, "input": s.calls[step].Input}
 		s.answer(w, req.Stream, []any{block}, "tool_use", id)
@@ -195,12 +217,14 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, req.Stream, []any{textBlock(FinalText)}, "end_turn", "")
 }
 
-// record notes the tool results a request carries and returns the next step.
+// record notes the tool results a request carries and returns the index
+// of the next call of its conversation, -1 when that conversation is done.
 func (s *Server) record(req messagesRequest, arrived time.Time) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.toolReqs++
-	step := 0
+	conv := conversation(req)
+	done := 0     // calls of this conversation it already holds
 	current := "" // the last scripted call whose result this conversation holds
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
@@ -217,7 +241,9 @@ func (s *Server) record(req messagesRequest, arrived time.Time) int {
 		for _, b := range blocks {
 			switch {
 			case m.Role == "assistant" && b.Type == "tool_use" && strings.HasPrefix(b.ID, toolUsePrefix):
-				step++
+				if i, err := strconv.Atoi(strings.TrimPrefix(b.ID, toolUsePrefix)); err == nil && i < len(s.calls) && s.calls[i].Conv == conv {
+					done++
+				}
 			case m.Role == "user" && b.Type == "tool_result" && strings.HasPrefix(b.ToolUseID, toolUsePrefix):
 				if _, seen := s.results[b.ToolUseID]; !seen {
 					if t, ok := s.sent[b.ToolUseID]; ok {
@@ -231,7 +257,16 @@ func (s *Server) record(req messagesRequest, arrived time.Time) int {
 			}
 		}
 	}
-	return step
+	for i, c := range s.calls {
+		if c.Conv != conv {
+			continue
+		}
+		if done == 0 {
+			return i
+		}
+		done--
+	}
+	return -1
 }
 
 // resultText flattens a tool_result's content: a string or text blocks.
