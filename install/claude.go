@@ -244,3 +244,11 @@ func ourHookCommands(data []byte) map[string][]string {
 
 // isEmptyObject reports whether a marshalled settings document is {}.
 func isEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) == "{}" }
+
+// RunSettings is a settings document holding only swarm-guard's hooks:
+// swarm-guard run passes it to claude with --settings, so the agent runs
+// the guard even when the repository's .claude/settings.json lost it.
+// Claude Code runs identical hook commands from several files once.
+func RunSettings(binary string, onFailureBlock bool) ([]byte, error) {
+	return mergeSettings(nil, binary, onFailureBlock)
+}

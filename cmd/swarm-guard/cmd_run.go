@@ -63,14 +63,19 @@ Flags:
   --oversight MODE      who merges for this task: pr-gated, autonomous or
                         checkpoint (default: the policy's [swarm] oversight)
 
+run never starts claude without the guard: it refuses --bare, --settings
+that disable hooks, --setting-sources without project and
+CLAUDE_CODE_SIMPLE, passes its own hooks with --settings, and stops the
+agent (exit 12) if it runs a tool while swarm-guard's hook never ran.
+
 Tokens are input + cache writes + output; cache reads are reported, not
 budgeted. Every attempt is recorded in the audit log (swarm-guard report).
 
 Exit codes: 0 success; 2 usage or internal error; 3 the agent failed on
 every attempt; 4 --timeout; 5 --idle-timeout; 6 turn limit; 7 run token
 budget; 8 task token budget; 9 session token budget; 10 the policy's
-per-session budget (enforced by the hook); 11 claude's --max-budget-usd;
-130 swarm-guard run itself was interrupted.`,
+per-session budget (enforced by the hook); 11 claude's --max-budget-usd; 12 refused or stopped an agent without the
+guard's hooks; 130 swarm-guard run itself was interrupted.`,
 		run: runRun,
 	})
 }
@@ -168,6 +173,8 @@ type runner struct {
 	env       []string
 	limits    budget.Limits
 	hookLimit bool // the policy has per-session hook budgets
+	guarded   bool // claude gets the guard's hooks from run (--settings)
+	live      bool // the hook has run for this run (liveMarker)
 	out       *runOutput
 
 	worker  budget.Usage // tokens of the finished attempts of this run
@@ -248,6 +255,9 @@ func newRunner(c *cli, args []string) (*runner, error) {
 		r.limits.TaskTokens = 0
 	}
 	if err := r.restrictMCP(root); err != nil {
+		return nil, err
+	}
+	if err := r.guardAgent(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -426,6 +436,10 @@ func (a *attemptState) judge(res agent.Result) (budget.Outcome, string) {
 func (a *attemptState) line(line []byte) bool {
 	ev := a.stream.Line(line)
 	a.r.out.show(ev, line, a.stream.Usage())
+	if ev.Kind == budget.EventUser && a.stopped == "" && !a.r.hooksLive(line) {
+		a.stopped, a.detail = budget.OutcomeUnguarded, "the agent ran a tool, but swarm-guard's hook never ran for this run: claude was started without its hooks (check --bare, --settings, --setting-sources and the hooks in .claude/settings.json; swarm-guard doctor)"
+		return true
+	}
 	if ev.Kind != budget.EventAssistant && ev.Kind != budget.EventResult {
 		return false
 	}
@@ -572,6 +586,8 @@ func outcomeExit(o budget.Outcome) int {
 		return exitCostBudget
 	case budget.OutcomeInterrupted:
 		return exitInterrupted
+	case budget.OutcomeUnguarded:
+		return exitUnguarded
 	}
 	return exitBlock
 }

@@ -23,6 +23,7 @@ const (
 	exitSessionTokens = 9   // the session token budget is used up
 	exitToolBudget    = 10  // the policy's per-session budget ([budget] max_tool_calls, max_tokens) stopped the agent's tool calls
 	exitCostBudget    = 11  // claude's own --max-budget-usd was reached
+	exitUnguarded     = 12  // run refused to start an agent without the guard's hooks, or stopped one whose hooks did not run
 	exitInterrupted   = 130 // swarm-guard run got SIGINT, SIGTERM or SIGHUP and stopped the agent (128 + SIGINT)
 )
 

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -67,6 +69,11 @@ func waitFileMain() {
 //	args                      print the arguments to stderr
 //	run PROGRAM ARG...        run a program (e.g. sh script.sh to commit) and wait for it
 //
+// Like the real client, it runs the PreToolUse hooks of the --settings
+// files it is given before each tool result (a denial becomes the result),
+// unless --bare is given or FAKE_CLAUDE_IGNORE_HOOKS=1 makes it a client
+// that skips hooks.
+//
 // $VARIABLES in steps are expanded ($WORK in particular).
 // The end of the scenario exits 0.
 func fakeClaudeMain() {
@@ -101,6 +108,9 @@ func fakeClaudeMain() {
 		os.Exit(1)
 	}
 	p := &fakePlayer{out: bufio.NewWriter(os.Stdout), session: "fake-session-" + strconv.Itoa(os.Getpid()), args: args}
+	if os.Getenv("FAKE_CLAUDE_IGNORE_HOOKS") == "" && !slices.Contains(args, "--bare") {
+		p.hooks = settingsHooks(args)
+	}
 	if s := os.Getenv("FAKE_CLAUDE_SESSION"); s != "" {
 		p.session = s
 	}
@@ -148,6 +158,7 @@ type fakePlayer struct {
 	out     *bufio.Writer
 	session string
 	args    []string
+	hooks   []string // PreToolUse hook commands from --settings
 	turns   int
 	usage   [4]int64 // input, output, cache creation, cache read
 }
@@ -285,10 +296,11 @@ func (p *fakePlayer) turn(f []string) {
 				"usage": map[string]any{"input_tokens": in, "output_tokens": outTokens, "cache_creation_input_tokens": cw,
 					"cache_read_input_tokens": cr, "service_tier": "standard"}}})
 	}
-	for i := range tools {
+	for i, t := range tools {
+		content := p.runHooks(t[0], toolInput(t[0], t[1]))
 		p.emit(map[string]any{"type": "user", "parent_tool_use_id": parent, "session_id": p.session,
 			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result",
-				"tool_use_id": fmt.Sprintf("toolu_%s_%d", id, i), "content": "ok"}}}})
+				"tool_use_id": fmt.Sprintf("toolu_%s_%d", id, i), "content": content}}}})
 	}
 }
 
@@ -431,4 +443,60 @@ func processAlive(pid int) bool {
 		return s[i+2] != 'Z'
 	}
 	return true
+}
+
+// settingsHooks reads the PreToolUse hook commands of the --settings files.
+func settingsHooks(args []string) []string {
+	var out []string
+	for i, a := range args {
+		file := ""
+		switch {
+		case a == "--settings" && i+1 < len(args):
+			file = args[i+1]
+		case strings.HasPrefix(a, "--settings="):
+			file = strings.TrimPrefix(a, "--settings=")
+		default:
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var s struct {
+			Hooks map[string][]struct {
+				Hooks []struct {
+					Command string `json:"command"`
+				} `json:"hooks"`
+			} `json:"hooks"`
+		}
+		if json.Unmarshal(data, &s) != nil {
+			continue
+		}
+		for _, m := range s.Hooks["PreToolUse"] {
+			for _, h := range m.Hooks {
+				out = append(out, h.Command)
+			}
+		}
+	}
+	return out
+}
+
+// runHooks runs the PreToolUse hooks for one tool call, as the client
+// does, and returns the tool result: "ok", or the hook's denial.
+func (p *fakePlayer) runHooks(tool string, input map[string]any) string {
+	wd, _ := os.Getwd()
+	for _, h := range p.hooks {
+		payload, _ := json.Marshal(map[string]any{"session_id": p.session, "cwd": wd, "hook_event_name": "PreToolUse",
+			"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_fake"})
+		cmd := exec.Command("/bin/sh", "-c", h)
+		cmd.Stdin = bytes.NewReader(payload)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+				return "PreToolUse:" + tool + " hook error: " + stderr.String()
+			}
+		}
+	}
+	return "ok"
 }

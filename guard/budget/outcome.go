@@ -16,6 +16,7 @@ const (
 	OutcomeCostBudget    Outcome = "cost_budget"    // claude's own --max-budget-usd
 	OutcomeInterrupted   Outcome = "interrupted"    // the wrapper itself was interrupted
 	OutcomeStateError    Outcome = "state_error"    // the budget state could not be read or written
+	OutcomeUnguarded     Outcome = "unguarded"      // the agent ran a tool, and swarm-guard's hook never ran
 )
 
 // Retryable reports whether another attempt may follow. Only a plain

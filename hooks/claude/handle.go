@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -146,6 +147,7 @@ func preToolUse(in *Input, rt Runtime) Response {
 		return deny("swarm-guard blocked this call (rule bad-input): the hook input's cwd " + strconv.Quote(in.Cwd) + " is not an absolute path and CLAUDE_PROJECT_DIR is unset, so the guard cannot tell which worktree the call runs in.")
 	}
 	s := newSession(in, rt)
+	markLive(s.ctx.StateDir, rt.Getenv("SWARM_GUARD_RUN"))
 	if s.polErr != nil {
 		d := guard.Decision{Action: policy.Deny, Rule: policy.RulePolicyError,
 			Reason: "the policy file is broken: " + s.polErr.Error(), Alternative: "a human must fix the policy (swarm-guard policy check shows the problem)"}
@@ -333,4 +335,20 @@ func truncate(s string) string {
 		return s[:max] + "…"
 	}
 	return s
+}
+
+// markLive records that the guard's hook runs in the agent that
+// swarm-guard run started (SWARM_GUARD_RUN): run stops an agent whose tool
+// results arrive without this proof. One stat per call once it exists.
+func markLive(stateDir, run string) {
+	if run == "" || stateDir == "" {
+		return
+	}
+	p := filepath.Join(stateDir, "live", filepath.Base(run))
+	if _, err := os.Stat(p); err == nil {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		_ = os.WriteFile(p, nil, 0o644) // best effort: without it, run stops the agent and says why
+	}
 }
