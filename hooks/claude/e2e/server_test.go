@@ -82,3 +82,35 @@ func TestServerPlaysScript(t *testing.T) {
 		t.Errorf("tool requests = %d, want 3", srv.ToolRequests())
 	}
 }
+
+// TestServerConversations checks that a subagent's conversation, marked by
+// its prompt, gets its own calls and the main one the rest.
+func TestServerConversations(t *testing.T) {
+	srv, err := NewServer([]Call{
+		{Tool: "Agent", Input: json.RawMessage(`{"prompt":"[e2e:sub] go"}`)},
+		{Tool: "Bash", Input: json.RawMessage(`{"command":"sub"}`), Conv: "sub"},
+		{Tool: "Bash", Input: json.RawMessage(`{"command":"main"}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	tools := `"tools":[{"name":"Bash"}]`
+	if got := post(t, srv.URL(), `{`+tools+`,"messages":[{"role":"user","content":"go"}]}`); !strings.Contains(got, `"toolu_e2e_000"`) {
+		t.Errorf("main's first call: %s", got)
+	}
+	sub := `{"role":"user","content":[{"type":"text","text":"[e2e:sub] go"}]}`
+	if got := post(t, srv.URL(), `{`+tools+`,"messages":[`+sub+`]}`); !strings.Contains(got, `"toolu_e2e_001"`) {
+		t.Errorf("the subagent's first call: %s", got)
+	}
+	if got := post(t, srv.URL(), `{`+tools+`,"messages":[`+sub+`,
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_001","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_001","content":"ok"}]}]}`); !strings.Contains(got, FinalText) {
+		t.Errorf("the subagent after its call: %s", got)
+	}
+	if got := post(t, srv.URL(), `{`+tools+`,"messages":[{"role":"user","content":"go"},
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_e2e_000","name":"Agent","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_e2e_000","content":"done"}]}]}`); !strings.Contains(got, `"toolu_e2e_002"`) {
+		t.Errorf("main's second call: %s", got)
+	}
+}
