@@ -130,6 +130,7 @@ func init() {
 	registerTaskRunners() // wraps the package managers registered above
 	registerExfil()       // wraps the network clients registered above
 	registerSelfGuard()   // the guard's own CLI and the hook managers
+	registerForges()      // gh, hub, glab under oversight
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 

@@ -315,6 +315,10 @@ func registerExfil() {
 		next := handlers[n]
 		handlers[n] = func(a *analyzer, inv *invocation) {
 			a.exfilSink(inv)
+			switch inv.name {
+			case "curl", "wget", "http", "https", "xh", "xhs":
+				a.forgeHTTP(inv)
+			}
 			if next != nil {
 				next(a, inv)
 			} else {

@@ -115,3 +115,27 @@ func TestMCPMessage(t *testing.T) {
 		t.Errorf("a non-object input: %+v", d)
 	}
 }
+
+// The forge CLIs follow the oversight mode: autonomous allows gh pr merge
+// --auto (never --admin), checkpoint asks a human.
+func TestForgeOversightModes(t *testing.T) {
+	for _, tc := range []struct {
+		mode, cmd string
+		want      policy.Action
+	}{
+		{policy.OversightAutonomous, "gh pr merge --auto --squash", ""},
+		{policy.OversightAutonomous, "gh pr merge --auto --admin", policy.Deny},
+		{policy.OversightAutonomous, "gh pr merge 3 --squash", policy.Deny},
+		{policy.OversightAutonomous, "glab mr merge 4 --auto-merge", ""},
+		{policy.OversightCheckpoint, "gh pr merge 3 --squash", policy.Ask},
+		{policy.OversightCheckpoint, "gh pr review 3 --approve", policy.Ask},
+		{policy.OversightPRGated, "gh pr merge --auto", policy.Deny},
+	} {
+		env := testEnv()
+		env.Oversight = tc.mode
+		d := New(policy.Default()).CheckCommand(tc.cmd, env)
+		if d.Action != tc.want || tc.want != "" && d.Rule != policy.RuleOversight {
+			t.Errorf("%s under %s: got %q %s (%s), want %q", tc.cmd, tc.mode, d.Action, d.Rule, d.Reason, tc.want)
+		}
+	}
+}

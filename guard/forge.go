@@ -1,0 +1,342 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Oversight through the forges' CLIs and APIs (gh, hub, glab, and curl,
+// wget or httpie with a write method to the GitHub or GitLab API). Under
+// the default pr-gated oversight an agent opens, edits, comments on and
+// views pull requests and issues; merging, approving, closing others'
+// pull requests, repository settings and deleting repositories, releases,
+// branches, tags or environments are for humans. autonomous also allows
+// gh pr merge --auto (the forge merges once the required checks pass);
+// checkpoint turns every such denial into a question for a human.
+
+const altOversight = "open or update the pull request and leave merging, approving and repository settings to a human (a task may run with --oversight autonomous to allow gh pr merge --auto)"
+
+// oversightReport reports a forge operation the oversight mode reserves
+// for humans: a question under checkpoint, a denial otherwise.
+func (a *analyzer) oversightReport(inv *invocation, what string) {
+	mode := a.eng.oversight(a.env)
+	reason := inv.name + " " + what + ", which oversight " + mode + " leaves to a human"
+	if mode == policy.OversightCheckpoint {
+		a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: altOversight,
+			trigger: clip(inv.canon()), canon: inv.canon(), ask: true})
+		return
+	}
+	a.report(inv, policy.RuleOversight, reason, altOversight)
+}
+
+func registerForges() {
+	for _, n := range []string{"gh", "hub", "glab"} {
+		next := handlers[n]
+		handlers[n] = func(a *analyzer, inv *invocation) {
+			a.forgeCLI(inv)
+			if next != nil {
+				next(a, inv)
+			}
+		}
+	}
+}
+
+// forgeCLI judges gh, hub and glab.
+func (a *analyzer) forgeCLI(inv *invocation) {
+	var words []string
+	for _, x := range inv.args() {
+		if x.dynamic {
+			words = append(words, "\x00")
+			continue
+		}
+		words = append(words, x.s)
+	}
+	// Skip global flags: gh -R owner/repo pr merge, glab -R x mr merge.
+	var pos []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w == "-R" || w == "--repo" || w == "--hostname" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		pos = append(pos, w)
+	}
+	if len(pos) > 0 && pos[0] == "\x00" {
+		a.report(inv, policy.RuleOversight, inv.name+" runs a subcommand only known at run time, which may merge or delete", "write the "+inv.name+" command literally")
+		return
+	}
+	has := func(flags ...string) bool {
+		for _, w := range words {
+			for _, f := range flags {
+				if w == f || strings.HasPrefix(w, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	at := func(i int) string {
+		if i < len(pos) {
+			return pos[i]
+		}
+		return ""
+	}
+	group, verb := at(0), at(1)
+	mode := a.eng.oversight(a.env)
+	switch inv.name {
+	case "gh":
+		switch group {
+		case "pr":
+			switch verb {
+			case "merge":
+				switch {
+				case has("--admin"):
+					a.oversightReport(inv, "pr merge --admin merges past the branch protection and the required checks")
+				case mode == policy.OversightAutonomous && has("--auto") && !has("--disable-auto"):
+					// the forge merges once the required checks pass
+				default:
+					a.oversightReport(inv, "pr merge merges a pull request")
+				}
+			case "review":
+				if has("--approve", "-a") {
+					a.oversightReport(inv, "pr review --approve approves a pull request")
+				}
+			case "close", "reopen":
+				if at(2) != "" {
+					a.oversightReport(inv, "pr "+verb+" "+at(2)+" closes or reopens a pull request that may be another agent's")
+				}
+			case "ready", "lock", "unlock":
+			}
+		case "repo":
+			switch verb {
+			case "delete", "archive", "unarchive", "rename", "edit", "transfer", "deploy-key", "set-default":
+				a.oversightReport(inv, "repo "+verb+" changes or deletes the repository")
+			}
+		case "release":
+			switch verb {
+			case "create", "delete", "delete-asset", "edit", "upload":
+				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+			}
+		case "secret", "variable", "ruleset":
+			if verb != "list" && verb != "view" && verb != "check" && verb != "" {
+				a.oversightReport(inv, group+" "+verb+" changes the repository's settings")
+			}
+		case "api":
+			a.forgeAPI(inv, words)
+		}
+	case "hub":
+		switch group {
+		case "merge":
+			a.oversightReport(inv, "merge merges a pull request")
+		case "delete":
+			a.oversightReport(inv, "delete deletes the repository")
+		case "release":
+			if verb == "create" || verb == "delete" || verb == "edit" {
+				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+			}
+		case "api":
+			a.forgeAPI(inv, words)
+		}
+	case "glab":
+		switch group {
+		case "mr":
+			switch verb {
+			case "merge", "accept":
+				if !(mode == policy.OversightAutonomous && has("--auto-merge", "--when-pipeline-succeeds")) {
+					a.oversightReport(inv, "mr "+verb+" merges a merge request")
+				}
+			case "approve":
+				a.oversightReport(inv, "mr approve approves a merge request")
+			case "close", "reopen", "delete":
+				if at(2) != "" || verb == "delete" {
+					a.oversightReport(inv, "mr "+verb+" closes, reopens or deletes a merge request that may be another agent's")
+				}
+			}
+		case "repo":
+			if verb == "delete" || verb == "archive" || verb == "transfer" {
+				a.oversightReport(inv, "repo "+verb+" changes or deletes the repository")
+			}
+		case "release":
+			if verb == "create" || verb == "delete" || verb == "upload" {
+				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+			}
+		case "variable":
+			if verb == "set" || verb == "delete" || verb == "update" {
+				a.oversightReport(inv, "variable "+verb+" changes the project's settings")
+			}
+		case "api":
+			a.forgeAPI(inv, words)
+		}
+	}
+}
+
+// forgeAPI judges gh api / hub api / glab api: the method (-X, --method;
+// POST when fields or --input are given) and the endpoint or GraphQL
+// mutation.
+func (a *analyzer) forgeAPI(inv *invocation, words []string) {
+	method, endpoint, body := "", "", ""
+	fields := false
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		next := func() string {
+			if i+1 < len(words) {
+				i++
+				return words[i]
+			}
+			return ""
+		}
+		switch {
+		case w == "-X" || w == "--method":
+			method = strings.ToUpper(next())
+		case strings.HasPrefix(w, "--method="):
+			method = strings.ToUpper(strings.TrimPrefix(w, "--method="))
+		case strings.HasPrefix(w, "-X") && len(w) > 2:
+			method = strings.ToUpper(w[2:])
+		case w == "-f" || w == "-F" || w == "--field" || w == "--raw-field" || w == "--input":
+			fields = true
+			body += " " + next()
+		case strings.HasPrefix(w, "--field=") || strings.HasPrefix(w, "--raw-field="):
+			fields = true
+			_, v, _ := strings.Cut(w, "=")
+			body += " " + v
+		case w == "-H" || w == "--header" || w == "-q" || w == "--jq" || w == "-t" || w == "--template" || w == "--hostname" || w == "-R" || w == "--repo" || w == "--cache" || w == "-p" || w == "--preview":
+			next()
+		case w == "api" && endpoint == "":
+		case !strings.HasPrefix(w, "-") && endpoint == "":
+			endpoint = w
+		}
+	}
+	if method == "" {
+		method = "GET"
+		if fields {
+			method = "POST"
+		}
+	}
+	if endpoint == "\x00" {
+		a.report(inv, policy.RuleOversight, inv.name+" api calls an endpoint only known at run time", "write the endpoint literally")
+		return
+	}
+	if what := forgeWrite(method, endpoint, body); what != "" {
+		a.oversightReport(inv, "api "+method+" "+endpoint+" "+what)
+	}
+}
+
+var (
+	graphqlMutation = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef)\b`)
+	})
+	approveEvent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)event\s*[:=]\s*"?APPROVE`) })
+)
+
+// forgeWrite says what a write to a GitHub or GitLab REST or GraphQL
+// endpoint does that oversight reserves for humans, or "".
+func forgeWrite(method, endpoint, body string) string {
+	ep := strings.TrimPrefix(strings.TrimPrefix(endpoint, "https://api.github.com"), "/")
+	if i := strings.Index(ep, "/api/v4/"); i >= 0 {
+		ep = ep[i+len("/api/v4/"):]
+	}
+	ep = strings.TrimPrefix(ep, "api/v4/")
+	if method == "GET" || method == "HEAD" {
+		if ep == "graphql" && graphqlMutation().MatchString(body) {
+			return "runs a GraphQL mutation that merges, deletes or changes settings"
+		}
+		return ""
+	}
+	if ep == "graphql" {
+		if m := graphqlMutation().FindString(body); m != "" {
+			return "runs the GraphQL mutation " + m
+		}
+		if strings.Contains(body, "addPullRequestReview") && approveEvent().MatchString(body) {
+			return "approves a pull request"
+		}
+		return ""
+	}
+	switch {
+	case method == "DELETE":
+		return "deletes"
+	case strings.HasSuffix(ep, "/merge") || strings.Contains(ep, "/merge_requests/") && strings.HasSuffix(ep, "/merge"):
+		return "merges a pull request"
+	case strings.Contains(ep, "/reviews") && approveEvent().MatchString(body), strings.HasSuffix(ep, "/approve"):
+		return "approves a pull request"
+	case strings.Contains(ep, "/git/refs") || strings.Contains(ep, "/git/ref/"):
+		return "moves or deletes a branch or tag"
+	case strings.Contains(ep, "/protection") || strings.Contains(ep, "/rulesets") || strings.Contains(ep, "/environments") ||
+		strings.Contains(ep, "/secrets") || strings.Contains(ep, "/variables") || strings.Contains(ep, "/collaborators") ||
+		strings.Contains(ep, "/hooks") || strings.Contains(ep, "/keys"):
+		return "changes the repository's settings"
+	case (method == "PATCH" || method == "PUT") && strings.Count(strings.Trim(ep, "/"), "/") == 2 && strings.HasPrefix(ep, "repos/"):
+		return "changes the repository's settings"
+	case strings.HasSuffix(ep, "/releases") || strings.Contains(ep, "/releases/"):
+		return "publishes or changes a release"
+	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && strings.Contains(body, "closed"):
+		return "closes a pull request"
+	}
+	return ""
+}
+
+// forgeHTTP judges curl, wget and httpie calls to the GitHub or GitLab
+// API with a write method, like gh api.
+func (a *analyzer) forgeHTTP(inv *invocation) {
+	method, endpoint, body := "", "", ""
+	data := false
+	args := inv.args()
+	for i := 0; i < len(args); i++ {
+		w := args[i].s
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i].s
+			}
+			return ""
+		}
+		switch {
+		case w == "-X" || w == "--request" || w == "--method":
+			method = strings.ToUpper(next())
+		case strings.HasPrefix(w, "-X") && len(w) > 2:
+			method = strings.ToUpper(w[2:])
+		case strings.HasPrefix(w, "--request=") || strings.HasPrefix(w, "--method="):
+			_, v, _ := strings.Cut(w, "=")
+			method = strings.ToUpper(v)
+		case w == "-d" || w == "--data" || w == "--data-raw" || w == "--data-binary" || w == "--json" || w == "--post-data" || w == "--body-data":
+			data = true
+			body += " " + next()
+		case strings.HasPrefix(w, "--data") || strings.HasPrefix(w, "--json=") || strings.HasPrefix(w, "--post-data=") || strings.HasPrefix(w, "-d") && len(w) > 2:
+			data = true
+			body += " " + w
+		case inv.name != "curl" && inv.name != "wget" && (w == "GET" || w == "POST" || w == "PUT" || w == "PATCH" || w == "DELETE"):
+			method = w // httpie: http DELETE url
+		case strings.Contains(w, "api.github.com") || strings.Contains(w, "/api/v4/") || strings.Contains(w, "/api/graphql"):
+			endpoint = w
+		case inv.name != "curl" && inv.name != "wget" && strings.Contains(w, "="):
+			data = true
+			body += " " + w
+		}
+	}
+	if endpoint == "" {
+		return
+	}
+	if method == "" {
+		method = "GET"
+		if data {
+			method = "POST"
+		}
+	}
+	if u := strings.Index(endpoint, "://"); u >= 0 {
+		if slash := strings.Index(endpoint[u+3:], "/"); slash >= 0 {
+			endpoint = endpoint[u+3+slash:]
+		}
+	}
+	endpoint = strings.TrimPrefix(endpoint, "/api")
+	if strings.HasPrefix(endpoint, "/graphql") {
+		endpoint = "graphql"
+	}
+	if what := forgeWrite(method, endpoint, body); what != "" {
+		a.oversightReport(inv, method+" "+endpoint+" "+what)
+	}
+}
