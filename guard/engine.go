@@ -48,8 +48,11 @@ type Repo interface {
 // Env is everything the engine knows about the world around a tool call.
 // Paths are absolute and cleaned.
 type Env struct {
-	Cwd    string // the agent's working directory
-	Root   string // worktree root: the git top level containing Cwd
+	Cwd string // the agent's working directory
+	// Root is the agent's home worktree: the git top level the agent started
+	// in (CLAUDE_PROJECT_DIR's worktree, or where swarm-guard run started),
+	// not the one containing Cwd. Every path rule is measured against it.
+	Root   string
 	Home   string
 	Temp   string // the system temp directory
 	Branch string // branch checked out in Root; "" when detached or unknown
@@ -60,7 +63,7 @@ type Env struct {
 	GitDir         string   // the worktree's git dir (Root/.git, or .git/worktrees/<name>)
 	CommonDir      string   // the repository's common git dir
 	HooksDirs      []string // directories git runs hooks from
-	OtherWorktrees []string // other worktrees of the same repository
+	OtherWorktrees []string // other worktrees of the same repository: other agents', read-only
 	GuardPaths     []string // the swarm-guard executables themselves
 
 	// Vars are environment variables the agent's shell will also see
@@ -70,6 +73,10 @@ type Env struct {
 	// hook sees the environment the Bash tool's shell starts with, so a
 	// default such as ${TMPDIR:-/tmp} applies.
 	Unset map[string]bool
+
+	// Swarm ownership (see package guard/swarm).
+	HomeBranch string // the branch the agent started on (SWARM_GUARD_HOME_BRANCH); "" means Branch
+	AgentID    string // the agent's id ({id} in [swarm] own_branches); "" when unknown
 
 	Repo    Repo                     // optional
 	Resolve func(path string) string // optional symlink resolution of absolute paths

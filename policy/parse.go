@@ -244,6 +244,16 @@ func (p *Policy) problems() []*Error {
 		bad("swarm.oversight", "must be \"pr-gated\", \"autonomous\" or \"checkpoint\", not %q%s", p.Swarm.Oversight,
 			didYouMean(p.Swarm.Oversight, OversightPRGated, OversightAutonomous, OversightCheckpoint))
 	}
+	for i, g := range p.Swarm.OwnBranches {
+		key := fmt.Sprintf("swarm.own_branches[%d]", i)
+		expanded := strings.NewReplacer("{id}", "id", "{branch}", "branch").Replace(g)
+		switch {
+		case g == "" || !doublestar.ValidatePattern(expanded):
+			bad(key, "bad branch glob %q; use doublestar syntax such as \"agent/{id}/**\"", g)
+		case strings.Trim(expanded, "*/") == "":
+			bad(key, "%q matches every branch, so agents could push over each other's work; name a prefix such as \"agent/{id}/**\"", g)
+		}
+	}
 	for key, v := range map[string]string{"mcp.default": p.MCP.Default} {
 		if !validMCPAccess(v, true) {
 			bad(key, "must be \"read\", \"write\", \"admin\" or \"deny\", not %q%s", v, didYouMean(v, "read", "write", "admin", "deny"))

@@ -72,6 +72,10 @@ type Swarm struct {
 	// "checkpoint" (a human approves each merge-like call). swarm-guard run
 	// --oversight overrides it for one task.
 	Oversight string `toml:"oversight"`
+	// OwnBranches are globs of branches (besides the home branch) the agent
+	// may push, create and delete. "{id}" is the agent id, "{branch}" the
+	// home branch. See package guard/swarm.
+	OwnBranches []string `toml:"own_branches"`
 }
 
 // Oversight modes.
@@ -281,7 +285,7 @@ func builtinDefault() *Policy {
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
 		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
 		Network:  Network{AllowHosts: []string{}},
-		Swarm:    Swarm{Oversight: OversightPRGated},
+		Swarm:    Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
 		MCP:      MCP{ScanResults: true},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
@@ -313,6 +317,7 @@ func (p *Policy) Clone() *Policy {
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
+	c.Swarm.OwnBranches = cloneStrings(p.Swarm.OwnBranches)
 	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)
 	if p.MCP.Tasks != nil {
 		c.MCP.Tasks = make(map[string][]string, len(p.MCP.Tasks))

@@ -15,6 +15,8 @@ const (
 	RulePackageInstall  = "package-install"         // G10
 	RuleSecretContent   = "secret-content"
 	RuleBudget          = "budget"
+	RuleForeignBranch   = "foreign-branch"   // pushing, deleting or moving another agent's branch or a tag
+	RuleForeignWorktree = "foreign-worktree" // changing another agent's worktree
 
 	// Rules of the tool packs (guard/packs): one per family of tools.
 	RuleDestructiveTerraform  = "destructive-terraform"

@@ -123,7 +123,8 @@ type session struct {
 	pol    *policy.Policy
 	polErr error
 	start  time.Time
-	logErr error // the audit log could not be written
+	logErr error   // the audit log could not be written
+	id     *string // the agent id, once resolved
 }
 
 func newSession(in *Input, rt Runtime) *session {
@@ -134,8 +135,14 @@ func newSession(in *Input, rt Runtime) *session {
 			cwd = pd
 		}
 	}
-	s.ctx = hookenv.Build(hookenv.Options{Cwd: cwd, ProjectDir: rt.Getenv("CLAUDE_PROJECT_DIR"), Getenv: rt.Getenv, Executables: rt.Executables})
+	s.ctx = hookenv.Build(hookenv.Options{Cwd: cwd, Home: hookenv.HomeDir(rt.Getenv), ProjectDir: rt.Getenv("CLAUDE_PROJECT_DIR"), Getenv: rt.Getenv, Executables: rt.Executables})
 	s.pol, s.polErr = policy.Load(s.ctx.Env.Root)
+	if rt.Getenv("SWARM_GUARD_RUN") != "" {
+		s.ctx.Env.HomeBranch = rt.Getenv("SWARM_GUARD_HOME_BRANCH")
+	}
+	if s.polErr == nil {
+		s.ctx.Env.AgentID = s.agentID()
+	}
 	return s
 }
 
@@ -292,6 +299,14 @@ func (s *session) trusted() bool {
 // agentID is the agent's id for the audit log, resolved as for commit
 // trailers. A failure to resolve it never changes the decision.
 func (s *session) agentID() string {
+	if s.id == nil {
+		id := s.resolveAgentID()
+		s.id = &id
+	}
+	return *s.id
+}
+
+func (s *session) resolveAgentID() string {
 	id, err := identity.Resolve(identity.Options{
 		Getenv:    s.rt.Getenv,
 		UseBranch: s.pol != nil && s.pol.Identity.Source == "branch",

@@ -11,7 +11,11 @@ import (
 
 // Options describe where a tool call happens.
 type Options struct {
-	Cwd         string              // the agent's working directory
+	Cwd string // the agent's working directory
+	// Home is a directory inside the agent's home worktree (see HomeDir).
+	// Every path rule is measured against that worktree, wherever Cwd
+	// moved to. Empty means the worktree containing Cwd.
+	Home        string
 	ProjectDir  string              // CLAUDE_PROJECT_DIR, the fallback root outside git
 	Getenv      func(string) string // the hook process environment
 	Executables []string            // the swarm-guard executables, protected from the agent
@@ -28,8 +32,43 @@ type Context struct {
 // same values as the hook, so the engine may expand them.
 var passedVars = []string{"TMPDIR", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "CLAUDE_PROJECT_DIR"}
 
-// Build finds the worktree containing o.Cwd and describes it. The root is
-// the git top level containing cwd, else CLAUDE_PROJECT_DIR, else cwd.
+// AgentSession reports whether the process runs on behalf of an agent:
+// inside a Claude Code session (CLAUDECODE=1, which Claude Code exports to
+// its hooks and to the Bash tool's shell, so a git hook run by the agent's
+// git sees it) or under swarm-guard run (SWARM_GUARD_RUN). A human at a
+// plain shell is neither; the git hooks treat that human as the owner of
+// every branch. An agent cannot pass as a human by unsetting the variables:
+// the engine denies commands that unset or override them.
+func AgentSession(getenv func(string) string) bool {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return getenv("CLAUDECODE") == "1" || getenv("SWARM_GUARD_RUN") != ""
+}
+
+// HomeDir returns the directory that fixes the agent's home worktree:
+// SWARM_GUARD_HOME under swarm-guard run, else CLAUDE_PROJECT_DIR (the
+// directory the Claude Code session started in). "" when neither is an
+// absolute path. The home never follows cd, git -C or EnterWorktree.
+func HomeDir(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv("SWARM_GUARD_RUN") != "" {
+		if h := getenv("SWARM_GUARD_HOME"); filepath.IsAbs(h) {
+			return filepath.Clean(h)
+		}
+	}
+	if pd := getenv("CLAUDE_PROJECT_DIR"); filepath.IsAbs(pd) {
+		return filepath.Clean(pd)
+	}
+	return ""
+}
+
+// Build finds the agent's home worktree (o.Home, else the worktree
+// containing o.Cwd) and describes it. The root is that git top level, else
+// CLAUDE_PROJECT_DIR, else cwd. Every worktree of the repository other than
+// the home one, including the one containing cwd, is another worktree.
 func Build(o Options) *Context {
 	getenv := o.Getenv
 	if getenv == nil {
@@ -69,7 +108,11 @@ func Build(o Options) *Context {
 		}
 	}
 	ctx := &Context{Env: env}
-	if repo, ok := gitrepo.Find(cwd); ok {
+	where := cwd
+	if o.Home != "" && filepath.IsAbs(o.Home) {
+		where = r.resolve(filepath.Clean(o.Home))
+	}
+	if repo, ok := gitrepo.Find(where); ok {
 		ctx.Repo = repo
 		env.Root = r.resolve(repo.Root)
 		env.GitDir = r.resolve(repo.GitDir)

@@ -2,6 +2,7 @@ package hookenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -36,5 +37,68 @@ func TestBuildOutsideGitUsesProjectDir(t *testing.T) {
 	}
 	if ctx.Env.Home != "/home/x" {
 		t.Errorf("home = %q", ctx.Env.Home)
+	}
+}
+
+func TestAgentSession(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"CLAUDECODE": "1"}, true},
+		{map[string]string{"SWARM_GUARD_RUN": "r-1"}, true},
+		{map[string]string{"CLAUDECODE": "", "SWARM_GUARD_AGENT_ID": "w1-aaaa"}, false}, // a human with an id set
+		{map[string]string{"CLAUDECODE": "0"}, false},
+		{map[string]string{}, false},
+	} {
+		if got := AgentSession(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("AgentSession(%v) = %v, want %v", c.env, got, c.want)
+		}
+	}
+}
+
+func TestHomeDirIgnoresHomeOutsideRun(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"CLAUDE_PROJECT_DIR": "/w/a"}, "/w/a"},
+		{map[string]string{"CLAUDE_PROJECT_DIR": "/w/a", "SWARM_GUARD_RUN": "r", "SWARM_GUARD_HOME": "/w/b/"}, "/w/b"},
+		// Without run, SWARM_GUARD_HOME is not trusted: run is what sets it.
+		{map[string]string{"CLAUDE_PROJECT_DIR": "/w/a", "SWARM_GUARD_HOME": "/w/b"}, "/w/a"},
+		{map[string]string{"CLAUDE_PROJECT_DIR": "rel"}, ""},
+	} {
+		if got := HomeDir(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("HomeDir(%v) = %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// The home worktree stays the root when cwd moved into a sibling worktree,
+// and the sibling is then one of the other worktrees.
+func TestBuildHomeDoesNotFollowCwd(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	home, other := filepath.Join(base, "main"), filepath.Join(base, "other")
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(home, "init", "-q", "-b", "main")
+	run(home, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "init")
+	run(home, "worktree", "add", "-q", "-b", "agent-2", other)
+	env := map[string]string{"HOME": "/home/x", "CLAUDE_PROJECT_DIR": home}
+	ctx := Build(Options{Cwd: other, Home: home, Getenv: func(k string) string { return env[k] }})
+	if ctx.Env.Root != home || ctx.Env.Branch != "main" || ctx.Env.Cwd != other {
+		t.Errorf("root %q branch %q cwd %q; want the home %q on main", ctx.Env.Root, ctx.Env.Branch, ctx.Env.Cwd, home)
+	}
+	if len(ctx.Env.OtherWorktrees) != 1 || ctx.Env.OtherWorktrees[0] != other {
+		t.Errorf("other worktrees %q, want [%q]", ctx.Env.OtherWorktrees, other)
 	}
 }

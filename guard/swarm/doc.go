@@ -1,0 +1,10 @@
+// Package swarm holds the boundaries between the agents of a swarm and
+// between the agents and the humans who oversee them, as pure functions:
+// which refs an agent may write (its home branch, branches matching
+// [swarm] own_branches, new tags; never another agent's branch) and which
+// forge operations (gh, hub, glab, API calls) the oversight mode allows.
+//
+// The engine (package guard), the pre-push hook and the MCP judge all ask
+// the same functions, so a push is judged alike however it is made. The
+// package never touches the file system, the environment or the clock.
+package swarm

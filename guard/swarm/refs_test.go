@@ -1,0 +1,77 @@
+package swarm
+
+import (
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+var agent = Agent{ID: "w1-aaaa", HomeBranch: "agent/w1", Branch: "agent/w1", OwnBranches: []string{"agent/{id}/**", "{branch}-*"}}
+
+// Must-deny and must-allow examples of MayWriteRef.
+func TestMayWriteRef(t *testing.T) {
+	for _, c := range []struct {
+		ref     string
+		op      RefOp
+		checked string
+		deny    bool
+	}{
+		{"refs/heads/agent/w1", RefUpdate, "", false},
+		{"agent/w1", RefUpdate, "", false},
+		{"refs/heads/agent/w1-fix", RefUpdate, "", false},        // {branch}-*
+		{"refs/heads/agent/w1-aaaa/spike", RefUpdate, "", false}, // agent/{id}/**
+		{"refs/heads/agent/w1-aaaa/spike", RefDelete, "", false},
+		{"refs/tags/v1.0", RefUpdate, "", false},
+		{"refs/heads/agent/other-7f3a", RefUpdate, "", true},
+		{"refs/heads/agent/other-7f3a", RefDelete, "", true},
+		{"refs/heads/agent/w9-beef/spike", RefUpdate, "", true},
+		{"refs/heads/feature", RefUpdate, "", true},
+		{"refs/tags/v1.0", RefDelete, "", true},
+		{"refs/notes/commits", RefUpdate, "", true},
+		{"refs/heads/agent/w1-aaaa/x", RefUpdate, "/w/other", true}, // checked out by another agent
+	} {
+		v := agent.MayWriteRef(c.ref, c.op, c.checked)
+		if v.Denied != c.deny {
+			t.Errorf("MayWriteRef(%q, %d, %q) denied=%v, want %v (%s)", c.ref, c.op, c.checked, v.Denied, c.deny, v.Reason)
+		}
+		if v.Denied && (v.Reason == "" || v.Alternative == "") {
+			t.Errorf("MayWriteRef(%q): a denial without reason or alternative", c.ref)
+		}
+	}
+}
+
+func TestUnknownIDNeverWidensGlobs(t *testing.T) {
+	a := Agent{HomeBranch: "agent/w1", OwnBranches: []string{"agent/{id}/**"}}
+	if a.OwnsBranch("agent//x") || a.OwnsBranch("agent/x/y") {
+		t.Error("an agent without id owns agent/{id}/** branches")
+	}
+	b := Agent{ID: "w1", HomeBranch: "fix{1}", OwnBranches: []string{"{branch}-*"}}
+	if !b.OwnsBranch("fix{1}-a") || b.OwnsBranch("fix1-a") {
+		t.Error("braces in a branch name are taken as a glob")
+	}
+}
+
+func TestForgeAction(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		kind ForgeKind
+		want policy.Action
+	}{
+		{policy.OversightPRGated, ForgeRead, ""},
+		{policy.OversightPRGated, ForgeContribute, ""},
+		{policy.OversightPRGated, ForgeAutoMerge, policy.Deny},
+		{policy.OversightPRGated, ForgeMerge, policy.Deny},
+		{policy.OversightPRGated, ForgeAdmin, policy.Deny},
+		{policy.OversightAutonomous, ForgeAutoMerge, ""},
+		{policy.OversightAutonomous, ForgeMerge, policy.Deny},
+		{policy.OversightAutonomous, ForgeAdmin, policy.Deny},
+		{policy.OversightCheckpoint, ForgeAutoMerge, policy.Ask},
+		{policy.OversightCheckpoint, ForgeMerge, policy.Ask},
+		{policy.OversightCheckpoint, ForgeAdmin, policy.Ask},
+		{policy.OversightCheckpoint, ForgeRead, ""},
+	} {
+		if got := ForgeAction(c.mode, c.kind); got != c.want {
+			t.Errorf("ForgeAction(%s, %d) = %q, want %q", c.mode, c.kind, got, c.want)
+		}
+	}
+}
