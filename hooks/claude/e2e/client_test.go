@@ -49,7 +49,8 @@ func clientTools(t *testing.T) (claude, bin string) {
 //	setup.sh   bash, run in the agent's worktree after install
 //	calls      one tool call per line: [@MARKER] TOOL {json input}; @MARKER
 //	           makes it a call of the subagent whose prompt holds [e2e:MARKER]
-//	expect     one per line: exit 0|nonzero | toolrequests N |
+//	expect     one per line: exit N|nonzero | toolrequests N |
+//	           output contains TEXT (stdout+stderr of the client or launcher) |
 //	           N ok|error|missing | N contains TEXT | N lacks TEXT
 //	           (N counts calls from 1; ok/error is the tool_result's is_error;
 //	           TEXT is matched case-sensitively against all the model read
@@ -396,6 +397,10 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 		switch {
 		case f[0] == "exit":
 			wantExit = f[1]
+		case f[0] == "output" && len(f) > 2 && f[1] == "contains":
+			if text := strings.TrimSpace(strings.TrimPrefix(e, "output contains")); !strings.Contains(res.output, text) {
+				fail("%s: the client's (or launcher's) output does not contain %q", e, text)
+			}
 		case f[0] == "toolrequests":
 			if n, _ := strconv.Atoi(f[1]); res.server.ToolRequests() != n {
 				fail("%s: the stand-in got %d requests with tools", e, res.server.ToolRequests())
