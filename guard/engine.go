@@ -129,6 +129,9 @@ const (
 	ToolGrep         = "Grep"
 	ToolGlob         = "Glob"
 	ToolLS           = "LS"
+	// ToolEnterWorktree moves the session into a worktree: a new one of its
+	// own ({"name": ...}) or an existing one ({"path": ...}).
+	ToolEnterWorktree = "EnterWorktree"
 )
 
 // KnownTool reports whether the engine checks calls of this tool. Calls of
@@ -136,7 +139,7 @@ const (
 func KnownTool(name string) bool {
 	switch name {
 	case ToolBash, ToolMonitor, ToolPowerShell, ToolRead, ToolWrite, ToolEdit, ToolMultiEdit,
-		ToolNotebookEdit, ToolGrep, ToolGlob, ToolLS:
+		ToolNotebookEdit, ToolGrep, ToolGlob, ToolLS, ToolEnterWorktree:
 		return true
 	}
 	return false
@@ -172,6 +175,8 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 			d = e.checkCredentialSearch(tool, in, env)
 		}
 		return d
+	case ToolEnterWorktree:
+		return e.checkEnterWorktree(in.Path, env)
 	case ToolGlob, ToolLS:
 		d := e.CheckPath(OpList, in.Path, env)
 		if d.Action == "" && tool == ToolGlob {

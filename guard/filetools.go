@@ -118,3 +118,28 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 	}
 	return a.decision()
 }
+
+// checkEnterWorktree: entering a worktree of its own (a new one, or one
+// under <home>/.claude/worktrees) is the agent's isolation feature;
+// entering another agent's worktree is not. Its files stay read-only to the
+// agent wherever the session is (hookenv keeps the home), but the session
+// has no business there.
+func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
+	if p == "" {
+		return Decision{} // a new worktree of the agent's own
+	}
+	a := e.newAnalyzer(env)
+	abs := a.resolve(cleanJoin(env.Cwd, p))
+	if env.Root != "" && strings.HasPrefix(abs+"/", env.Root+"/.claude/worktrees/") {
+		return Decision{}
+	}
+	for _, w := range env.OtherWorktrees {
+		if abs == w || under(abs, w) {
+			inv := &invocation{name: ToolEnterWorktree, argv: []arg{{s: ToolEnterWorktree}, {s: p}}, st: a.initialState()}
+			a.report(inv, policy.RuleWriteOutside, "EnterWorktree into "+w+", another agent's worktree: its work is theirs to change",
+				"stay in your own worktree ("+env.Root+"); read their files by path, or create a worktree of your own with EnterWorktree and a name")
+			break
+		}
+	}
+	return a.decision()
+}

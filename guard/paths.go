@@ -144,7 +144,9 @@ func (a *analyzer) classify(p string, st *state) (place, string) {
 		}
 	}
 	for _, w := range a.m.worktrees {
-		if under(p, w) {
+		if under(p, w) && !(under(a.env.Root, w) && a.underRoot(p)) {
+			// (A worktree nested in another, such as one Claude Code
+			// makes under .claude/worktrees, is still its own inside.)
 			return placeOutside, p + ", inside another worktree (" + w + ")"
 		}
 	}

@@ -3,6 +3,7 @@ package hookenv
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
@@ -112,6 +113,9 @@ func Build(o Options) *Context {
 	if o.Home != "" && filepath.IsAbs(o.Home) {
 		where = r.resolve(filepath.Clean(o.Home))
 	}
+	if iso := isolatedWorktree(r, where, cwd); iso != "" {
+		where = iso // a worktree Claude Code made for this agent is its own
+	}
 	if repo, ok := gitrepo.Find(where); ok {
 		ctx.Repo = repo
 		env.Root = r.resolve(repo.Root)
@@ -192,4 +196,23 @@ func (repoInfo) HasBranch(dir, name string) bool {
 func (repoInfo) Exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
+}
+
+// isolatedWorktree returns the worktree containing cwd when it lies under
+// <home>/.claude/worktrees: Claude Code's isolation feature (EnterWorktree
+// with a name, isolated subagents) makes it for the agent itself, so it
+// is the agent's own, not another agent's. "" otherwise.
+func isolatedWorktree(r *resolver, home, cwd string) string {
+	homeRepo, ok := gitrepo.Find(home)
+	if !ok {
+		return ""
+	}
+	cur, ok := gitrepo.Find(cwd)
+	if !ok || r.resolve(cur.Root) == r.resolve(homeRepo.Root) {
+		return ""
+	}
+	if strings.HasPrefix(r.resolve(cur.Root)+"/", r.resolve(filepath.Join(homeRepo.Root, ".claude", "worktrees"))+"/") {
+		return cur.Root
+	}
+	return ""
 }
