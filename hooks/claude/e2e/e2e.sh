@@ -26,8 +26,11 @@ if ! "$claude" --version 2>/dev/null | grep -q "^$version "; then
 	mkdir -p "$cache.tmp"
 	# The client declares Node >= 22 and runs headless on Node 20 too:
 	# the exact version is pinned, so npm's engine warning is noise here.
-	npm install --prefix "$cache.tmp" --no-audit --no-fund --loglevel=error \
-		"@anthropic-ai/claude-code@$version" >&2
+	if ! npm install --prefix "$cache.tmp" --no-audit --no-fund --loglevel=error \
+		"@anthropic-ai/claude-code@$version" >&2; then
+		echo "e2e: npm could not install @anthropic-ai/claude-code@$version (see npm's error above); check that the npm registry is reachable, then run make e2e again" >&2
+		exit 1
+	fi
 	rm -rf "$cache"
 	mv "$cache.tmp" "$cache"
 fi
