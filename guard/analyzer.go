@@ -67,6 +67,7 @@ func (e *Engine) newAnalyzer(env *Env) *analyzer {
 }
 
 func (a *analyzer) add(f finding) {
+	a.foreignFinding(&f)
 	a.findings = append(a.findings, f)
 }
 

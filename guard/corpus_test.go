@@ -117,7 +117,7 @@ func parseHead(t testing.TB, file string, line int, head string) corpusCase {
 // sibling agent's worktree nested at /work/repo/.worktrees/agent-2.
 func testEnv() *Env {
 	return &Env{
-		Cwd: "/work/repo", Root: "/work/repo", Home: "/home/agent", Temp: "/tmp", Branch: "agent-1",
+		Cwd: "/work/repo", Root: "/work/repo", Home: "/home/agent", Temp: "/tmp", Branch: "agent-1", AgentID: "w1-aaaa",
 		GitDir: "/work/repo/.git", CommonDir: "/work/repo/.git", HooksDirs: []string{"/work/repo/.git/hooks"},
 		OtherWorktrees: []string{"/work/repo/.worktrees/agent-2", "/work/main"},
 		GuardPaths:     []string{"/usr/local/bin/swarm-guard"},
@@ -175,8 +175,19 @@ func (fakeRepo) Exists(p string) bool {
 	return strings.HasPrefix(p, "/work/repo/src") || strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".md") || strings.HasSuffix(p, "/README")
 }
 
+// corpusPolicy is the default policy, except that the corpus agent also
+// owns the branches feature, old-feature and release ([swarm] own_branches):
+// the older cases push them as the safe twins of force and protected-branch
+// pushes. Other agents' branches in the corpus world are agent-2 (checked
+// out in /work/repo/.worktrees/agent-2) and agent/other-7f3a.
+func corpusPolicy() *policy.Policy {
+	p := policy.Default().Clone()
+	p.Swarm.OwnBranches = append(p.Swarm.OwnBranches, "feature", "old-feature", "release")
+	return p
+}
+
 func TestCorpus(t *testing.T) {
-	eng := New(policy.Default())
+	eng := New(corpusPolicy())
 	for _, c := range loadCorpus(t) {
 		d := eng.CheckCommand(c.command, testEnv())
 		got := string(d.Action)

@@ -136,7 +136,7 @@ func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
 	for _, w := range env.OtherWorktrees {
 		if abs == w || under(abs, w) {
 			inv := &invocation{name: ToolEnterWorktree, argv: []arg{{s: ToolEnterWorktree}, {s: p}}, st: a.initialState()}
-			a.report(inv, policy.RuleWriteOutside, "EnterWorktree into "+w+", another agent's worktree: its work is theirs to change",
+			a.report(inv, policy.RuleForeignWorktree, "EnterWorktree into "+w+", another agent's worktree: its work is theirs to change",
 				"stay in your own worktree ("+env.Root+"); read their files by path, or create a worktree of your own with EnterWorktree and a name")
 			break
 		}

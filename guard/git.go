@@ -328,6 +328,8 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		return
 	}
 	args = expandGitAbbrevs(sub, args)
+	// After the subcommand's own rules, which name the more specific harm.
+	defer a.gitInForeignWorktree(g, sub, args)
 	for _, x := range args {
 		if rest, ok := strings.CutPrefix(x.s, "ext::"); ok && !x.dynamic {
 			a.extTransport(inv, rest)
@@ -594,6 +596,7 @@ func (a *analyzer) gitPush(g *gitCtx, args []arg) {
 		refspecs = refspecs[1:] // the remote
 	}
 	deleting := p.has("d", "delete")
+	a.pushOwnership(g, p, refspecs)
 	for _, r := range refspecs {
 		a.pushRefspec(g, r, deleting)
 	}
@@ -617,6 +620,7 @@ func (a *analyzer) pushRefspec(g *gitCtx, r arg, deleting bool) {
 		return
 	}
 	spec := r.s
+	a.refspecOwnership(g, spec, deleting)
 	if strings.HasPrefix(spec, "+") {
 		a.report(inv, policy.RuleForcePush, "the refspec "+spec+" forces the push (a leading + is --force for that ref)", altForcePush)
 		spec = spec[1:]
@@ -949,6 +953,9 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 	force := p.has("f", "force")
 	if del {
 		for _, x := range p.operands {
+			if !x.dynamic && !p.has("r", "remotes") {
+				a.localBranchOwnership(inv, "git branch -d deletes", x.s)
+			}
 			switch {
 			case x.dynamic:
 				a.report(inv, policy.RuleProtectedBranch, "git branch deletes "+quoteShow(x)+", only known at run time", "write the branch name literally")
@@ -972,6 +979,7 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 			}
 		}
 		for _, n := range names {
+			a.localBranchOwnership(inv, "git branch "+showArgs(ops)+" renames or overwrites", n)
 			if a.protected(n) {
 				a.report(inv, policy.RuleProtectedBranch, "git branch "+showArgs(ops)+" renames or overwrites the protected branch "+n, altProtected)
 				return
@@ -980,6 +988,9 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 		return
 	}
 	if force && len(p.operands) > 0 {
+		if x := p.operands[0]; !x.dynamic {
+			a.localBranchOwnership(inv, "git branch -f moves", x.s)
+		}
 		if x := p.operands[0]; x.dynamic || a.protected(x.s) {
 			a.report(inv, policy.RuleProtectedBranch, "git branch -f "+x.show()+" moves the protected branch "+x.show(), altProtected)
 		}
@@ -996,6 +1007,9 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 		}
 		for _, line := range strings.Split(inv.in.text, "\n") {
 			f := strings.Fields(line)
+			if len(f) >= 2 && (f[0] == "update" || f[0] == "create" || f[0] == "delete") {
+				a.updateRefOwnership(inv, f[1], f[0] == "delete")
+			}
 			if len(f) >= 2 && a.protected(f[1]) {
 				a.report(inv, policy.RuleProtectedBranch, "git update-ref --stdin moves the protected branch "+f[1], altProtected)
 			}
@@ -1004,6 +1018,9 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 	}
 	if len(p.operands) > 0 {
 		r := p.operands[0]
+		if !r.dynamic {
+			a.updateRefOwnership(inv, r.s, p.has("d"))
+		}
 		if r.dynamic || a.protected(r.s) {
 			a.report(inv, policy.RuleProtectedBranch, "git update-ref rewrites "+r.show()+", a protected branch", altProtected)
 			return
@@ -1038,6 +1055,8 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []arg) {
 		if len(p.values("b", "B", "orphan")) == 0 && !p.has("detach", "d") && len(p.operands) >= 2 && a.protected(p.operands[1].s) {
 			a.report(inv, policy.RuleProtectedBranch, "git worktree add checks out the protected branch "+p.operands[1].s+" for work", "create your own branch: git worktree add -b <new-branch> <path> "+p.operands[1].s)
 		}
+	case "prune":
+		a.worktreePrune(inv, rest)
 	case "remove":
 		p := parseOpts(rest, optSpec{})
 		for _, x := range p.operands {

@@ -147,7 +147,7 @@ func (a *analyzer) classify(p string, st *state) (place, string) {
 		if under(p, w) && !(under(a.env.Root, w) && a.underRoot(p)) {
 			// (A worktree nested in another, such as one Claude Code
 			// makes under .claude/worktrees, is still its own inside.)
-			return placeOutside, p + ", inside another worktree (" + w + ")"
+			return placeOutside, p + foreignWorktreeMark + w
 		}
 	}
 	if a.env.Root != "" && p == a.env.Root {

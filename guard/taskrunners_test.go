@@ -20,7 +20,7 @@ func TestTaskRunners(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no testdata/runners/*.txtar")
 	}
-	eng := New(policy.Default())
+	eng := New(corpusPolicy())
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)
 		if err != nil {

@@ -269,6 +269,7 @@ func builtinDefault() *Policy {
 			RuleDestructiveTerraform: Deny, RuleDestructiveKubernetes: Deny, RuleDestructiveCloud: Deny,
 			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny,
 			RuleExfiltration: Deny, RuleMCPAccess: Deny, RuleOversight: Deny,
+			RuleForeignBranch: Deny, RuleForeignWorktree: Deny,
 		},
 		SecretFiles: SecretFiles{
 			Patterns: []string{"**/.env", "**/.env.*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.jks", "**/*.keystore",

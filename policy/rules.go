@@ -76,6 +76,8 @@ var Rules = []RuleInfo{
 	{RuleDestructiveSystem, "", "crontab -r, kill -1 and mass pkill, shutdown/reboot, stopping services, flushing the firewall"},
 	{RuleMCPAccess, "", "MCP tool calls beyond their server's access: writes to read-only servers, destructive and admin tools"},
 	{RuleOversight, "", "merging or approving pull requests, which [swarm] oversight reserves for humans"},
+	{RuleForeignBranch, "", "pushing to, deleting or moving another agent's branch; deleting tags; push --all/--mirror/--prune"},
+	{RuleForeignWorktree, "", "changing another agent's worktree: deleting or writing there, git commands run there, EnterWorktree into it"},
 	{RuleExfiltration, "", "secrets (env dumps, token printers, credential variables) sent off the machine; hosts outside [network] allow_hosts"},
 }
 

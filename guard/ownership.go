@@ -1,0 +1,243 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Ownership in a swarm (rules foreign-branch and foreign-worktree): the
+// agent owns its home worktree (Env.Root) and its branches (package
+// guard/swarm decides which); every other worktree of the repository and
+// every other branch belongs to another agent or a human.
+
+// foreignWorktreeMark is how classify names a path in another worktree;
+// add turns the delete/write finding it explains into foreign-worktree.
+const foreignWorktreeMark = ", inside another agent's worktree "
+
+func altForeignWorktree(home string) string {
+	alt := "leave other agents' worktrees to their owners: read them if you need to, and make your changes in your own worktree"
+	if home != "" {
+		alt += " " + home
+	}
+	return alt + " (ask the worktree's owner or a human for changes there)"
+}
+
+// agent is the swarm.Agent the engine judges for.
+func (a *analyzer) agent() swarm.Agent {
+	home := a.env.HomeBranch
+	if home == "" {
+		home = a.env.Branch
+	}
+	return swarm.Agent{ID: a.env.AgentID, HomeBranch: home, Branch: a.env.Branch, OwnBranches: a.pol.Swarm.OwnBranches}
+}
+
+// foreignFinding rewrites a delete or write finding about a path in
+// another worktree into a foreign-worktree finding.
+func (a *analyzer) foreignFinding(f *finding) {
+	if (f.rule == policy.RuleDeleteOutside || f.rule == policy.RuleWriteOutside) && strings.Contains(f.reason, foreignWorktreeMark) {
+		f.rule = policy.RuleForeignWorktree
+		f.alt = altForeignWorktree(a.env.Root)
+	}
+}
+
+// checkedOutElsewhere returns the other worktree that has branch checked
+// out, or "".
+func (a *analyzer) checkedOutElsewhere(branch string) string {
+	if a.env.Repo == nil || branch == "" {
+		return ""
+	}
+	for _, w := range a.env.OtherWorktrees {
+		if b, ok := a.env.Repo.BranchAt(w); ok && b == branch {
+			return w
+		}
+	}
+	return ""
+}
+
+// remoteRef judges one push destination. dst is what the refspec names
+// (refs/heads/x, refs/tags/v1, or a short name); src the source side ("" for
+// a delete).
+func (a *analyzer) remoteRef(g *gitCtx, src, dst string, op swarm.RefOp) {
+	ref := dst
+	switch {
+	case strings.HasPrefix(ref, "refs/"):
+	case strings.HasPrefix(ref, "heads/"), strings.HasPrefix(ref, "tags/"):
+		ref = "refs/" + ref
+	case op == swarm.RefUpdate && src == dst && a.env.Repo != nil && len(g.inv.st.cwds) > 0 &&
+		!a.env.Repo.HasBranch(g.inv.st.cwds[0], src) && !strings.HasPrefix(src, "refs/") && src != "HEAD" && src != "@":
+		// "git push origin v1.0": a source that is no local branch is a tag
+		// (or a commit, which git refuses without a destination).
+		ref = "refs/tags/" + ref
+	default:
+		ref = "refs/heads/" + ref
+	}
+	if strings.HasPrefix(ref, "refs/heads/") && a.pol.IsProtectedBranch(ref) {
+		return // protected-branch has its own, clearer finding
+	}
+	if strings.HasPrefix(ref, "refs/remotes/") || ref == "refs/heads/HEAD" {
+		return
+	}
+	if strings.HasPrefix(ref, "refs/for/") || strings.HasPrefix(ref, "refs/drafts/") {
+		return // Gerrit: a review request, the PR of that world
+	}
+	v := a.agent().MayWriteRef(ref, op, a.checkedOutElsewhere(strings.TrimPrefix(ref, "refs/heads/")))
+	if v.Denied {
+		a.report(g.inv, policy.RuleForeignBranch, "git push: "+v.Reason, v.Alternative)
+	}
+}
+
+// pushOwnership judges the options of a push that reach other agents' refs
+// and the current branch a push without refspec sends.
+func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
+	inv := g.inv
+	alt := a.agent().MayWriteRef("refs/heads/\x00", swarm.RefUpdate, "").Alternative
+	if p.has("all", "branches") {
+		a.report(inv, policy.RuleForeignBranch, "git push --all pushes every local branch, other agents' included", alt)
+	}
+	if p.has("mirror") {
+		a.report(inv, policy.RuleForeignBranch, "git push --mirror makes the remote's refs match this repository's, deleting and overwriting other agents' branches and tags", alt)
+	}
+	if p.has("prune") {
+		a.report(inv, policy.RuleForeignBranch, "git push --prune deletes remote branches and tags that have no local counterpart, other agents' included", alt)
+	}
+	if p.has("tags") && p.has("d", "delete") {
+		a.report(inv, policy.RuleForeignBranch, "git push --tags --delete deletes tags on the remote, which are shared release marks", "ask a human to delete tags")
+	}
+	if len(refspecs) == 0 && !p.has("all", "branches", "mirror", "tags") {
+		if strings.EqualFold(g.config["push.default"], "matching") {
+			a.report(inv, policy.RuleForeignBranch, "git push with push.default=matching pushes every branch that exists on both sides, other agents' included", alt)
+			return
+		}
+		branches, _ := a.currentBranches(g)
+		for _, b := range branches {
+			if b != "" && !a.pol.IsProtectedBranch(b) {
+				a.remoteRef(g, b, b, swarm.RefUpdate)
+			}
+		}
+	}
+}
+
+// refspecOwnership judges one refspec of git push (or remote.*.push).
+func (a *analyzer) refspecOwnership(g *gitCtx, spec string, deleting bool) {
+	spec = strings.TrimPrefix(spec, "+")
+	src, dst, colon := strings.Cut(spec, ":")
+	if deleting {
+		dst, colon, src = src, true, ""
+	}
+	op := swarm.RefUpdate
+	if colon && src == "" {
+		op = swarm.RefDelete
+	}
+	if !colon || dst == "" {
+		dst = src
+		if src == "HEAD" || src == "@" {
+			branches, _ := a.currentBranches(g)
+			for _, b := range branches {
+				if b != "" && !a.pol.IsProtectedBranch(b) {
+					a.remoteRef(g, b, b, swarm.RefUpdate)
+				}
+			}
+			return
+		}
+	}
+	if strings.Contains(dst, "*") {
+		if strings.HasPrefix(dst, "refs/tags/") && op == swarm.RefUpdate {
+			return // like --tags: creates tags, moving one needs force
+		}
+		if _, ok := a.protectedPattern(dst); ok {
+			return // protected-branch says so
+		}
+		a.report(g.inv, policy.RuleForeignBranch, "the refspec "+spec+" pushes to every branch its pattern matches, other agents' included", a.agent().MayWriteRef("refs/heads/\x00", op, "").Alternative)
+		return
+	}
+	a.remoteRef(g, src, dst, op)
+}
+
+// localBranchOwnership: git branch -d/-D/-m/-f and update-ref of a branch
+// that another worktree has checked out (git refuses some of these, but
+// update-ref and a later checkout there do not).
+func (a *analyzer) localBranchOwnership(inv *invocation, verb, name string) {
+	b, ok := branchName(name)
+	if !ok || a.pol.IsProtectedBranch(b) {
+		return
+	}
+	if w := a.checkedOutElsewhere(b); w != "" {
+		a.report(inv, policy.RuleForeignBranch, verb+" the branch "+b+", which is checked out in another agent's worktree "+w,
+			"leave it to that worktree's owner; work on your own branch (ask the owner or a human if the branch must change)")
+	}
+}
+
+// updateRefOwnership: git update-ref of a local branch another worktree
+// has checked out (git itself refuses branch -f and -d there, but not
+// update-ref). Other local refs are this clone's own bookkeeping; what
+// reaches the remote is judged at push time.
+func (a *analyzer) updateRefOwnership(inv *invocation, ref string, deleting bool) {
+	if !strings.HasPrefix(ref, "refs/heads/") || a.pol.IsProtectedBranch(ref) {
+		return
+	}
+	verb := "git update-ref moves"
+	if deleting {
+		verb = "git update-ref -d deletes"
+	}
+	a.localBranchOwnership(inv, verb, ref)
+}
+
+// worktreeChangingGit lists git subcommands that change the worktree,
+// index or HEAD they run in.
+var worktreeChangingGit = map[string]bool{
+	"add": true, "commit": true, "reset": true, "clean": true, "checkout": true, "switch": true, "restore": true,
+	"merge": true, "rebase": true, "cherry-pick": true, "revert": true, "am": true, "apply": true, "pull": true,
+	"rm": true, "mv": true, "checkout-index": true, "read-tree": true, "update-index": true, "sparse-checkout": true,
+	"stash": true, "submodule": true, "bisect": true,
+}
+
+// gitInForeignWorktree: a git command that changes a worktree, run in
+// another agent's worktree (git -C, cd, --work-tree).
+func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
+	if !worktreeChangingGit[sub] {
+		return
+	}
+	switch sub {
+	case "stash":
+		if len(args) > 0 && (args[0].s == "list" || args[0].s == "show") {
+			return
+		}
+	case "apply":
+		if hasAnyFlag(args, "--check", "--stat", "--numstat", "--summary") && !hasAnyFlag(args, "--apply") {
+			return
+		}
+	case "submodule":
+		if len(args) == 0 || args[0].s == "status" || args[0].s == "summary" || args[0].s == "foreach" {
+			return // foreach's command is judged on its own
+		}
+	case "bisect":
+		if len(args) > 0 && (args[0].s == "log" || args[0].s == "visualize" || args[0].s == "view") {
+			return
+		}
+	}
+	dirs := append([]string(nil), g.inv.st.cwds...)
+	if g.workTree.static() && g.workTree.s != "" && len(g.inv.st.cwds) > 0 {
+		dirs = []string{cleanJoin(g.inv.st.cwds[0], g.workTree.s)}
+	}
+	for _, d := range dirs {
+		for _, w := range a.m.worktrees {
+			if under(d, w) && !(under(a.env.Root, w) && a.underRoot(d)) {
+				a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes the worktree "+w+", which is another agent's (this agent's home is "+a.env.Root+")",
+					altForeignWorktree(a.env.Root))
+				return
+			}
+		}
+	}
+}
+
+// worktreePrune: git worktree prune drops the records of worktrees whose
+// directory is missing right now, other agents' included.
+func (a *analyzer) worktreePrune(inv *invocation, args []arg) {
+	if hasAnyFlag(args, "-n", "--dry-run") {
+		return
+	}
+	a.report(inv, policy.RuleForeignWorktree, "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
+		"leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go")
+}
