@@ -33,6 +33,9 @@ type analyzer struct {
 	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
 	declared []declaredFunc            // every function declaration, in source order
 	writes   []string                  // static paths the command writes, for WrittenFiles
+	// opaque: the command may write files the analysis cannot list (a
+	// program without a model, a write to a path known only at run time).
+	opaque bool
 
 	// What the command puts in place itself (filestate.go).
 	bodies map[string][]*input // file -> contents written to it

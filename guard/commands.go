@@ -293,6 +293,9 @@ func (a *analyzer) invoke(inv *invocation) {
 		a.callFunction(fn, inv)
 		return
 	}
+	if !quietProgram(inv) {
+		a.opaque = true
+	}
 	if h, ok := handlers[inv.name]; ok {
 		h(a, inv)
 		return

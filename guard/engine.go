@@ -210,11 +210,27 @@ func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
 // absolute; a destination may be a directory. The PostToolUse secret scan
 // reads them after the command ran.
 func (e *Engine) WrittenFiles(cmd string, env *Env) []string {
-	if len(cmd) > MaxCommandBytes || strings.TrimSpace(cmd) == "" {
-		return nil
+	files, _ := e.Writes(cmd, env)
+	return files
+}
+
+// Writes returns the files cmd writes, as WrittenFiles, and whether the
+// command may also write files the analysis cannot list (opaque): a
+// program the guard has no model of, or a write to a path only known at
+// run time. When opaque is false the list is complete: after ls, git
+// status or go test there is nothing to scan, after echo x > f only f.
+func (e *Engine) Writes(cmd string, env *Env) (files []string, opaque bool) {
+	if len(cmd) > MaxCommandBytes {
+		return nil, true
+	}
+	if strings.TrimSpace(cmd) == "" {
+		return nil, false
 	}
 	a := e.newAnalyzer(env)
 	a.script(cmd, a.initialState(), nil)
+	if a.aborted {
+		return nil, true
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range a.writes {
@@ -223,7 +239,7 @@ func (e *Engine) WrittenFiles(cmd string, env *Env) []string {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, a.opaque
 }
 
 func derefOr(s *string, def string) string {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -67,6 +68,34 @@ func TestCredentialSearchOutsideWorktree(t *testing.T) {
 		d := eng.Check(tc.tool, ToolInput{Path: tc.path, Pattern: tc.pattern}, testEnv())
 		if got := d.Action == policy.Deny; got != tc.deny || got && d.Rule != policy.RuleSecretFile {
 			t.Errorf("%s %q in %q: got %q %s, want deny=%v", tc.tool, tc.pattern, tc.path, d.Action, d.Rule, tc.deny)
+		}
+	}
+}
+
+// Writes tells PostToolUse whether a worktree-wide look is needed: never
+// after commands whose file effects are all known.
+func TestWritesOpaque(t *testing.T) {
+	eng := New(policy.Default())
+	for _, tc := range []struct {
+		cmd    string
+		files  []string
+		opaque bool
+	}{
+		{"ls -la && git status", nil, false},
+		{"go test ./... && git diff", nil, false},
+		{"grep -r TODO . | sort | uniq -c", nil, false},
+		{"echo x >> notes.txt", []string{"/work/repo/notes.txt"}, false},
+		{"sed -i s/a/b/ src/a.go", []string{"/work/repo/src/a.go"}, false},
+		{"cp a.txt b.txt", []string{"/work/repo/b.txt"}, false},
+		{"./gen", nil, true},
+		{"python3 tools/gen.py", nil, true},
+		{"echo x > $OUT", nil, true},
+		{"make build", nil, true},
+		{"/usr/bin/ls", nil, true},
+	} {
+		files, opaque := eng.Writes(tc.cmd, testEnv())
+		if opaque != tc.opaque || strings.Join(files, " ") != strings.Join(tc.files, " ") {
+			t.Errorf("%q: got %v opaque=%v, want %v opaque=%v", tc.cmd, files, opaque, tc.files, tc.opaque)
 		}
 	}
 }

@@ -524,6 +524,9 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 		return
 	}
 	t := a.resolveArg(x, inv.st)
+	if t.unknown || t.glob {
+		a.opaque = true // writes the analysis cannot list
+	}
 	if t.unknown {
 		a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+", a path only known at run time, so it may be outside the worktree",
 			"name the path literally, inside the worktree")

@@ -27,8 +27,13 @@ const (
 // analysis already named the files the command line writes; this only
 // adds files written by programs. Measured: 4 ms on this repository
 // (~150 files), 40 ms on a copy of Go's src tree (11,500 files).
-func gitStatus(ctx context.Context, root string) map[string]statusKind {
-	cmd := exec.CommandContext(ctx, "git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all")
+func gitStatus(ctx context.Context, root string, paths ...string) map[string]statusKind {
+	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"}
+	if len(paths) > 0 {
+		// Only these files: the cost no longer grows with the worktree.
+		args = append(append(args, "--"), paths...)
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 	out, err := cmd.Output()

@@ -214,7 +214,8 @@ func bashTargets(r PostRequest, command string) []target {
 		seen[p] = true
 		out = append(out, target{path: p, rel: RelPath(root, p)})
 	}
-	for _, p := range guard.New(r.Policy).WrittenFiles(command, env) {
+	written, opaque := guard.New(r.Policy).Writes(command, env)
+	for _, p := range written {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:
@@ -236,18 +237,34 @@ func bashTargets(r PostRequest, command string) []target {
 	if r.Ctx.Repo == nil {
 		return out
 	}
+	if !opaque && len(out) == 0 {
+		// The command provably wrote nothing (ls, git status, go test):
+		// no child process at all.
+		return out
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	status := gitStatus(ctx, root)
-	rels := make([]string, 0, len(status))
-	for rel := range status {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
-	for _, rel := range rels {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(since) {
-			add(p)
+	var status map[string]statusKind
+	if !opaque {
+		// Every file the command writes is known (echo x > f, tee, cp):
+		// ask git about exactly those, not the whole worktree.
+		known := make([]string, len(out))
+		for i, t := range out {
+			known[i] = t.rel
+		}
+		status = gitStatus(ctx, root, known...)
+	} else {
+		status = gitStatus(ctx, root)
+		rels := make([]string, 0, len(status))
+		for rel := range status {
+			rels = append(rels, rel)
+		}
+		sort.Strings(rels)
+		for _, rel := range rels {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(since) {
+				add(p)
+			}
 		}
 	}
 	var tracked []string
