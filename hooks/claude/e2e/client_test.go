@@ -144,6 +144,9 @@ func TestClient(t *testing.T) {
 	claude, bin := clientTools(t)
 	for _, sc := range loadScenarios(t) {
 		t.Run(sc.name, func(t *testing.T) {
+			// Scenarios share nothing; two at a time keep make e2e short
+			// (go test runs up to GOMAXPROCS of them at once).
+			t.Parallel()
 			if reason, ok := sc.option("skip"); ok && os.Getenv("SWARM_GUARD_E2E_RUN_SKIPPED") == "" {
 				t.Skip(strings.Join(reason, " "))
 			}
