@@ -476,6 +476,7 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 					vals = append(vals, alt...)
 				}
 			}
+			a.identityTarget(nil, loop, st, loop.Name.Value, "for")
 			w.vars[loop.Name.Value] = unionArgs(nil, vals)
 		case *syntax.CStyleLoop:
 			a.arithSubstitutions(loop, st)
@@ -618,6 +619,7 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *state) {
 				continue
 			}
 			if as.Name != nil {
+				a.identityTarget(nil, as, st, as.Name.Value, variant)
 				if _, ok := st.vars[as.Name.Value]; !ok {
 					st.assign(as.Name.Value, []arg{{dynamic: true, src: "$" + as.Name.Value}})
 				}

@@ -534,6 +534,7 @@ func (a *analyzer) readVars(inv *invocation) {
 			continue
 		}
 		if isName(x.s) {
+			a.identityTarget(inv, nil, inv.st, x.s, inv.name)
 			inv.st.vars[x.s] = []arg{{dynamic: true, src: "$" + x.s}}
 		}
 	}
@@ -546,6 +547,7 @@ func (a *analyzer) printfCmd(inv *invocation) {
 	args := inv.args()
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].s == "-v" && isName(args[i+1].s) {
+			a.identityTarget(inv, nil, inv.st, args[i+1].s, "printf -v")
 			inv.st.vars[args[i+1].s] = []arg{{dynamic: true, src: "$" + args[i+1].s}}
 		}
 	}
@@ -780,6 +782,7 @@ func (a *analyzer) envCmd(inv *invocation) {
 		inv = a.withCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "env")
+	a.envIgnoresEnvironment(inv, p, rest)
 }
 
 // withCwd returns a copy of inv whose command runs in directory d.

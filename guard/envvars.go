@@ -58,6 +58,8 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 				a.gitConfigWrite(rep, kv[0], arg{s: kv[1], src: v.src}, true, nil)
 			}
 		}
+	case upper == "PATH" && inv != nil && isGitInvocation(inv):
+		a.shadowsGuardOnPath(rep, name, val, st)
 	case (upper == "HOME" || upper == "XDG_CONFIG_HOME") && inv != nil && isGitInvocation(inv):
 		tamper(name + "= on a git command makes git read another global config, which can set core.hooksPath")
 	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):

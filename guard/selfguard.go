@@ -79,6 +79,7 @@ func (a *analyzer) swarmGuardCLI(inv *invocation) {
 		if has("--trust") {
 			a.report(inv, policy.RuleGuardTamper, "swarm-guard run --trust starts an agent whose denials are switched off", "run nested agents without --trust")
 		}
+		a.nestedOversight(inv, rest)
 		a.nestedClaude(inv, rest)
 	case "policy":
 		if sub != "check" && sub != "default" && sub != "" {

@@ -43,7 +43,7 @@ func runPrePush(c *cli, args []string) error {
 		return nil
 	}
 	git := gitx.Runner{}
-	var problems []string
+	problems := pushOwnershipProblems(hc, updates)
 	var tips, known []string // commits being pushed; commits the remote has
 	refsOf := map[string][]string{}
 	for _, u := range updates {

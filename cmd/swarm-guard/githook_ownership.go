@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// pushOwnershipProblems applies the engine's branch and tag ownership
+// (guard/swarm, rule foreign-branch) to the refs a push updates, whatever
+// client made the push: an agent's git, an MCP server's, a script's. It
+// applies only inside an agent session (hookenv.AgentSession: Claude
+// Code's CLAUDECODE=1 or swarm-guard run's SWARM_GUARD_RUN); a human at a
+// plain shell owns every branch of the swarm and is never stopped by it.
+// A [rules] foreign-branch = "off" turns it off here too.
+func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
+	getenv := hc.c.getenv
+	if !hookenv.AgentSession(getenv) || hc.pol.RuleAction(policy.RuleForeignBranch) == policy.Off {
+		return nil
+	}
+	home := hc.repo
+	if dir := hookenv.HomeDir(getenv); dir != "" {
+		if r, ok := gitrepo.Find(dir); ok {
+			home = r
+		}
+	}
+	agent := swarm.Agent{OwnBranches: hc.pol.Swarm.OwnBranches}
+	if home != nil {
+		agent.Branch = home.Branch
+	}
+	agent.HomeBranch = agent.Branch
+	if getenv("SWARM_GUARD_RUN") != "" && getenv("SWARM_GUARD_HOME_BRANCH") != "" {
+		agent.HomeBranch = getenv("SWARM_GUARD_HOME_BRANCH")
+	}
+	if id, err := hc.agent(); err == nil {
+		agent.ID = id.ID
+	}
+	checkedOut := map[string]string{} // branch -> another worktree that has it checked out
+	if home != nil {
+		for _, w := range home.OtherWorktrees() {
+			if r, ok := gitrepo.Find(w); ok && r.Branch != "" && filepath.Clean(r.Root) == filepath.Clean(w) {
+				checkedOut[r.Branch] = w
+			}
+		}
+	}
+	var problems []string
+	for _, u := range updates {
+		ref := u.remoteRef
+		if strings.HasPrefix(ref, "refs/heads/") && hc.pol.IsProtectedBranch(ref) {
+			continue // the protected-branch checks say so
+		}
+		if strings.HasPrefix(ref, "refs/for/") || strings.HasPrefix(ref, "refs/drafts/") {
+			continue // Gerrit review requests
+		}
+		op := swarm.RefUpdate
+		if u.deletes() {
+			op = swarm.RefDelete
+		}
+		v := agent.MayWriteRef(ref, op, checkedOut[strings.TrimPrefix(ref, "refs/heads/")])
+		if v.Denied {
+			problems = append(problems, fmt.Sprintf("%s: %s (rule foreign-branch); instead: %s", ref, v.Reason, v.Alternative))
+		}
+	}
+	return problems
+}

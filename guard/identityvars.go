@@ -1,0 +1,124 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// Every way a command can give an identity variable (identityVar) a value
+// of the agent's choosing, or hide it from what runs next, besides the
+// assignments, export, unset and env -u that envvars.go and commands.go
+// judge: read/mapfile/printf -v into it, declare/typeset/local of it, a for
+// loop over it, and env -i, which starts the command with none of them.
+
+// identityTarget reports a command that assigns or re-declares an identity
+// variable. how names the construct ("read", "for", "declare +x").
+func (a *analyzer) identityTarget(inv *invocation, node syntax.Node, st *state, name, how string) {
+	if !identityVar(strings.ToUpper(name)) {
+		return
+	}
+	if inv == nil {
+		inv = &invocation{name: how, argv: []arg{{s: how}, {s: name}}, st: st, node: node}
+	}
+	a.report(inv, policy.RuleGuardTamper, how+" "+name+" changes who the agent is or how the guard judges it ("+name+" is set by Claude Code or swarm-guard run, not by the agent)", altTamper)
+}
+
+// envIgnoresEnvironment: env -i (or a lone -) runs the command without
+// CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the
+// agent for a human.
+func (a *analyzer) envIgnoresEnvironment(inv *invocation, p parsed, rest []arg) {
+	lone := false
+	for _, x := range inv.args() {
+		if x.static() && x.s == "-" {
+			lone = true
+		}
+		if x.static() && !strings.HasPrefix(x.s, "-") {
+			break
+		}
+	}
+	if (!p.has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].static() {
+		return
+	}
+	if name := commandName(rest[0].s); name == "git" {
+		// Only git commands that run hooks care who runs them.
+		sub := ""
+		for i := 1; i < len(rest); i++ {
+			x := rest[i]
+			if x.static() && (x.s == "-C" || x.s == "-c" || x.s == "--git-dir" || x.s == "--work-tree") {
+				i++
+				continue
+			}
+			if !x.static() || !strings.HasPrefix(x.s, "-") {
+				sub = x.s
+				break
+			}
+		}
+		if !gitRunsHooks[sub] {
+			return
+		}
+	}
+	a.report(inv, policy.RuleGuardTamper, "env -i starts the command without CLAUDECODE and SWARM_GUARD_*, by which the git hooks tell an agent from a human",
+		"drop only the variables you mean with env -u NAME (not CLAUDECODE, CLAUDE_PROJECT_DIR or SWARM_GUARD_*)")
+}
+
+// gitRunsHooks lists git subcommands that run client-side hooks.
+var gitRunsHooks = map[string]bool{
+	"commit": true, "merge": true, "pull": true, "push": true, "rebase": true, "am": true, "cherry-pick": true,
+	"revert": true, "checkout": true, "switch": true, "clone": true, "worktree": true, "gc": true, "": true,
+}
+
+// shadowsGuardOnPath: PATH=<dir>:... on a git command, where dir is a
+// place the agent can write, lets a program named swarm-guard there answer
+// the git hooks (they fall back to the PATH when the installed binary is
+// gone).
+func (a *analyzer) shadowsGuardOnPath(rep *invocation, name string, val []arg, st *state) {
+	for _, v := range val {
+		if v.dynamic {
+			a.report(rep, policy.RuleGuardTamper, name+" for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", altTamper)
+			return
+		}
+		for _, dir := range strings.Split(v.s, ":") {
+			if dir == "" || !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".") {
+				continue
+			}
+			abs := cleanJoin(st.firstCwd(a.env.Cwd), dir)
+			if a.underRoot(abs) || a.writable(abs) {
+				a.report(rep, policy.RuleGuardTamper, name+" puts "+abs+", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
+					"run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git")
+				return
+			}
+		}
+	}
+}
+
+// nestedOversight: swarm-guard run --oversight started by an agent may not
+// hand the agent it starts other merge rights than its own: choosing the
+// oversight mode is a human's call.
+func (a *analyzer) nestedOversight(inv *invocation, rest []arg) {
+	current := a.env.Oversight
+	switch current {
+	case policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
+	default:
+		current = a.pol.Swarm.Oversight
+	}
+	for i, x := range rest {
+		if x.s == "--" {
+			return
+		}
+		v, ok := strings.CutPrefix(x.s, "--oversight=")
+		if x.s == "--oversight" && i+1 < len(rest) {
+			v, ok = rest[i+1].s, true
+			if !rest[i+1].static() {
+				v = "\x00"
+			}
+		}
+		if ok && v != current {
+			a.report(inv, policy.RuleGuardTamper, "swarm-guard run --oversight "+strings.ReplaceAll(v, "\x00", "<unknown>")+" gives the agent it starts other merge rights than this agent's own ("+current+")",
+				"start nested agents without --oversight: they inherit this agent's mode")
+			return
+		}
+	}
+}
