@@ -288,6 +288,7 @@ func (p *Policy) problems() []*Error {
 		}
 	}
 	globs("verify.exempt_authors", p.Verify.ExemptAuthors)
+	globs("verify.scope", p.Verify.Scope)
 	if p.Verify.MinAgents < 0 {
 		bad("verify.min_agents", "must not be negative")
 	}

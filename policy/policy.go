@@ -208,6 +208,11 @@ type Verify struct {
 	ExemptMerges  bool     `toml:"exempt_merges"`
 	ExemptAuthors []string `toml:"exempt_authors"`
 	MinAgents     int      `toml:"min_agents"`
+	// Scope, when not empty, is the task's expected scope: doublestar
+	// globs of the paths its changes may touch. A range changing anything
+	// else fails ("changes are within expected scope", the auto-merge
+	// criterion). swarm-guard verify --scope overrides it.
+	Scope []string `toml:"scope"`
 }
 
 // Budget configures tool-call and token budgets.
@@ -317,6 +322,7 @@ func (p *Policy) Clone() *Policy {
 	}
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
+	c.Verify.Scope = cloneStrings(p.Verify.Scope)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
 	c.Swarm.OwnBranches = cloneStrings(p.Swarm.OwnBranches)
 	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)

@@ -40,6 +40,8 @@ Flags:
   --format FORMAT     text (default), json, sarif, or github: workflow
                       annotations, plus a Markdown summary appended to
                       $GITHUB_STEP_SUMMARY when it is set
+  --scope GLOB,...    fail when the range changes files no glob matches (the
+                      task's expected scope; default: [verify] scope)
   --min-agents N      require N distinct agent ids across the range
                       (default: [verify] min_agents of the policy)
   --policy FILE       use this policy file instead of the base's
@@ -70,6 +72,7 @@ func runVerify(c *cli, args []string) error {
 	rangeSpec := fs.String("range", "", "")
 	format := fs.String("format", "text", "")
 	minAgents := fs.Int("min-agents", 0, "")
+	scope := fs.StringSlice("scope", nil, "")
 	policyFile := fs.String("policy", "", "")
 	skipSecrets := fs.Bool("skip-secrets", false, "")
 	dir := fs.String("dir", "", "")
@@ -86,6 +89,9 @@ func runVerify(c *cli, args []string) error {
 		return usageErrorf("usage: --min-agents must be 0 or more")
 	}
 	opts := ci.Options{Range: *rangeSpec, MinAgents: -1}
+	if fs.Changed("scope") {
+		opts.Scope = *scope
+	}
 	if fs.Changed("min-agents") {
 		opts.MinAgents = *minAgents
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"os"
 	"slices"
 	"strings"
@@ -52,6 +53,9 @@ func runCommitMsg(c *cli, args []string) error {
 			return refuse(c, hc.hook, fmt.Sprintf("cannot write the commit message: %v", err))
 		}
 		vals = trailer.Values(out, key, o)
+	}
+	if p := forgedTrailer(hc, key, vals); p != "" {
+		return refuse(c, hc.hook, p)
 	}
 	if !require {
 		return nil
@@ -116,4 +120,25 @@ func contentLines(msg string, o trailer.Options) []string {
 		}
 	}
 	return out
+}
+
+// forgedTrailer refuses, in an agent's session, a message that names
+// another agent than the one committing: a --trailer, -m line, template or
+// -c trailer.* config of the agent's choosing would otherwise forge the
+// commit's identity, which verify then trusts. Humans (no agent session)
+// write what they like.
+func forgedTrailer(hc *gitHookContext, key string, vals []string) string {
+	if !hookenv.AgentSession(hc.c.getenv) || len(vals) == 0 {
+		return ""
+	}
+	id, err := resolveAgent(hc.c, hc.repo, hc.pol)
+	if err != nil {
+		return ""
+	}
+	for _, v := range vals {
+		if v != id.ID {
+			return fmt.Sprintf("the message names %s: %s, but the agent committing is %s; remove that line (the hooks write the true %s trailer) and commit again", key, v, id.ID, key)
+		}
+	}
+	return ""
 }

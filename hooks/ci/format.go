@@ -120,6 +120,8 @@ func hints(r *Report) []string {
 			out = append(out, "conflict markers: resolve the conflict, remove the marker lines and rewrite the commit that added them")
 		case KindMinAgents:
 			out = append(out, "min-agents: this range needs commits from more distinct agents (a second agent's review commit, for example)")
+		case KindScope:
+			out = append(out, "scope: the task's changes must stay within its expected scope; move the other changes to a task of their own, or widen --scope / [verify] scope")
 		}
 	}
 	return out
@@ -206,6 +208,8 @@ func annotationTitle(v Violation, agentKey string) string {
 		return "conflict markers"
 	case KindMinAgents:
 		return "too few agents"
+	case KindScope:
+		return "out of scope"
 	}
 	return string(v.Kind)
 }

@@ -22,6 +22,9 @@ var sarifRules = []sarif.Rule{
 	{ID: string(KindMinAgents), Name: "MinAgents",
 		ShortDescription: sarif.Message{Text: "The range has commits from enough distinct agents"},
 		Help:             sarif.Message{Text: "[verify] min_agents or --min-agents asks for commits from that many distinct agent ids."}},
+	{ID: string(KindScope), Name: "OutOfScope",
+		ShortDescription: sarif.Message{Text: "The range changes only files within the task's expected scope"},
+		Help:             sarif.Message{Text: "--scope or [verify] scope lists the globs a task's changes may touch; move other changes to a task of their own."}},
 }
 
 func writeSARIF(w io.Writer, r *Report, toolVersion string) error {

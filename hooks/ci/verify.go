@@ -3,6 +3,7 @@ package ci
 import (
 	"context"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"sort"
 	"strings"
 
@@ -17,6 +18,7 @@ type Kind string
 const (
 	KindTrailer   Kind = "agent-trailer"   // a commit lacks exactly one well-formed agent trailer
 	KindSecret    Kind = "secret"          // the range adds a secret
+	KindScope     Kind = "out-of-scope"    // the range changes a file outside the task's scope
 	KindConflict  Kind = "conflict-marker" // a commit adds unresolved conflict markers
 	KindMinAgents Kind = "min-agents"      // too few distinct agents across the range
 )
@@ -66,6 +68,9 @@ type Options struct {
 	Policy *policy.Policy
 	// MinAgents overrides [verify] min_agents when it is 0 or more.
 	MinAgents int
+	// Scope overrides [verify] scope when not nil: globs of the paths the
+	// range may change.
+	Scope []string
 	// Scanner scans the range for secrets; nil skips the secret check and
 	// says so in the report.
 	Scanner SecretScanner
@@ -146,6 +151,17 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	rep.Commits = len(w.order)
+	scope := pol.Verify.Scope
+	if o.Scope != nil {
+		scope = o.Scope
+	}
+	if len(scope) > 0 && rep.Commits > 0 {
+		vs, err := outOfScope(ctx, g, r, scope)
+		if err != nil {
+			return nil, err
+		}
+		rep.Violations = append(rep.Violations, vs...)
+	}
 	for _, f := range findings {
 		rep.Violations = append(rep.Violations, w.secretViolation(f))
 	}
@@ -440,4 +456,31 @@ func predating(ctx context.Context, g git, r Range, since string) (map[string]bo
 		m[id] = true
 	}
 	return m, nil
+}
+
+// outOfScope lists the files the range changes (added, modified, deleted
+// or renamed, old and new names) that no scope glob matches.
+func outOfScope(ctx context.Context, g git, r Range, scope []string) ([]Violation, error) {
+	out, err := g.output(ctx, "diff", "--name-only", "--no-renames", "-z", r.Base, r.Head, "--")
+	if err != nil {
+		return nil, err
+	}
+	var vs []Violation
+	for _, f := range strings.Split(out, "\x00") {
+		if f == "" {
+			continue
+		}
+		in := false
+		for _, g := range scope {
+			if ok, _ := doublestar.Match(g, f); ok {
+				in = true
+				break
+			}
+		}
+		if !in {
+			vs = append(vs, Violation{Kind: KindScope, File: f,
+				Message: "changes " + f + ", outside the task's expected scope (" + strings.Join(scope, ", ") + ")"})
+		}
+	}
+	return vs, nil
 }
