@@ -98,8 +98,10 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 				switch {
 				case has("--admin"):
 					a.oversightReport(inv, "pr merge --admin merges past the branch protection and the required checks")
+				case mode == policy.OversightAutonomous && has("--auto") && !has("--disable-auto") && !a.ownPRSelector(at(2)):
+					a.oversightReport(inv, "pr merge --auto "+at(2)+" enables auto-merge on a pull request that may be another agent's (autonomous allows it on your own: gh pr merge --auto without a number, from your branch)")
 				case mode == policy.OversightAutonomous && has("--auto") && !has("--disable-auto"):
-					// the forge merges once the required checks pass
+					// the forge merges the agent's own PR once the required checks pass
 				default:
 					a.oversightReport(inv, "pr merge merges a pull request")
 				}
@@ -148,7 +150,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		case "mr":
 			switch verb {
 			case "merge", "accept":
-				if !(mode == policy.OversightAutonomous && has("--auto-merge", "--when-pipeline-succeeds")) {
+				if !(mode == policy.OversightAutonomous && has("--auto-merge", "--when-pipeline-succeeds") && a.ownPRSelector(at(2))) {
 					a.oversightReport(inv, "mr "+verb+" merges a merge request")
 				}
 			case "approve":

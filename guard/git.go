@@ -141,6 +141,9 @@ func (a *analyzer) gitConfigPair(inv *invocation, kv arg, aliases map[string]str
 // gitConfigWrite checks setting (or unsetting, hasValue false) one key.
 func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasValue bool, aliases map[string]string) {
 	key := strings.ToLower(rawKey)
+	if strings.HasPrefix(key, "trailer.") && hasValue {
+		a.trailerConfig(inv, rawKey, val)
+	}
 	switch {
 	case key == "core.hookspath":
 		a.report(inv, policy.RuleGuardTamper, "setting core.hooksPath changes which git hooks run, which can switch the guard's hooks off", altTamper)

@@ -122,3 +122,24 @@ func (a *analyzer) nestedOversight(inv *invocation, rest []arg) {
 		}
 	}
 }
+
+// trailerConfig: git config trailer.<token>.key = Agent-Id (persistent, -c,
+// --config-env or GIT_CONFIG_*) makes any --trailer <token>=... an agent
+// trailer; trailer.<token>.cmd/.command runs a command whose output becomes
+// a trailer. Either lets a commit carry an identity of the agent's choosing.
+func (a *analyzer) trailerConfig(inv *invocation, rawKey string, val arg) {
+	key := strings.ToLower(rawKey)
+	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey}
+	switch {
+	case strings.HasSuffix(key, ".key"):
+		v := strings.TrimRight(strings.TrimSpace(val.s), ":= ")
+		for _, k := range keys {
+			if val.dynamic || k != "" && strings.EqualFold(v, k) {
+				a.report(inv, policy.RuleGuardTamper, "git config "+rawKey+"="+val.show()+" turns a trailer of the agent's choosing into an "+keys[0]+" trailer", altTrailer)
+				return
+			}
+		}
+	case strings.HasSuffix(key, ".cmd") || strings.HasSuffix(key, ".command"):
+		a.report(inv, policy.RuleGuardTamper, "git config "+rawKey+" runs a command that writes commit trailers, which may forge the "+keys[0]+" trailer", altTrailer)
+	}
+}

@@ -126,7 +126,12 @@ func TestForgeOversightModes(t *testing.T) {
 		{policy.OversightAutonomous, "gh pr merge --auto --squash", ""},
 		{policy.OversightAutonomous, "gh pr merge --auto --admin", policy.Deny},
 		{policy.OversightAutonomous, "gh pr merge 3 --squash", policy.Deny},
-		{policy.OversightAutonomous, "glab mr merge 4 --auto-merge", ""},
+		{policy.OversightAutonomous, "glab mr merge --auto-merge", ""},
+		// --auto only on the agent's own pull request: a number may be anybody's.
+		{policy.OversightAutonomous, "glab mr merge 4 --auto-merge", policy.Deny},
+		{policy.OversightAutonomous, "gh pr merge 12 --auto", policy.Deny},
+		{policy.OversightAutonomous, "gh pr merge agent-1 --auto", ""},
+		{policy.OversightAutonomous, "gh pr merge agent-2 --auto", policy.Deny},
 		{policy.OversightCheckpoint, "gh pr merge 3 --squash", policy.Ask},
 		{policy.OversightCheckpoint, "gh pr review 3 --approve", policy.Ask},
 		{policy.OversightPRGated, "gh pr merge --auto", policy.Deny},

@@ -241,3 +241,10 @@ func (a *analyzer) worktreePrune(inv *invocation, args []arg) {
 	a.report(inv, policy.RuleForeignWorktree, "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
 		"leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go")
 }
+
+// ownPRSelector reports whether a gh/glab pull-request selector names the
+// agent's own pull request: none (the current branch's) or one of its
+// branches. A number or URL may be anybody's.
+func (a *analyzer) ownPRSelector(sel string) bool {
+	return sel == "" || a.agent().OwnsBranch(sel)
+}

@@ -641,6 +641,9 @@ var hookManagerFiles = []string{
 	".husky", ".husky/**",
 	"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook.json", "lefthook.toml",
 	"lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml", ".lefthook", ".lefthook/**",
+	".lefthook.json", ".lefthook.toml", "lefthook-local.json", "lefthook-local.toml", ".lefthook-local.json", ".lefthook-local.toml",
+	".config/lefthook.yml", ".config/lefthook.yaml", ".config/lefthook.json", ".config/lefthook.toml",
+	".config/lefthook-local.yml", ".config/lefthook-local.yaml",
 	".pre-commit-config.yaml", ".pre-commit-config.yml",
 	".github/workflows/swarm-guard.yml",
 }
