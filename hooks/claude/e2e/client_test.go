@@ -78,6 +78,8 @@ type scenario struct {
 	filePath string
 }
 
+var knownOptions = map[string]bool{"skip": true, "no-install": true, "install": true, "remove-binary": true, "args": true, "env": true, "launcher": true}
+
 func loadScenarios(t *testing.T) []scenario {
 	t.Helper()
 	files, err := filepath.Glob("testdata/*.txtar")
@@ -96,7 +98,11 @@ func loadScenarios(t *testing.T) []scenario {
 			switch file.Name {
 			case "options":
 				for _, l := range lines(body) {
-					sc.options = append(sc.options, strings.Fields(l))
+					o := strings.Fields(l)
+					if !knownOptions[o[0]] {
+						t.Fatalf("%s: unknown option %q", f, o[0])
+					}
+					sc.options = append(sc.options, o)
 				}
 			case "setup.sh":
 				sc.setup = body
@@ -399,6 +405,8 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 		e = w.expand(e)
 		f := strings.Fields(e)
 		switch {
+		case len(f) < 2:
+			t.Fatalf("bad expect line %q", e)
 		case f[0] == "exit":
 			wantExit = f[1]
 		case f[0] == "output" && len(f) > 2 && f[1] == "contains":
