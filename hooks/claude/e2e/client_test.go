@@ -519,3 +519,21 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestScenariosParse checks every scenario file without the client, so
+// that make test catches a broken scenario before make e2e runs it.
+func TestScenariosParse(t *testing.T) {
+	w := &world{vars: map[string]string{}}
+	for _, name := range []string{"WORK", "OTHER", "REMOTE", "OUTSIDE", "SG", "HOME", "MCP_CONFIG", "SECRET", "SECRET_LINE", "SECRET_B64"} {
+		w.vars[name] = "/x/" + strings.ToLower(name) + `"quoted"`
+	}
+	for _, sc := range loadScenarios(t) {
+		calls := w.parseCalls(t, sc.calls)
+		if len(calls) == 0 {
+			t.Errorf("%s: no calls", sc.filePath)
+		}
+		if sc.doc == "" {
+			t.Errorf("%s: no description above the first section", sc.filePath)
+		}
+	}
+}
