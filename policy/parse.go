@@ -293,7 +293,7 @@ func (p *Policy) problems() []*Error {
 		bad("verify.min_agents", "must not be negative")
 	}
 	for key, v := range map[string]int64{
-		"budget.max_tool_calls": p.Budget.MaxToolCalls, "budget.max_tokens": p.Budget.MaxTokens,
+		"budget.max_tool_calls": p.Budget.MaxToolCalls, "budget.max_tokens": p.Budget.MaxTokens, "budget.sync_seconds": p.Budget.SyncSeconds,
 		"budget.worker_tokens": p.Budget.WorkerTokens, "budget.task_tokens": p.Budget.TaskTokens,
 		"budget.session_tokens": p.Budget.SessionTokens,
 	} {

@@ -223,6 +223,11 @@ type Budget struct {
 	TaskTokens    int64    `toml:"task_tokens"`
 	SessionTokens int64    `toml:"session_tokens"`
 	EnvAllow      []string `toml:"env_allow"`
+	// SyncSeconds is how often swarm-guard run --task shares the task's
+	// spend through the git remote (hooks/ledger); 0 turns sharing off.
+	SyncSeconds int64 `toml:"sync_seconds"`
+	// SyncRemote is the remote the swarm shares.
+	SyncRemote string `toml:"sync_remote"`
 }
 
 // RuleAction returns the configured action of a rule; Deny when unset.
@@ -294,7 +299,7 @@ func builtinDefault() *Policy {
 		Swarm:    Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
 		MCP:      MCP{ScanResults: true},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
-			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}},
+			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}, SyncSeconds: 2, SyncRemote: "origin"},
 	}
 }
 

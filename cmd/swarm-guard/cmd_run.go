@@ -172,9 +172,10 @@ type runner struct {
 	argv      []string
 	env       []string
 	limits    budget.Limits
-	hookLimit bool // the policy has per-session hook budgets
-	guarded   bool // claude gets the guard's hooks from run (--settings)
-	live      bool // the hook has run for this run (liveMarker)
+	hookLimit bool          // the policy has per-session hook budgets
+	guarded   bool          // claude gets the guard's hooks from run (--settings)
+	shared    *sharedLedger // the task's spend shared through the git remote; nil when off
+	live      bool          // the hook has run for this run (liveMarker)
 	out       *runOutput
 
 	worker  budget.Usage // tokens of the finished attempts of this run
@@ -260,6 +261,7 @@ func newRunner(c *cli, args []string) (*runner, error) {
 	if err := r.guardAgent(); err != nil {
 		return nil, err
 	}
+	r.openShared(root)
 	return r, nil
 }
 
@@ -271,6 +273,7 @@ func (r *runner) openLedger() (*budget.Exceeded, error) {
 	err := state.Update(r.ledger, func(l *budget.Ledger) error {
 		l.EnsureSession(newID("s", r.started), r.started.UTC())
 		task, session := l.Spent(r.f.task)
+		task += r.shared.othersSpent()
 		r.sessionID = l.Session.ID
 		if ex = r.limits.Reached(budget.Spent{Task: task, Session: session}); ex == nil {
 			l.StartRun(r.f.task, r.started.UTC())
@@ -447,10 +450,14 @@ func (a *attemptState) line(line []byte) bool {
 	usage := a.stream.Usage()
 	pending := usage.Sub(a.charged).Budgeted()
 	lim := a.r.limits
+	if err := a.r.shared.maybeSync(now, a.r.worker.Add(usage).Budgeted(), a.r.c.stderr); err != nil && a.stopped == "" {
+		a.stopped, a.detail = budget.OutcomeStateError, err.Error()
+		return true
+	}
 	spent := budget.Spent{
 		Turns:   a.stream.Turns(),
 		Worker:  a.r.worker.Add(usage).Budgeted(),
-		Task:    a.task + pending,
+		Task:    a.task + pending + a.r.shared.othersSpent(),
 		Session: a.session + pending,
 	}
 	if a.r.f.task == "" {
@@ -468,7 +475,7 @@ func (a *attemptState) line(line []byte) bool {
 			}
 			return false
 		}
-		spent.Task, spent.Session = a.task, a.session
+		spent.Task, spent.Session = a.task+a.r.shared.othersSpent(), a.session
 		if a.r.f.task == "" {
 			spent.Task = 0
 		}
@@ -527,7 +534,8 @@ func (r *runner) ledgerTotals() (task, session int64) {
 	if err != nil {
 		return 0, 0 // the first charge reports the problem and stops the agent
 	}
-	return l.Spent(r.f.task)
+	task, session = l.Spent(r.f.task)
+	return task + r.shared.othersSpent(), session
 }
 
 // budgetHint says where a budget's limit comes from.
@@ -548,6 +556,9 @@ func (r *runner) budgetHint(k budget.Kind) string {
 // finish prints the run's last line and turns the outcome into the exit
 // code.
 func (r *runner) finish(outcome budget.Outcome, detail string) error {
+	if err := r.shared.final(r.c.now(), r.worker.Budgeted(), r.c.stderr); err != nil {
+		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
+	}
 	name := filepath.Base(r.argv[0])
 	elapsed := r.c.now().Sub(r.started).Round(100 * time.Millisecond)
 	switch outcome {

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/ledger"
+)
+
+// sharedLedger is run's side of the task ledger in the git remote
+// (hooks/ledger): it records this run's spend under the agent's own ref,
+// fetches every other agent's, and adds theirs to the task's total. A nil
+// *sharedLedger is sharing switched off; every method is then a no-op.
+type sharedLedger struct {
+	l        *ledger.Ledger
+	interval time.Duration
+	others   int64 // the latest known spend of agents that did not run in this clone
+	recorded int64 // this run's tokens already in the agent's ref
+	unpushed bool  // records not on the remote yet
+	lastSync time.Time
+	warned   bool
+}
+
+// openShared starts sharing when the run has a task and the clone has the
+// policy's remote, and syncs once before anything starts.
+func (r *runner) openShared(root string) {
+	secs := r.pol.Budget.SyncSeconds
+	remote := r.pol.Budget.SyncRemote
+	if r.f.task == "" || r.repo == nil || secs <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
+		return
+	}
+	r.shared = &sharedLedger{
+		l:        &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Agent: r.agentID},
+		interval: time.Duration(secs) * time.Second,
+	}
+	if err := r.shared.sync(r.c.now(), 0, r.c.stderr); err != nil {
+		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
+	}
+}
+
+func (s *sharedLedger) othersSpent() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.others
+}
+
+// maybeSync syncs when the interval has passed.
+func (s *sharedLedger) maybeSync(now time.Time, spent int64, warn io.Writer) error {
+	if s == nil || now.Sub(s.lastSync) < s.interval {
+		return nil
+	}
+	return s.sync(now, spent, warn)
+}
+
+// final records and pushes what is left, at the end of the run.
+func (s *sharedLedger) final(now time.Time, spent int64, warn io.Writer) error {
+	if s == nil {
+		return nil
+	}
+	return s.sync(now, spent, warn)
+}
+
+// sync records this run's new spend, pushes the agent's ref and fetches
+// the others'. An unreachable remote is a warning, once per run: the
+// budget is enforced from the local ledger and the last-known totals, and
+// the records are pushed at the next sync that reaches it. A refused push
+// of the agent's own ref stops the run: someone else wrote it.
+func (s *sharedLedger) sync(now time.Time, spent int64, warn io.Writer) error {
+	s.lastSync = now
+	if delta := spent - s.recorded; delta > 0 {
+		if _, err := s.l.Add(delta, 0, now); err != nil {
+			return fmt.Errorf("cannot record the task's spend in %s: %v", s.l.OwnRef(), err)
+		}
+		s.recorded, s.unpushed = spent, true
+	}
+	var problem error
+	if s.unpushed {
+		if err := s.l.Push(); err != nil {
+			if errors.Is(err, ledger.ErrRejected) {
+				return fmt.Errorf("stopped sharing the task's budget: %v", err)
+			}
+			problem = err
+		} else {
+			s.unpushed = false
+		}
+	}
+	if err := s.l.Fetch(); err != nil {
+		problem = err
+	} else if others, _, err := s.l.Others(); err == nil {
+		s.others = others
+	} else {
+		problem = err
+	}
+	if problem != nil && !s.warned {
+		s.warned = true
+		fmt.Fprintf(warn, "swarm-guard run: the shared task ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying\n", oneLineErr(problem))
+	}
+	return nil
+}
+
+func oneLineErr(err error) string {
+	s := err.Error()
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,253 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Record is one agent's cumulative spend on a task.
+type Record struct {
+	Agent   string    `json:"agent"`
+	Task    string    `json:"task"`
+	Tokens  int64     `json:"tokens"` // budgeted tokens: input + cache writes + output
+	Turns   int64     `json:"turns"`
+	Updated time.Time `json:"updated"`
+}
+
+// Ledger is one agent's view of a task's shared ledger in one clone.
+type Ledger struct {
+	Dir    string // a directory of the clone
+	Remote string // the remote the swarm shares, "origin"
+	Task   string
+	Agent  string
+}
+
+// ErrRejected means the remote refused the agent's own ref: someone else
+// wrote it. The ledger never overwrites it.
+var ErrRejected = errors.New("the remote refused this agent's usage ref, which someone else has written; it is never overwritten")
+
+const (
+	ownPrefix  = "refs/swarm-guard/usage/"
+	seenPrefix = "refs/swarm-guard/seen/"
+)
+
+// OwnRef is the ref this agent writes.
+func (l *Ledger) OwnRef() string { return ownPrefix + safe(l.Task) + "/" + safe(l.Agent) }
+
+// safe keeps a task or agent id usable as one ref path component.
+func safe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := strings.Trim(b.String(), ".")
+	if out == "" {
+		out = "_"
+	}
+	return out
+}
+
+func (l *Ledger) git(stdin []byte, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = l.Dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C",
+		"GIT_AUTHOR_NAME=swarm-guard", "GIT_AUTHOR_EMAIL=swarm-guard@localhost",
+		"GIT_COMMITTER_NAME=swarm-guard", "GIT_COMMITTER_EMAIL=swarm-guard@localhost")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Own reads this agent's latest record in this clone (zero when none).
+func (l *Ledger) Own() (Record, error) {
+	return l.read(l.OwnRef())
+}
+
+func (l *Ledger) read(ref string) (Record, error) {
+	out, err := l.git(nil, "cat-file", "-p", ref+":usage.json")
+	if err != nil {
+		if _, e := l.git(nil, "rev-parse", "--verify", "--quiet", ref); e != nil {
+			return Record{Agent: l.Agent, Task: l.Task}, nil // no record yet
+		}
+		return Record{}, err
+	}
+	var r Record
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return Record{}, fmt.Errorf("%s holds a broken usage record: %v", ref, err)
+	}
+	return r, nil
+}
+
+// Add appends a record of this agent's new cumulative spend: the previous
+// total plus tokens and turns. Local only; Push publishes it.
+func (l *Ledger) Add(tokens, turns int64, now time.Time) (Record, error) {
+	prev, err := l.Own()
+	if err != nil {
+		return Record{}, err
+	}
+	rec := Record{Agent: l.Agent, Task: l.Task, Tokens: prev.Tokens + tokens, Turns: prev.Turns + turns, Updated: now.UTC()}
+	data, _ := json.MarshalIndent(rec, "", "  ")
+	blob, err := l.git(append(data, '\n'), "hash-object", "-w", "--stdin")
+	if err != nil {
+		return Record{}, err
+	}
+	tree, err := l.git([]byte("100644 blob "+blob+"\tusage.json\n"), "mktree")
+	if err != nil {
+		return Record{}, err
+	}
+	args := []string{"commit-tree", tree, "-m", fmt.Sprintf("usage: %s spent %d tokens on task %s\n\nAgent-Id: %s", l.Agent, rec.Tokens, l.Task, l.Agent)}
+	old, _ := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef())
+	if old != "" {
+		args = append(args, "-p", old)
+	}
+	commit, err := l.git(nil, args...)
+	if err != nil {
+		return Record{}, err
+	}
+	upd := []string{"update-ref", l.OwnRef(), commit}
+	if old != "" {
+		upd = append(upd, old)
+	}
+	if _, err := l.git(nil, upd...); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+// Push publishes this agent's ref, fast-forward only. The pre-push hook is
+// skipped: the records are data, and the hook's branch rules are for the
+// agent's pushes, not for run's.
+func (l *Ledger) Push() error {
+	if _, err := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef()); err != nil {
+		return nil // nothing recorded yet
+	}
+	_, err := l.git(nil, "push", "--quiet", "--no-verify", l.Remote, l.OwnRef()+":"+l.OwnRef())
+	if err != nil && (strings.Contains(err.Error(), "rejected") || strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(err.Error(), "fetch first")) {
+		return fmt.Errorf("%w (%s)", ErrRejected, l.OwnRef())
+	}
+	return err
+}
+
+// Fetch brings every agent's record of the task from the remote.
+func (l *Ledger) Fetch() error {
+	spec := "+" + ownPrefix + safe(l.Task) + "/*:" + seenPrefix + safe(l.Task) + "/*"
+	_, err := l.git(nil, "fetch", "--quiet", "--no-tags", l.Remote, spec)
+	return err
+}
+
+// Others sums the latest fetched records of the agents that have no own
+// ref in this clone (their spend is not in this clone's local ledger),
+// and returns every agent's record, own and others', sorted by agent.
+func (l *Ledger) Others() (int64, []Record, error) {
+	out, err := l.git(nil, "for-each-ref", "--format=%(refname)", ownPrefix+safe(l.Task)+"/", seenPrefix+safe(l.Task)+"/")
+	if err != nil {
+		return 0, nil, err
+	}
+	local := map[string]bool{}
+	var seen []string
+	for _, ref := range strings.Fields(out) {
+		agent := ref[strings.LastIndexByte(ref, '/')+1:]
+		if strings.HasPrefix(ref, ownPrefix) {
+			local[agent] = true
+		} else {
+			seen = append(seen, ref)
+		}
+	}
+	var total int64
+	byAgent := map[string]Record{}
+	var refs []string
+	for a := range local {
+		refs = append(refs, ownPrefix+safe(l.Task)+"/"+a)
+	}
+	for _, ref := range seen {
+		if !local[ref[strings.LastIndexByte(ref, '/')+1:]] {
+			refs = append(refs, ref)
+		}
+	}
+	recs, err := l.readAll(refs)
+	if err != nil {
+		return 0, nil, err
+	}
+	for i, ref := range refs {
+		agent := ref[strings.LastIndexByte(ref, '/')+1:]
+		byAgent[agent] = recs[i]
+		if strings.HasPrefix(ref, seenPrefix) {
+			total += recs[i].Tokens
+		}
+	}
+	var all []Record
+	for _, r := range byAgent {
+		all = append(all, r)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Agent < all[j].Agent })
+	return total, all, nil
+}
+
+// HasRemote reports whether the clone has the remote.
+func HasRemote(dir, remote string) bool {
+	cmd := exec.Command("git", "remote", "get-url", remote)
+	cmd.Dir = dir
+	return cmd.Run() == nil
+}
+
+// readAll reads the records of many refs with one git process.
+func (l *Ledger) readAll(refs []string) ([]Record, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	var in strings.Builder
+	for _, r := range refs {
+		in.WriteString(r + ":usage.json\n")
+	}
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = l.Dir
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %v", err)
+	}
+	recs := make([]Record, len(refs))
+	for i := range refs {
+		// "<oid> blob <size>\n<content>\n", or "<name> missing\n".
+		nl := bytes.IndexByte(out, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file: short output")
+		}
+		head := strings.Fields(string(out[:nl]))
+		out = out[nl+1:]
+		if len(head) != 3 {
+			continue // missing: no record
+		}
+		var size int
+		fmt.Sscan(head[2], &size)
+		if size > len(out) {
+			return nil, fmt.Errorf("git cat-file: short output")
+		}
+		if err := json.Unmarshal(out[:size], &recs[i]); err != nil {
+			return nil, fmt.Errorf("%s holds a broken usage record: %v", refs[i], err)
+		}
+		out = out[size:]
+		if len(out) > 0 && out[0] == '\n' {
+			out = out[1:]
+		}
+	}
+	return recs, nil
+}
