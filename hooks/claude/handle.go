@@ -99,7 +99,7 @@ func Handle(rt Runtime) (resp Response) {
 	switch in.HookEventName {
 	case EventPreToolUse:
 		return preToolUse(&in, rt)
-	case EventPostToolUse:
+	case EventPostToolUse, EventPostToolUseFailure:
 		return postToolUse(&in, rt)
 	case "":
 		return deny("swarm-guard blocked this call (rule bad-input): the hook input has no hook_event_name. Claude Code sends it with every event; check the hook command in .claude/settings.json.")

@@ -26,6 +26,10 @@ type Input struct {
 const (
 	EventPreToolUse  = "PreToolUse"
 	EventPostToolUse = "PostToolUse"
+	// EventPostToolUseFailure replaces PostToolUse when the tool failed,
+	// e.g. a Bash command that exited non-zero. Such a command may have
+	// written files before it failed, so it gets the same scan.
+	EventPostToolUseFailure = "PostToolUseFailure"
 )
 
 // preToolUseOutput is the JSON answer for "ask".
