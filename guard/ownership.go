@@ -222,6 +222,11 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
 		dirs = []string{cleanJoin(g.inv.st.cwds[0], g.workTree.s)}
 	}
 	for _, d := range dirs {
+		if root, ok := a.sameRepoCheckout(a.resolve(d)); ok && !a.underRoot(a.resolve(d)) {
+			a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes "+root+", another checkout of this repository (another agent's or a human's; this agent's home is "+a.env.Root+")",
+				altForeignWorktree(a.env.Root))
+			return
+		}
 		for _, w := range a.m.worktrees {
 			if under(d, w) && !(under(a.env.Root, w) && a.underRoot(d)) {
 				a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes the worktree "+w+", which is another agent's (this agent's home is "+a.env.Root+")",
@@ -247,4 +252,21 @@ func (a *analyzer) worktreePrune(inv *invocation, args []arg) {
 // branches. A number or URL may be anybody's.
 func (a *analyzer) ownPRSelector(sel string) bool {
 	return sel == "" || a.agent().OwnsBranch(sel)
+}
+
+// checkoutFinder is implemented by Repos that can tell a checkout of the
+// same repository that is not one of its worktrees (another clone).
+type checkoutFinder interface {
+	SameRepoCheckout(path string) (root string, ok bool)
+}
+
+// sameRepoCheckout reports whether p lies in another clone of the home's
+// repository: another agent's or a human's checkout, read-only like a
+// sibling worktree.
+func (a *analyzer) sameRepoCheckout(p string) (string, bool) {
+	f, ok := a.env.Repo.(checkoutFinder)
+	if !ok || f == nil {
+		return "", false
+	}
+	return f.SameRepoCheckout(p)
 }

@@ -156,6 +156,9 @@ func (a *analyzer) classify(p string, st *state) (place, string) {
 	if a.underRoot(p) {
 		return placeInside, ""
 	}
+	if root, ok := a.sameRepoCheckout(p); ok {
+		return placeOutside, p + foreignWorktreeMark + root
+	}
 	if a.env.Home != "" && (p == a.env.Home || under(p, a.env.Home)) && !a.writableOwn(p) {
 		// The home directory is never a temp directory, even when it
 		// lies under /tmp (containers, CI).

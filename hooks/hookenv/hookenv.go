@@ -89,7 +89,7 @@ func Build(o Options) *Context {
 		Temp:    r.resolve(filepath.Clean(os.TempDir())),
 		Vars:    map[string]string{},
 		Resolve: r.resolve,
-		Repo:    repoInfo{},
+		Repo:    &repoInfo{clones: map[string]string{}},
 	}
 	env.ReadFile = readFile
 	// swarm-guard run's --oversight for this task: set in the agent's
@@ -118,6 +118,9 @@ func Build(o Options) *Context {
 	}
 	if repo, ok := gitrepo.Find(where); ok {
 		ctx.Repo = repo
+		if ri, ok := env.Repo.(*repoInfo); ok {
+			ri.home, ri.origin = repo, normalizeRemote(repo.ConfigValue(`remote "origin"`, "url"), repo.Root)
+		}
 		env.Root = r.resolve(repo.Root)
 		env.GitDir = r.resolve(repo.GitDir)
 		env.CommonDir = r.resolve(repo.CommonDir)
@@ -178,9 +181,13 @@ func (r *resolver) resolve(p string) string {
 }
 
 // repoInfo answers the engine's questions about other directories.
-type repoInfo struct{}
+type repoInfo struct {
+	home   *gitrepo.Repo     // the agent's home worktree; nil outside git
+	origin string            // its remote.origin.url, normalised
+	clones map[string]string // directory -> root of a checkout of the same repository ("" none)
+}
 
-func (repoInfo) BranchAt(dir string) (string, bool) {
+func (*repoInfo) BranchAt(dir string) (string, bool) {
 	repo, ok := gitrepo.Find(dir)
 	if !ok || (repo.Branch == "" && !repo.Detached) {
 		return "", false
@@ -188,12 +195,12 @@ func (repoInfo) BranchAt(dir string) (string, bool) {
 	return repo.Branch, true
 }
 
-func (repoInfo) HasBranch(dir, name string) bool {
+func (*repoInfo) HasBranch(dir, name string) bool {
 	repo, ok := gitrepo.Find(dir)
 	return ok && repo.HasBranch(name)
 }
 
-func (repoInfo) Exists(path string) bool {
+func (*repoInfo) Exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
@@ -215,4 +222,65 @@ func isolatedWorktree(r *resolver, home, cwd string) string {
 		return cur.Root
 	}
 	return ""
+}
+
+// SameRepoCheckout reports whether path lies in a checkout of the home's
+// repository that is not one of its worktrees: another clone with the same
+// origin, a clone of the home, or the clone the home was made from. Such a
+// checkout is another agent's (or a human's), read-only like a sibling
+// worktree. Results are cached per checkout root.
+func (ri *repoInfo) SameRepoCheckout(path string) (string, bool) {
+	if ri.home == nil {
+		return "", false
+	}
+	r, ok := gitrepo.Find(path)
+	if !ok || filepath.Clean(r.CommonDir) == filepath.Clean(ri.home.CommonDir) {
+		return "", false
+	}
+	if v, ok := ri.clones[r.Root]; ok {
+		return v, v != ""
+	}
+	same := false
+	theirs := normalizeRemote(r.ConfigValue(`remote "origin"`, "url"), r.Root)
+	switch {
+	case theirs != "" && theirs == ri.origin:
+		same = true
+	case theirs != "" && (theirs == filepath.Clean(ri.home.Root) || theirs == filepath.Clean(ri.home.CommonDir)):
+		same = true // cloned from the home
+	case ri.origin != "" && (ri.origin == filepath.Clean(r.Root) || ri.origin == filepath.Clean(r.CommonDir)):
+		same = true // the home was cloned from it
+	}
+	root := ""
+	if same {
+		root = r.Root
+	}
+	ri.clones[r.Root] = root
+	return root, same
+}
+
+// normalizeRemote makes remote URLs comparable: no trailing slash or .git,
+// scp-like and ssh:// spellings alike, local paths absolute and clean.
+func normalizeRemote(url, base string) string {
+	u := strings.TrimSpace(url)
+	if u == "" {
+		return ""
+	}
+	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
+	if p, ok := strings.CutPrefix(u, "file://"); ok {
+		u = p
+	}
+	if strings.HasPrefix(u, "/") || strings.HasPrefix(u, ".") {
+		if !filepath.IsAbs(u) {
+			u = filepath.Join(base, u)
+		}
+		return filepath.Clean(u)
+	}
+	for _, pre := range []string{"ssh://", "https://", "http://", "git://"} {
+		u = strings.TrimPrefix(u, pre)
+	}
+	if at := strings.Index(u, "@"); at >= 0 && at < strings.IndexAny(u+":/", ":/") {
+		u = u[at+1:]
+	}
+	u = strings.Replace(u, ":", "/", 1)
+	return strings.ToLower(u)
 }

@@ -102,3 +102,21 @@ func TestBuildHomeDoesNotFollowCwd(t *testing.T) {
 		t.Errorf("other worktrees %q, want [%q]", ctx.Env.OtherWorktrees, other)
 	}
 }
+
+func TestNormalizeRemote(t *testing.T) {
+	same := [][]string{
+		{"https://github.com/o/r.git", "git@github.com:o/r.git", "ssh://git@github.com/o/r", "https://GitHub.com/o/r/"},
+		{"/srv/git/r.git", "file:///srv/git/r", "../../../srv/git/r.git"},
+	}
+	for _, group := range same {
+		want := normalizeRemote(group[0], "/home/a/w")
+		for _, u := range group[1:] {
+			if got := normalizeRemote(u, "/home/a/w"); got != want {
+				t.Errorf("normalizeRemote(%q) = %q, want %q (as %q)", u, got, want, group[0])
+			}
+		}
+	}
+	if normalizeRemote("https://github.com/o/r", "") == normalizeRemote("https://github.com/o/r2", "") {
+		t.Error("different repositories compare equal")
+	}
+}
