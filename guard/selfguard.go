@@ -18,6 +18,7 @@ func registerSelfGuard() {
 	nextGit := handlers["git"]
 	handlers["git"] = func(a *analyzer, inv *invocation) {
 		a.forgedTrailer(inv)
+		a.ledgerRefs(inv)
 		nextGit(a, inv)
 	}
 	for _, n := range []string{"npm", "yarn", "pnpm", "bun"} {
@@ -214,3 +215,25 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 }
 
 const altTrailer = "commit without an Agent-Id or Agent-Session line: the git hooks add the true ones"
+
+// ledgerRefs: the shared budget ledger (refs/swarm-guard/...) is written
+// by swarm-guard run only; an agent that pushed, moved or deleted those
+// refs could erase the swarm's spend.
+func (a *analyzer) ledgerRefs(inv *invocation) {
+	var words []string
+	for _, x := range inv.args() {
+		words = append(words, x.s)
+	}
+	sub, rest := gitSubcommand(words)
+	switch sub {
+	case "push", "update-ref", "branch", "tag", "replace", "notes", "fetch":
+	default:
+		return
+	}
+	for _, w := range rest {
+		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/")) {
+			a.report(inv, policy.RuleGuardTamper, "git "+sub+" "+w+" writes the shared budget ledger, which only swarm-guard run writes", "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger")
+			return
+		}
+	}
+}

@@ -103,6 +103,10 @@ func runReport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	var shared *sharedReport
+	if *task != "" && inRepo {
+		shared = readSharedLedger(c, repo.Root, *task)
+	}
 	groups := budget.Aggregate(attempts, lines)
 	var total []budget.Group
 	if len(groups) > 1 {
@@ -117,9 +121,10 @@ func runReport(c *cli, args []string) error {
 		out := struct {
 			Log       string           `json:"log"`
 			Decisions *decisionSummary `json:"decisions"`
+			Shared    *sharedReport    `json:"shared_task,omitempty"`
 			Groups    []budget.Group   `json:"groups"`
 			Total     *budget.Group    `json:"total,omitempty"`
-		}{Log: logPath, Decisions: decisions, Groups: groups}
+		}{Log: logPath, Decisions: decisions, Shared: shared, Groups: groups}
 		if len(total) == 1 {
 			out.Total = &total[0]
 		}
@@ -129,6 +134,9 @@ func runReport(c *cli, args []string) error {
 	}
 	if err := writeDecisions(c.stdout, decisions); err != nil {
 		return err
+	}
+	if shared != nil {
+		writeShared(c.stdout, shared)
 	}
 	fmt.Fprintln(c.stdout)
 	if len(groups) == 0 {
