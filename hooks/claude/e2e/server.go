@@ -81,6 +81,7 @@ type Server struct {
 	sent        map[string]time.Time // when the tool_use response was complete
 	gaps        []time.Duration      // sent → its result arrived, per call in order
 	toolReqs    int
+	answers     int // answers sent, for unique message ids
 	unknownPath []string
 
 	ln  net.Listener
@@ -298,7 +299,7 @@ func textBlock(text string) map[string]any {
 func (s *Server) answer(w http.ResponseWriter, stream bool, content []any, stopReason, toolID string) {
 	usage := map[string]any{"input_tokens": 100, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	msg := map[string]any{
-		"id": "msg_e2e", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+		"id": s.nextMessageID(), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
 		"content": content, "stop_reason": stopReason, "stop_sequence": nil, "usage": usage,
 	}
 	if !stream {
@@ -331,6 +332,16 @@ func (s *Server) answer(w http.ResponseWriter, stream bool, content []any, stopR
 	event(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
 	event(w, "message_stop", map[string]any{"type": "message_stop"})
 	s.markSent(toolID)
+}
+
+// nextMessageID numbers the answers: like the real API's, every message
+// id is unique (the guard's token count takes a transcript's lines with
+// the same id for one message).
+func (s *Server) nextMessageID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answers++
+	return fmt.Sprintf("msg_e2e_%04d", s.answers)
 }
 
 func (s *Server) markSent(toolID string) {
