@@ -117,8 +117,12 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			}
 		case "repo":
 			switch verb {
-			case "delete", "archive", "unarchive", "rename", "edit", "transfer", "deploy-key", "set-default":
+			case "delete", "archive", "unarchive", "rename", "edit", "transfer", "deploy-key":
 				a.oversightReport(inv, "repo "+verb+" changes or deletes the repository")
+			case "sync":
+				if has("--force") {
+					a.oversightReport(inv, "repo sync --force overwrites a branch with another repository's")
+				}
 			}
 		case "release":
 			switch verb {
@@ -129,6 +133,21 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			if verb != "list" && verb != "view" && verb != "check" && verb != "" {
 				a.oversightReport(inv, group+" "+verb+" changes the repository's settings")
 			}
+		case "issue":
+			switch verb {
+			case "delete", "transfer", "lock", "unlock", "pin", "unpin":
+				a.oversightReport(inv, "issue "+verb+" deletes, moves or locks an issue")
+			}
+		case "workflow":
+			if verb == "disable" || verb == "enable" {
+				a.oversightReport(inv, "workflow "+verb+" switches a CI workflow on or off")
+			}
+		case "run", "cache", "label":
+			if verb == "delete" {
+				a.oversightReport(inv, group+" delete deletes the repository's "+group+"s")
+			}
+		case "alias":
+			a.ghAlias(inv, pos)
 		case "api":
 			a.forgeAPI(inv, words)
 		}
@@ -202,7 +221,11 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 			method = strings.ToUpper(w[2:])
 		case w == "-f" || w == "-F" || w == "--field" || w == "--raw-field" || w == "--input":
 			fields = true
-			body += " " + next()
+			v := next()
+			if w == "--input" {
+				v = "@" + v
+			}
+			body += " " + a.forgeBody(inv, v, w != "-f" && w != "--raw-field")
 		case strings.HasPrefix(w, "--field=") || strings.HasPrefix(w, "--raw-field="):
 			fields = true
 			_, v, _ := strings.Cut(w, "=")
@@ -229,6 +252,32 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 	}
 }
 
+// unreadBody marks a request body the guard could not read (a file it has
+// no access to, or stdin): a GraphQL document in it may be any mutation.
+const unreadBody = "\x00unread-body"
+
+// forgeBody returns the text a request field or body carries: the value
+// itself, or for @file (gh -F, --input, curl -d @file) the file's content
+// when the guard can read it, else unreadBody.
+func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
+	_, val, hasKey := strings.Cut(v, "=")
+	if !hasKey {
+		val = v
+	}
+	file, ok := strings.CutPrefix(val, "@")
+	if !fileRefs || !ok {
+		return v
+	}
+	if file == "-" || file == "" || a.env.ReadFile == nil || inv.st.remote {
+		return unreadBody
+	}
+	data, err := a.env.ReadFile(cleanJoin(inv.st.firstCwd(a.env.Cwd), file))
+	if err != nil || len(data) > 1<<20 {
+		return unreadBody
+	}
+	return string(data)
+}
+
 var (
 	graphqlMutation = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef)\b`)
@@ -240,10 +289,15 @@ var (
 // endpoint does that oversight reserves for humans, or "".
 func forgeWrite(method, endpoint, body string) string {
 	ep := strings.TrimPrefix(strings.TrimPrefix(endpoint, "https://api.github.com"), "/")
-	if i := strings.Index(ep, "/api/v4/"); i >= 0 {
-		ep = ep[i+len("/api/v4/"):]
+	for _, prefix := range []string{"/api/v4/", "/api/v3/"} {
+		if i := strings.Index(ep, prefix); i >= 0 {
+			ep = ep[i+len(prefix):]
+		}
 	}
-	ep = strings.TrimPrefix(ep, "api/v4/")
+	ep = strings.TrimPrefix(strings.TrimPrefix(ep, "api/v4/"), "api/v3/")
+	if ep == "graphql" && strings.Contains(body, unreadBody) {
+		return "sends a GraphQL document the guard cannot read (from a file or stdin), which may merge or delete; pass the query inline with -f query='...'"
+	}
 	if method == "GET" || method == "HEAD" {
 		if ep == "graphql" && graphqlMutation().MatchString(body) {
 			return "runs a GraphQL mutation that merges, deletes or changes settings"
@@ -274,6 +328,9 @@ func forgeWrite(method, endpoint, body string) string {
 		return "changes the repository's settings"
 	case (method == "PATCH" || method == "PUT") && strings.Count(strings.Trim(ep, "/"), "/") == 2 && strings.HasPrefix(ep, "repos/"):
 		return "changes the repository's settings"
+	case strings.Contains(ep, "/statuses/") || strings.HasSuffix(ep, "/check-runs") || strings.Contains(ep, "/check-runs/") ||
+		strings.HasSuffix(ep, "/check-suites") || strings.Contains(ep, "/statuses") && strings.Contains(ep, "/commits/"):
+		return "sets a commit status or check result, which only CI may report"
 	case strings.HasSuffix(ep, "/releases") || strings.Contains(ep, "/releases/"):
 		return "publishes or changes a release"
 	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && strings.Contains(body, "closed"):
@@ -307,13 +364,19 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 			method = strings.ToUpper(v)
 		case w == "-d" || w == "--data" || w == "--data-raw" || w == "--data-binary" || w == "--json" || w == "--post-data" || w == "--body-data":
 			data = true
-			body += " " + next()
+			body += " " + a.forgeBody(inv, next(), w != "--data-raw" && w != "--post-data" && w != "--body-data")
+		case w == "--post-file" || w == "--body-file" || w == "-T" || w == "--upload-file":
+			data = true
+			body += " " + a.forgeBody(inv, "@"+next(), true)
+			if method == "" && (w == "-T" || w == "--upload-file") {
+				method = "PUT"
+			}
 		case strings.HasPrefix(w, "--data") || strings.HasPrefix(w, "--json=") || strings.HasPrefix(w, "--post-data=") || strings.HasPrefix(w, "-d") && len(w) > 2:
 			data = true
 			body += " " + w
-		case inv.name != "curl" && inv.name != "wget" && (w == "GET" || w == "POST" || w == "PUT" || w == "PATCH" || w == "DELETE"):
-			method = w // httpie: http DELETE url
-		case strings.Contains(w, "api.github.com") || strings.Contains(w, "/api/v4/") || strings.Contains(w, "/api/graphql"):
+		case inv.name != "curl" && inv.name != "wget" && endpoint == "" && isHTTPMethod(strings.ToUpper(w)):
+			method = strings.ToUpper(w) // httpie, xh: http DELETE url, xh delete url
+		case strings.Contains(w, "api.github.com") || strings.Contains(w, "/api/v4/") || strings.Contains(w, "/api/v3/") || strings.Contains(w, "/api/graphql"):
 			endpoint = w
 		case inv.name != "curl" && inv.name != "wget" && strings.Contains(w, "="):
 			data = true
@@ -334,11 +397,50 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 			endpoint = endpoint[u+3+slash:]
 		}
 	}
-	endpoint = strings.TrimPrefix(endpoint, "/api")
+	endpoint = strings.TrimPrefix(strings.TrimPrefix(endpoint, "/api/v3"), "/api")
 	if strings.HasPrefix(endpoint, "/graphql") {
 		endpoint = "graphql"
 	}
 	if what := forgeWrite(method, endpoint, body); what != "" {
 		a.oversightReport(inv, method+" "+endpoint+" "+what)
 	}
+}
+
+func isHTTPMethod(w string) bool {
+	switch w {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
+		return true
+	}
+	return false
+}
+
+// ghAlias: gh alias set NAME EXPANSION defines a gh subcommand that runs
+// later as "gh EXPANSION" (or as a shell command with --shell or a leading
+// "!"): judged now, as it would run.
+func (a *analyzer) ghAlias(inv *invocation, pos []string) {
+	if len(pos) < 2 || pos[1] != "set" {
+		if len(pos) >= 2 && pos[1] == "import" {
+			a.oversightReport(inv, "alias import defines gh subcommands the guard cannot see")
+		}
+		return
+	}
+	if len(pos) < 4 {
+		return
+	}
+	exp := pos[3]
+	if exp == "\x00" {
+		a.oversightReport(inv, "alias set defines a gh subcommand only known at run time")
+		return
+	}
+	shell := strings.HasPrefix(exp, "!")
+	for _, x := range inv.args() {
+		if x.s == "--shell" || x.s == "-s" {
+			shell = true
+		}
+	}
+	if shell {
+		a.script(strings.TrimPrefix(exp, "!"), inv.st.clone(), nil)
+		return
+	}
+	a.script("gh "+exp, inv.st.clone(), nil)
 }
