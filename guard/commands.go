@@ -134,6 +134,25 @@ func init() {
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 
+// judgeFirst puts a check in front of the handlers of names: the check
+// judges the invocation, then the handler registered before (or, for a
+// program without one, the generic file-operand check) runs as always.
+// Task runners, the exfiltration sinks, the forges and the self-guard
+// layer their knowledge onto the same programs this way.
+func judgeFirst(names []string, check handler) {
+	for _, n := range names {
+		next := handlers[n]
+		handlers[n] = func(a *analyzer, inv *invocation) {
+			check(a, inv)
+			if next != nil {
+				next(a, inv)
+			} else {
+				a.genericCommand(inv)
+			}
+		}
+	}
+}
+
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.
 func (a *analyzer) hashCmd(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "p"})

@@ -310,22 +310,9 @@ func (a *analyzer) fileSecret(x arg, st *state) string {
 }
 
 func registerExfil() {
-	for _, n := range []string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
-		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh"} {
-		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *invocation) {
-			a.exfilSink(inv)
-			switch inv.name {
-			case "curl", "wget", "http", "https", "xh", "xhs":
-				a.forgeHTTP(inv)
-			}
-			if next != nil {
-				next(a, inv)
-			} else {
-				a.genericCommand(inv)
-			}
-		}
-	}
+	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
+		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh"}, (*analyzer).exfilSink)
+	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)
 }
 
 // exfilSink judges a network client: does a secret leave with it, and

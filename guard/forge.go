@@ -33,15 +33,7 @@ func (a *analyzer) oversightReport(inv *invocation, what string) {
 }
 
 func registerForges() {
-	for _, n := range []string{"gh", "hub", "glab"} {
-		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *invocation) {
-			a.forgeCLI(inv)
-			if next != nil {
-				next(a, inv)
-			}
-		}
-	}
+	judgeFirst([]string{"gh", "hub", "glab"}, (*analyzer).forgeCLI)
 }
 
 // forgeCLI judges gh, hub and glab.

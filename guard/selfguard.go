@@ -15,21 +15,9 @@ func registerSelfGuard() {
 	handlers["lefthook"] = (*analyzer).hookManagerCLI
 	handlers["pre-commit"] = (*analyzer).hookManagerCLI
 	handlers["husky"] = (*analyzer).hookManagerCLI
-	nextGit := handlers["git"]
-	handlers["git"] = func(a *analyzer, inv *invocation) {
-		a.forgedTrailer(inv)
-		a.ledgerRefs(inv)
-		nextGit(a, inv)
-	}
-	for _, n := range []string{"npm", "yarn", "pnpm", "bun"} {
-		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *invocation) {
-			a.removesHookManager(inv)
-			if next != nil {
-				next(a, inv)
-			}
-		}
-	}
+	judgeFirst([]string{"git"}, (*analyzer).forgedTrailer)
+	judgeFirst([]string{"git"}, (*analyzer).ledgerRefs)
+	judgeFirst([]string{"npm", "yarn", "pnpm", "bun"}, (*analyzer).removesHookManager)
 }
 
 // swarmGuardCLI: read-only verbs are fine; the verbs that loosen the

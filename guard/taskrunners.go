@@ -26,15 +26,7 @@ func registerTaskRunners() {
 	handlers["just"] = (*analyzer).justCmd
 	handlers["task"] = (*analyzer).taskCmd
 	handlers["go-task"] = (*analyzer).taskCmd
-	for _, n := range []string{"npm", "pnpm", "yarn", "bun"} {
-		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *invocation) {
-			a.packageScripts(inv)
-			if next != nil {
-				next(a, inv)
-			}
-		}
-	}
+	judgeFirst([]string{"npm", "pnpm", "yarn", "bun"}, (*analyzer).packageScripts)
 }
 
 // fileStatus is what the guard knows of a file a runner reads.
