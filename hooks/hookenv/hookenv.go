@@ -144,6 +144,13 @@ func Build(o Options) *Context {
 		}
 	}
 	ctx.StateDir = audit.Dir(env.CommonDir, getenv)
+	// The guard's own files outside the repository: the per-machine agent
+	// id and the state and audit directories. Rewriting them changes who
+	// the agent is or what was recorded (rule guard-tamper).
+	for _, d := range guardDirs(getenv, ctx.StateDir) {
+		d = r.resolve(d)
+		env.GuardPaths = append(env.GuardPaths, d, d+"/**")
+	}
 	return ctx
 }
 
@@ -283,4 +290,24 @@ func normalizeRemote(url, base string) string {
 	}
 	u = strings.Replace(u, ":", "/", 1)
 	return strings.ToLower(u)
+}
+
+// guardDirs are the directories of the guard's own state outside the
+// worktree: where the agent id file lives ($XDG_CONFIG_HOME/swarm-guard,
+// ~/.config/swarm-guard) and where state and audit logs live.
+func guardDirs(getenv func(string) string, stateDir string) []string {
+	var dirs []string
+	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		dirs = append(dirs, filepath.Join(x, "swarm-guard"))
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		dirs = append(dirs, filepath.Join(h, ".config", "swarm-guard"), filepath.Join(h, ".local", "state", "swarm-guard"))
+	}
+	if x := getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		dirs = append(dirs, filepath.Join(x, "swarm-guard"))
+	}
+	if filepath.IsAbs(stateDir) {
+		dirs = append(dirs, stateDir)
+	}
+	return dirs
 }

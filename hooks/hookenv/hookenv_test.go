@@ -120,3 +120,22 @@ func TestNormalizeRemote(t *testing.T) {
 		t.Error("different repositories compare equal")
 	}
 }
+
+// The agent id file and the state directories are the guard's own: the
+// engine treats them like its executables (rule guard-tamper).
+func TestBuildProtectsGuardState(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := map[string]string{"HOME": "/home/x", "XDG_CONFIG_HOME": filepath.Join(dir, "cfg"), "CLAUDE_PROJECT_DIR": dir}
+	ctx := Build(Options{Cwd: dir, Getenv: func(k string) string { return env[k] }})
+	want := map[string]bool{filepath.Join(dir, "cfg", "swarm-guard", "**"): false, "/home/x/.config/swarm-guard/**": false, "/home/x/.local/state/swarm-guard/**": false}
+	for _, p := range ctx.Env.GuardPaths {
+		if _, ok := want[p]; ok {
+			want[p] = true
+		}
+	}
+	for p, found := range want {
+		if !found {
+			t.Errorf("%s is not protected: %q", p, ctx.Env.GuardPaths)
+		}
+	}
+}
