@@ -43,10 +43,10 @@ const noopHooks = `{"hooks": {
 // response to the request that carries the result, i.e. the client's
 // whole handling of the call, hooks included. It asserts that every call
 // ran; the numbers are reported, never asserted (machines differ).
-// SWARM_GUARD_E2E_ROUNDS sets the rounds (default 8).
+// SWARM_GUARD_E2E_ROUNDS sets the rounds (default 6).
 func TestTiming(t *testing.T) {
 	claude, bin := clientTools(t)
-	rounds := 8
+	rounds := 6
 	if n, err := strconv.Atoi(os.Getenv("SWARM_GUARD_E2E_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
