@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -89,9 +90,17 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 	}
 	if access >= mcp.Write || t.GitCheckout || t.GitPush {
-		for _, b := range mcpStrings(args, mcpBranchKeys) {
+		branches := mcpStrings(args, mcpBranchKeys)
+		if t.GitPush && len(branches) == 0 && env.Branch != "" {
+			branches = []string{env.Branch} // a push without a branch pushes the checked-out one, as git push does
+		}
+		for _, b := range branches {
 			if e.pol.IsProtectedBranch(b) {
 				a.report(inv, policy.RuleProtectedBranch, where+" writes to "+b+", a protected branch (through an MCP server is still to "+b+")", altProtected)
+				continue
+			}
+			if t.WritesRef || t.GitPush {
+				e.mcpRefOwnership(a, inv, where, b, t.Access == mcp.Destructive)
 			}
 		}
 	}
@@ -143,6 +152,24 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 	}
 	return strongest(append([]Decision{a.decision()}, subs...))
+}
+
+// mcpRefOwnership applies the swarm's branch ownership (package
+// guard/swarm, the rules git push follows) to a branch an MCP call writes:
+// pushing files to another agent's branch through the GitHub server is
+// pushing to that branch.
+func (e *Engine) mcpRefOwnership(a *analyzer, inv *invocation, where, branch string, deleting bool) {
+	op := swarm.RefUpdate
+	if deleting {
+		op = swarm.RefDelete
+	}
+	ref := branch
+	if !strings.HasPrefix(ref, "refs/") {
+		ref = "refs/heads/" + ref
+	}
+	if v := a.agent().MayWriteRef(ref, op, a.checkedOutElsewhere(strings.TrimPrefix(ref, "refs/heads/"))); v.Denied {
+		a.report(inv, policy.RuleForeignBranch, where+": "+v.Reason, v.Alternative)
+	}
 }
 
 // oversight is the oversight mode in force: run's override, else the policy's.

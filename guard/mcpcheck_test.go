@@ -144,3 +144,42 @@ func TestForgeOversightModes(t *testing.T) {
 		}
 	}
 }
+
+// With write access granted to the GitHub server, the branch rules still
+// hold: the agent's own branch takes pushes, another agent's and a
+// protected one do not, and a push through a git server without a branch
+// pushes the checked-out branch.
+func TestMCPRefOwnership(t *testing.T) {
+	p, err := policy.Parse([]byte(`
+[mcp.servers.github]
+access = "admin"
+[mcp.servers.git]
+access = "write"
+`), "p.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(p)
+	for _, tc := range []struct {
+		tool, input, branch string
+		want                policy.Action
+		rule                string
+	}{
+		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"agent-1","files":[],"message":"m"}`, "agent-1", "", ""},
+		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"agent/w1-aaaa/fix","files":[],"message":"m"}`, "agent-1", "", ""},
+		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"agent-2","files":[],"message":"m"}`, "agent-1", policy.Deny, policy.RuleForeignBranch},
+		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"main","files":[],"message":"m"}`, "agent-1", policy.Deny, policy.RuleProtectedBranch},
+		{"mcp__github__delete_branch", `{"owner":"o","repo":"r","branch":"agent-1-spike"}`, "agent-1", "", ""},
+		{"mcp__github__delete_branch", `{"owner":"o","repo":"r","branch":"feature"}`, "agent-1", policy.Deny, policy.RuleForeignBranch},
+		{"mcp__github__create_branch", `{"owner":"o","repo":"r","branch":"agent-1-b","from_branch":"main"}`, "agent-1", "", ""},
+		{"mcp__git__git_push", `{"repo_path":"/work/repo"}`, "agent-1", "", ""},
+		{"mcp__git__git_push", `{"repo_path":"/work/repo"}`, "main", policy.Deny, policy.RuleProtectedBranch},
+	} {
+		env := testEnv()
+		env.Branch = tc.branch
+		d := eng.CheckMCP(tc.tool, []byte(tc.input), env)
+		if d.Action != tc.want || tc.want != "" && d.Rule != tc.rule {
+			t.Errorf("%s %s on %s: got %q %s (%s), want %q %s", tc.tool, tc.input, tc.branch, d.Action, d.Rule, d.Reason, tc.want, tc.rule)
+		}
+	}
+}

@@ -83,6 +83,10 @@ type Tool struct {
 	// GitCommit, GitPush, GitCheckout: a git server doing what skips the
 	// repository's hooks.
 	GitCommit, GitPush, GitCheckout bool
+	// WritesRef: the branch argument names a ref the call creates, moves
+	// or deletes in the remote repository (push_files to "branch" is a
+	// push to that branch), so the branch ownership rules apply to it.
+	WritesRef bool
 	// Own is a write the default policy allows: creating and updating the
 	// agent's own pull requests, issues and comments.
 	Own bool

@@ -125,6 +125,22 @@ var servers = map[string]server{
 	)},
 }
 
+// refWriters are the github-mcp-server tools whose branch argument is a
+// ref they write: a commit pushed onto it (create_or_update_file,
+// push_files, delete_file, update_pull_request_branch), or the ref created
+// or deleted (create_branch, delete_branch). Their other branch-like
+// arguments (from_branch, sha) are only read.
+var refWriters = []string{"create_or_update_file", "push_files", "delete_file", "update_pull_request_branch", "create_branch", "delete_branch"}
+
+func init() {
+	gh := servers["github"]
+	for _, name := range refWriters {
+		t := gh.tools[name]
+		t.WritesRef = true
+		gh.tools[name] = t
+	}
+}
+
 // browserServers get write access by default: their writes drive a
 // browser session, which is what they are for.
 var browserServers = map[string]bool{"playwright": true, "puppeteer": true}
