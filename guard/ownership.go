@@ -65,10 +65,13 @@ func (a *analyzer) remoteRef(g *gitCtx, src, dst string, op swarm.RefOp) {
 	case strings.HasPrefix(ref, "refs/"):
 	case strings.HasPrefix(ref, "heads/"), strings.HasPrefix(ref, "tags/"):
 		ref = "refs/" + ref
-	case op == swarm.RefUpdate && src == dst && a.env.Repo != nil && len(g.inv.st.cwds) > 0 &&
-		!a.env.Repo.HasBranch(g.inv.st.cwds[0], src) && !strings.HasPrefix(src, "refs/") && src != "HEAD" && src != "@":
-		// "git push origin v1.0": a source that is no local branch is a tag
-		// (or a commit, which git refuses without a destination).
+	case op == swarm.RefUpdate && strings.HasPrefix(src, "refs/tags/"):
+		ref = "refs/tags/" + ref // git names the destination like the source
+	case op == swarm.RefUpdate && a.env.Repo != nil && len(g.inv.st.cwds) > 0 && src != "HEAD" && src != "@" && !looksLikeCommit(src) &&
+		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.env.Repo.HasBranch(g.inv.st.cwds[0], src):
+		// "git push origin v1.0" or "v1.0:v1.0": a source that is no local
+		// branch is a tag. (A commit id may update an existing remote
+		// branch, so it stays a branch push.)
 		ref = "refs/tags/" + ref
 	default:
 		ref = "refs/heads/" + ref
@@ -269,4 +272,18 @@ func (a *analyzer) sameRepoCheckout(p string) (string, bool) {
 		return "", false
 	}
 	return f.SameRepoCheckout(p)
+}
+
+// looksLikeCommit reports whether a refspec source is an abbreviated or
+// full commit id.
+func looksLikeCommit(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
