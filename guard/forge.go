@@ -146,6 +146,10 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 	case "hub":
 		switch group {
 		case "merge":
+			if !strings.Contains(at(1), "://") && !strings.HasPrefix(at(1), "#") {
+				a.reinvoke(inv, append([]arg{{s: "git", src: inv.argv[0].src}}, inv.args()...), "hub")
+				break // a local git merge
+			}
 			a.oversightReport(inv, "merge merges a pull request")
 		case "delete":
 			a.oversightReport(inv, "delete deletes the repository")
@@ -155,6 +159,10 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			}
 		case "api":
 			a.forgeAPI(inv, words)
+		case "alias", "browse", "ci-status", "compare", "create", "fork", "gist", "issue", "pr", "pull-request", "sync", "help", "version", "":
+		default:
+			// hub wraps git: every other subcommand is git's.
+			a.reinvoke(inv, append([]arg{{s: "git", src: inv.argv[0].src}}, inv.args()...), "hub")
 		}
 	case "glab":
 		switch group {

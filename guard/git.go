@@ -379,8 +379,10 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "rebase":
 		a.gitRebase(g, args)
 	case "checkout":
+		a.ignoreOtherWorktrees(g, args)
 		a.gitCheckout(g, args)
 	case "switch":
+		a.ignoreOtherWorktrees(g, args)
 		a.gitSwitch(g, args)
 	case "restore":
 		a.gitRestore(g, args)
@@ -1050,6 +1052,9 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []arg) {
 	switch args[0].s {
 	case "add":
 		p := parseOpts(rest, optSpec{short: "bB", long: longs("reason", "orphan")})
+		if p.has("f", "force") && len(p.values("b", "B", "orphan")) == 0 && len(p.operands) >= 2 && !p.operands[1].dynamic {
+			a.localBranchOwnership(inv, "git worktree add --force checks out", p.operands[1].s)
+		}
 		for _, v := range p.values("B") {
 			if a.protected(v.s) {
 				a.report(inv, policy.RuleProtectedBranch, "git worktree add -B "+v.s+" resets the protected branch "+v.s, altProtected)

@@ -287,3 +287,18 @@ func looksLikeCommit(s string) bool {
 	}
 	return true
 }
+
+// ignoreOtherWorktrees: git checkout/switch --ignore-other-worktrees checks
+// out a branch another worktree has checked out; the commits made here
+// would then move that agent's branch under it.
+func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []arg) {
+	if !hasAnyFlag(args, "--ignore-other-worktrees") {
+		return
+	}
+	for _, x := range args {
+		if x.static() && !strings.HasPrefix(x.s, "-") {
+			a.localBranchOwnership(g.inv, "git checkout --ignore-other-worktrees checks out", x.s)
+			return
+		}
+	}
+}
