@@ -8,7 +8,7 @@ FUZZTIME ?= 60s
 BUILD_ENV := CGO_ENABLED=0
 BUILD_FLAGS := -trimpath -ldflags '-s -w'
 
-.PHONY: all build install test test-short bench fuzz lint scan-self demo clean e2e
+.PHONY: all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
 
 all: build
 
@@ -50,6 +50,17 @@ scan-self: build
 # directory once) against a scripted API stand-in: hooks/claude/e2e.
 e2e:
 	GO="$(GO)" BIN="$(BIN)" bash hooks/claude/e2e/e2e.sh
+
+# The reference filesystem MCP server (npm, pinned, installed into a cache
+# directory once) driven for real through the PreToolUse hook:
+# hooks/claude/mcp_real_test.go.
+MCP_FS_VERSION ?= 2026.8.31
+MCP_REAL_DIR   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swarm-guard/mcp-real
+mcp-real:
+	test -f "$(MCP_REAL_DIR)/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js" || \
+		npm install --prefix "$(MCP_REAL_DIR)" --no-audit --no-fund @modelcontextprotocol/server-filesystem@$(MCP_FS_VERSION)
+	SWARM_GUARD_MCP_FILESYSTEM="$(MCP_REAL_DIR)/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js" \
+		$(GO) test -count=1 -run TestRealFilesystemServer -v ./hooks/claude/
 
 demo: build
 	bash testdata/demo/demo.sh "$(CURDIR)/$(BIN)/swarm-guard"
