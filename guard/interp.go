@@ -121,6 +121,9 @@ func (a *analyzer) pythonModule(inv *invocation, mod arg, rest []arg) {
 	case "uv", "poetry", "pipx", "ensurepip":
 		a.reinvoke(inv, append([]arg{{s: mod.s, src: mod.src}}, rest...), "python -m")
 		return
+	case "pre_commit":
+		a.reinvoke(inv, append([]arg{{s: "pre-commit", src: mod.src}}, rest...), "python -m")
+		return
 	}
 	for _, r := range rest {
 		a.readOperand(inv, r)

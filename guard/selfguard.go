@@ -127,6 +127,11 @@ func (a *analyzer) removesHookManager(inv *invocation) {
 	if len(args) == 0 || !args[0].static() {
 		return
 	}
+	if (inv.name == "yarn" || inv.name == "pnpm") && (args[0].s == "lefthook" || args[0].s == "husky" || args[0].s == "pre-commit") {
+		// yarn <bin> and pnpm <bin> run a package's binary.
+		a.reinvoke(inv, args, inv.name)
+		return
+	}
 	switch args[0].s {
 	case "uninstall", "remove", "rm", "r", "un", "unlink":
 	default:
