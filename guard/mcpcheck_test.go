@@ -174,6 +174,9 @@ access = "write"
 		{"mcp__github__create_branch", `{"owner":"o","repo":"r","branch":"agent-1-b","from_branch":"main"}`, "agent-1", "", ""},
 		{"mcp__git__git_push", `{"repo_path":"/work/repo"}`, "agent-1", "", ""},
 		{"mcp__git__git_push", `{"repo_path":"/work/repo"}`, "main", policy.Deny, policy.RuleProtectedBranch},
+		// git_commit skips the hooks (GitPython index commit); git_commit_signed runs git commit and its hooks.
+		{"mcp__git__git_commit", `{"repo_path":"/work/repo","message":"m"}`, "agent-1", policy.Deny, policy.RuleGuardTamper},
+		{"mcp__git__git_commit_signed", `{"repo_path":"/work/repo","message":"m"}`, "agent-1", "", ""},
 	} {
 		env := testEnv()
 		env.Branch = tc.branch

@@ -67,7 +67,15 @@ var servers = map[string]server{
 			"add_discussion_comment", "create_release", "add_issue_comment_reaction", "add_issue_reaction"),
 		tools(Destructive, "delete_file", "delete_branch", "delete_release", "delete_repository", "delete_workflow_run_logs",
 			"delete_pending_pull_request_review", "add_repository_collaborator", "create_repository_ruleset",
-			"create_org_invitation", "custom_properties_write", "delete_discussion_comment", "delete_project_item"),
+			"create_org_invitation", "custom_properties_write", "delete_discussion_comment", "delete_project_item",
+			// Organisation and enterprise administration and package deletion
+			// (toolsnaps create_enterprise_repository_ruleset.snap,
+			// create_or_update_*_custom_properties.snap, delete_*_package*.snap):
+			// their "create" verb would otherwise make them mere writes.
+			"create_enterprise_repository_ruleset", "create_organization_repository_ruleset",
+			"create_or_update_enterprise_custom_properties", "create_or_update_organization_custom_properties",
+			"create_or_update_repository_custom_properties", "create_repository_security_advisory",
+			"delete_org_package", "delete_org_package_version", "delete_user_package", "delete_user_package_version"),
 		with(tools(Destructive, "merge_pull_request"), func(t *Tool) { t.Merge = true }),
 		with(tools(Write, "pull_request_review_write", "create_and_submit_pull_request_review", "submit_pending_pull_request_review",
 			"create_pull_request_review"), func(t *Tool) { t.Approve, t.Own = true, true }),
@@ -78,12 +86,17 @@ var servers = map[string]server{
 			"list_directory_with_sizes", "directory_tree", "search_files", "get_file_info", "list_allowed_directories"),
 		tools(Write, "write_file", "edit_file", "create_directory", "move_file"),
 	)},
-	// modelcontextprotocol/servers, src/git (mcp-server-git). Its commits
-	// and checkouts run without the repository's git hooks.
+	// modelcontextprotocol/servers, src/git/src/mcp_server_git/server.py
+	// (enum GitTools). git_commit is repo.index.commit (GitPython): no git
+	// hooks run, hence GitCommit; git_commit_signed runs `git commit -S`,
+	// whose hooks do run. git_reset is repo.index.reset(), an unstage like
+	// a bare `git reset`, not --hard. git_push is not in the reference
+	// server but in other git servers (e.g. cyanheads/git-mcp-server).
 	"git": {kind: Local, distinctive: "git_diff_unstaged", tools: merge(
 		tools(Read, "git_status", "git_diff_unstaged", "git_diff_staged", "git_diff", "git_log", "git_show", "git_branch"),
 		tools(Write, "git_add", "git_reset", "git_create_branch", "git_init"),
 		with(tools(Write, "git_commit"), func(t *Tool) { t.GitCommit = true }),
+		tools(Write, "git_commit_signed"),
 		with(tools(Write, "git_checkout"), func(t *Tool) { t.GitCheckout = true }),
 		with(tools(Write, "git_push"), func(t *Tool) { t.GitPush = true }),
 	)},
@@ -116,6 +129,10 @@ var servers = map[string]server{
 			"browser_handle_dialog", "browser_resize", "browser_close", "browser_install", "browser_evaluate",
 			"browser_file_upload", "browser_pdf_save", "browser_tab_new", "browser_tab_select", "browser_tab_close",
 			"browser_mouse_click_xy", "browser_mouse_move_xy", "browser_mouse_drag_xy"),
+		// browser_run_code (src/tools/runCode.ts) runs the agent's Playwright
+		// code in the server's Node process through vm.createContext, which
+		// is no sandbox: code the guard cannot read, on the host. Admin.
+		tools(Destructive, "browser_run_code"),
 	)},
 	// modelcontextprotocol/servers-archived, src/puppeteer.
 	"puppeteer": {kind: Local, distinctive: "puppeteer_navigate", tools: merge(
