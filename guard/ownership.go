@@ -224,6 +224,12 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
 	if g.workTree.static() && g.workTree.s != "" && len(g.inv.st.cwds) > 0 {
 		dirs = []string{cleanJoin(g.inv.st.cwds[0], g.workTree.s)}
 	}
+	unknown := g.inv.st.cwdUnknown && !(g.workTree.static() && g.workTree.s != "") || g.workTree.dynamic || g.gitDir.dynamic
+	if unknown && len(a.m.worktrees) > 0 && !g.inv.st.remote {
+		a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" runs in a directory only known at run time, which may be another agent's worktree",
+			"cd to a literal path inside your own worktree "+a.env.Root+" (or use git -C with a literal path)")
+		return
+	}
 	for _, d := range dirs {
 		if root, ok := a.sameRepoCheckout(a.resolve(d)); ok && !a.underRoot(a.resolve(d)) {
 			a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes "+root+", another checkout of this repository (another agent's or a human's; this agent's home is "+a.env.Root+")",
