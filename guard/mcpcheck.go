@@ -20,7 +20,7 @@ func IsMCPTool(name string) bool { return mcp.IsTool(name) }
 // Argument names whose values the engine reads like the rest of a command.
 var (
 	mcpSQLKeys  = []string{"sql", "query", "statement", "sql_query", "statements", "queries"}
-	mcpPathKeys = []string{"path", "paths", "file_path", "filepath", "filename", "source", "destination", "target_path", "files"}
+	mcpPathKeys = []string{"path", "paths", "file_path", "filepath", "filename", "source", "destination", "target_path", "files", "output_path", "outputPath"}
 	// mcpPlaceKeys name where a server works (a repository, a database
 	// file, a directory): read access to the place, whatever the tool does.
 	mcpPlaceKeys   = []string{"repo_path", "db_path", "directory", "dir", "cwd", "root"}

@@ -134,6 +134,21 @@ var servers = map[string]server{
 		// is no sandbox: code the guard cannot read, on the host. Admin.
 		tools(Destructive, "browser_run_code"),
 	)},
+	// wonderwhy-er/DesktopCommanderMCP, src/server.ts (the ListTools
+	// handler; argument schemas in src/tools/schemas.ts). start_process's
+	// command goes through the Bash guard. interact_with_process sends
+	// free-form input to a running process — a shell, a REPL — that the
+	// guard cannot read as a command, and set_config_value can empty
+	// allowedDirectories or blockedCommands: both admin. kill_process
+	// kills any process; force_terminate ends a session the agent started.
+	"desktop-commander": {kind: Local, distinctive: "interact_with_process", tools: merge(
+		tools(Read, "get_config", "read_file", "read_multiple_files", "list_directory", "get_file_info", "list_processes",
+			"list_sessions", "read_process_output", "start_search", "get_more_search_results", "stop_search", "list_searches",
+			"get_usage_stats", "get_prompts", "get_recent_tool_calls"),
+		tools(Write, "write_file", "create_directory", "move_file", "edit_block", "write_pdf", "start_process",
+			"force_terminate", "give_feedback_to_desktop_commander"),
+		tools(Destructive, "set_config_value", "interact_with_process", "kill_process"),
+	)},
 	// modelcontextprotocol/servers-archived, src/puppeteer.
 	"puppeteer": {kind: Local, distinctive: "puppeteer_navigate", tools: merge(
 		tools(Read, "puppeteer_screenshot"),
