@@ -280,7 +280,7 @@ func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
 
 var (
 	graphqlMutation = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef)\b`)
+		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef|enqueuePullRequest|createCommitOnBranch|revertPullRequest|deletePullRequestReview|transferIssue)\b`)
 	})
 	approveEvent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)event\s*[:=]\s*"?APPROVE`) })
 )
@@ -308,7 +308,7 @@ func forgeWrite(method, endpoint, body string) string {
 		if m := graphqlMutation().FindString(body); m != "" {
 			return "runs the GraphQL mutation " + m
 		}
-		if strings.Contains(body, "addPullRequestReview") && approveEvent().MatchString(body) {
+		if (strings.Contains(body, "addPullRequestReview") || strings.Contains(body, "submitPullRequestReview")) && approveEvent().MatchString(body) {
 			return "approves a pull request"
 		}
 		return ""
@@ -333,8 +333,10 @@ func forgeWrite(method, endpoint, body string) string {
 		return "sets a commit status or check result, which only CI may report"
 	case strings.HasSuffix(ep, "/releases") || strings.Contains(ep, "/releases/"):
 		return "publishes or changes a release"
-	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && strings.Contains(body, "closed"):
-		return "closes a pull request"
+	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && (strings.Contains(body, "closed") || strings.Contains(body, "state=") || strings.Contains(body, `"state"`)):
+		return "closes or reopens a pull request that may be another agent's"
+	case strings.Contains(ep, "/contents/") && (method == "PUT" || method == "POST"):
+		return "commits a file straight onto a branch, past pushes and pull requests"
 	}
 	return ""
 }
