@@ -129,6 +129,21 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		} else {
 			a.report(inv, rule, reason, alt)
 		}
+	} else if t.Forge && access == mcp.Destructive && !t.WritesRef {
+		// Deleting and administering on the forge is what gh's ForgeAdmin
+		// operations are (gh repo delete, gh release delete, rulesets):
+		// denied under every mode, asked under checkpoint, whatever access
+		// the server has — oversight, not the server's access, decides.
+		// Deleting a branch is judged like git push --delete instead: the
+		// branch ownership rules above.
+		reason := where + " deletes or administers on the forge, which oversight " + mode + " leaves to a human"
+		alt := swarm.ForgeAlternative(mode, swarm.ForgeAdmin)
+		switch swarm.ForgeAction(mode, swarm.ForgeAdmin) {
+		case policy.Ask:
+			a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: alt, trigger: tool, ask: true})
+		case policy.Deny:
+			a.report(inv, policy.RuleOversight, reason, alt)
+		}
 	}
 
 	// Access: the server's level, per-tool globs, and the default

@@ -65,6 +65,7 @@ oversight = "checkpoint"
 [mcp.servers.postgres]
 access = "write"
 [mcp.servers.github]
+access = "admin"
 deny = ["create_issue"]
 ask = ["push_files"]
 [mcp.servers.notes]
@@ -87,6 +88,10 @@ allow = ["frobnicate"]
 		{"mcp__github__merge_pull_request", `{"pullNumber":1}`, nil, policy.Ask, policy.RuleOversight},
 		{"mcp__github__merge_pull_request", `{"pullNumber":1}`, func(e *Env) { e.Oversight = policy.OversightPRGated }, policy.Deny, policy.RuleOversight},
 		{"mcp__notes__frobnicate", `{}`, nil, "", ""},
+		// Admin on the forge: checkpoint asks, pr-gated denies, whatever the server's access.
+		{"mcp__github__delete_repository", `{"owner":"o","repo":"r"}`, nil, policy.Ask, policy.RuleOversight},
+		{"mcp__github__delete_repository", `{"owner":"o","repo":"r"}`, func(e *Env) { e.Oversight = policy.OversightPRGated }, policy.Deny, policy.RuleOversight},
+		{"mcp__github__delete_repository", `{"owner":"o","repo":"r"}`, func(e *Env) { e.Oversight = policy.OversightAutonomous }, policy.Deny, policy.RuleOversight},
 	} {
 		env := testEnv()
 		if tc.env != nil {

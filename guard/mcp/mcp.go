@@ -87,6 +87,9 @@ type Tool struct {
 	// or deletes in the remote repository (push_files to "branch" is a
 	// push to that branch), so the branch ownership rules apply to it.
 	WritesRef bool
+	// Forge: the server is a forge's (GitHub): its merges, approvals,
+	// deletions and administration follow the oversight mode as gh's do.
+	Forge bool
 	// Own is a write the default policy allows: creating and updating the
 	// agent's own pull requests, issues and comments.
 	Own bool
@@ -103,9 +106,10 @@ func Classify(n Name) Tool {
 		if t, ok := s.tools[n.Tool]; ok {
 			t.Known = true
 			t.Kind = s.kind
+			t.Forge = s.forge
 			return t
 		}
-		t := Tool{Access: verbAccess(n.Tool), Kind: s.kind}
+		t := Tool{Access: verbAccess(n.Tool), Kind: s.kind, Forge: s.forge}
 		return t
 	}
 	return Tool{Access: verbAccess(n.Tool), Kind: Local}

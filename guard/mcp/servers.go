@@ -3,6 +3,7 @@ package mcp
 // server is the built-in knowledge of one MCP server.
 type server struct {
 	kind  Kind
+	forge bool // a forge's server: oversight governs its destructive tools
 	tools map[string]Tool
 	// distinctive is a tool only this server has, to recognise it under
 	// another configured name; unique marks more such tools.
@@ -43,7 +44,7 @@ var servers = map[string]server{
 	// github/github-mcp-server (pkg/github/__toolsnaps__/*.snap) and the
 	// archived @modelcontextprotocol/server-github. Paths are paths in the
 	// remote repository, not local files.
-	"github": {kind: Remote, distinctive: "merge_pull_request", tools: merge(
+	"github": {kind: Remote, forge: true, distinctive: "merge_pull_request", tools: merge(
 		tools(Read, "get_me", "get_issue", "list_issues", "search_issues", "issue_read", "get_issue_comments",
 			"get_pull_request", "list_pull_requests", "search_pull_requests", "pull_request_read", "get_pull_request_files",
 			"get_pull_request_diff", "get_pull_request_status", "get_pull_request_comments", "get_pull_request_reviews",
@@ -59,13 +60,15 @@ var servers = map[string]server{
 			"add_issue_comment", "add_pull_request_comment", "add_reply_to_pull_request_comment", "add_comment_to_pending_review",
 			"add_pull_request_review_comment", "create_pending_pull_request_review", "request_copilot_review",
 			"add_sub_issue", "sub_issue_write"), func(t *Tool) { t.Own = true }),
-		tools(Write, "create_branch", "create_or_update_file", "push_files", "update_pull_request_branch", "create_repository",
+		// delete_file is a commit that removes a file, recoverable like any
+		// commit: a write to the branch, as git rm + git push would be.
+		tools(Write, "create_branch", "create_or_update_file", "push_files", "delete_file", "update_pull_request_branch", "create_repository",
 			"fork_repository", "create_gist", "update_gist", "run_workflow", "rerun_workflow_run", "rerun_failed_jobs",
 			"actions_run_trigger", "cancel_workflow_run", "star_repository", "unstar_repository", "label_write",
 			"dismiss_notification", "mark_all_notifications_read", "manage_notification_subscription",
 			"manage_repository_notification_subscription", "assign_copilot_to_issue", "create_discussion",
 			"add_discussion_comment", "create_release", "add_issue_comment_reaction", "add_issue_reaction"),
-		tools(Destructive, "delete_file", "delete_branch", "delete_release", "delete_repository", "delete_workflow_run_logs",
+		tools(Destructive, "delete_branch", "delete_release", "delete_repository", "delete_workflow_run_logs",
 			"delete_pending_pull_request_review", "add_repository_collaborator", "create_repository_ruleset",
 			"create_org_invitation", "custom_properties_write", "delete_discussion_comment", "delete_project_item",
 			// Organisation and enterprise administration and package deletion
