@@ -218,3 +218,23 @@ func TestMCPShellServer(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckMCP measures one MCP decision per kind of argument: SQL,
+// a local path, a branch, a shell command, a name-only call.
+func BenchmarkCheckMCP(b *testing.B) {
+	eng := New(policy.Default())
+	env := testEnv()
+	for _, c := range []struct{ name, tool, input string }{
+		{"sql", "mcp__postgres__query", `{"sql":"SELECT id FROM users WHERE id = 3; DELETE FROM t"}`},
+		{"path", "mcp__filesystem__read_file", `{"path":"/work/repo/README.md"}`},
+		{"branch", "mcp__github__push_files", `{"owner":"o","repo":"r","branch":"agent-2","files":[{"path":"a.go","content":"x"}],"message":"m"}`},
+		{"command", "mcp__desktop-commander__start_process", `{"command":"go test ./... && git push origin HEAD","timeout_ms":5000}`},
+		{"name", "mcp__github__list_pull_requests", `{"owner":"o","repo":"r"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				eng.CheckMCP(c.tool, []byte(c.input), env)
+			}
+		})
+	}
+}
