@@ -43,6 +43,9 @@ func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 	checkedOut := map[string]string{} // branch -> another worktree that has it checked out
 	if home != nil {
 		for _, w := range home.OtherWorktrees() {
+			if hookenv.IsolatedUnder(home.Root, w) {
+				continue // Claude Code's isolated worktree of this agent
+			}
 			if r, ok := gitrepo.Find(w); ok && r.Branch != "" && filepath.Clean(r.Root) == filepath.Clean(w) {
 				checkedOut[r.Branch] = w
 			}

@@ -131,6 +131,9 @@ func Build(o Options) *Context {
 			env.HooksDirs = append(env.HooksDirs, def)
 		}
 		for _, w := range repo.OtherWorktrees() {
+			if IsolatedUnder(env.Root, r.resolve(w)) {
+				continue // made by Claude Code for this agent: its own
+			}
 			env.OtherWorktrees = append(env.OtherWorktrees, r.resolve(w))
 		}
 	} else if pd := getenv("CLAUDE_PROJECT_DIR"); pd != "" && filepath.IsAbs(pd) {
@@ -310,4 +313,12 @@ func guardDirs(getenv func(string) string, stateDir string) []string {
 		dirs = append(dirs, stateDir)
 	}
 	return dirs
+}
+
+// IsolatedUnder reports whether worktree w lies under home's
+// .claude/worktrees: Claude Code's isolation feature (EnterWorktree with a
+// name, isolated subagents) made it for the agent of home, so it is that
+// agent's own, not another agent's.
+func IsolatedUnder(home, w string) bool {
+	return home != "" && strings.HasPrefix(filepath.Clean(w)+"/", filepath.Join(home, ".claude", "worktrees")+"/")
 }
