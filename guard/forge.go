@@ -1,10 +1,9 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -24,7 +23,7 @@ const altOversight = "open or update the pull request and leave merging, approvi
 func (a *analyzer) oversightReport(inv *invocation, what string) {
 	mode := a.eng.oversight(a.env)
 	reason := inv.name + " " + what + ", which oversight " + mode + " leaves to a human"
-	if mode == policy.OversightCheckpoint {
+	if swarm.ForgeAction(mode, swarm.ForgeMerge) == policy.Ask {
 		a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: altOversight,
 			trigger: clip(inv.canon()), canon: inv.canon(), ask: true})
 		return
@@ -247,14 +246,14 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 		a.report(inv, policy.RuleOversight, inv.name+" api calls an endpoint only known at run time", "write the endpoint literally")
 		return
 	}
-	if what := forgeWrite(method, endpoint, body); what != "" {
+	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
 		a.oversightReport(inv, "api "+method+" "+endpoint+" "+what)
 	}
 }
 
 // unreadBody marks a request body the guard could not read (a file it has
 // no access to, or stdin): a GraphQL document in it may be any mutation.
-const unreadBody = "\x00unread-body"
+const unreadBody = swarm.UnreadBody
 
 // forgeBody returns the text a request field or body carries: the value
 // itself, or for @file (gh -F, --input, curl -d @file) the file's content
@@ -276,69 +275,6 @@ func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
 		return unreadBody
 	}
 	return string(data)
-}
-
-var (
-	graphqlMutation = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef|enqueuePullRequest|createCommitOnBranch|revertPullRequest|deletePullRequestReview|transferIssue)\b`)
-	})
-	approveEvent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)event\s*[:=]\s*"?APPROVE`) })
-)
-
-// forgeWrite says what a write to a GitHub or GitLab REST or GraphQL
-// endpoint does that oversight reserves for humans, or "".
-func forgeWrite(method, endpoint, body string) string {
-	ep := strings.TrimPrefix(strings.TrimPrefix(endpoint, "https://api.github.com"), "/")
-	for _, prefix := range []string{"/api/v4/", "/api/v3/"} {
-		if i := strings.Index(ep, prefix); i >= 0 {
-			ep = ep[i+len(prefix):]
-		}
-	}
-	ep = strings.TrimPrefix(strings.TrimPrefix(ep, "api/v4/"), "api/v3/")
-	if ep == "graphql" && strings.Contains(body, unreadBody) {
-		return "sends a GraphQL document the guard cannot read (from a file or stdin), which may merge or delete; pass the query inline with -f query='...'"
-	}
-	if method == "GET" || method == "HEAD" {
-		if ep == "graphql" && graphqlMutation().MatchString(body) {
-			return "runs a GraphQL mutation that merges, deletes or changes settings"
-		}
-		return ""
-	}
-	if ep == "graphql" {
-		if m := graphqlMutation().FindString(body); m != "" {
-			return "runs the GraphQL mutation " + m
-		}
-		if (strings.Contains(body, "addPullRequestReview") || strings.Contains(body, "submitPullRequestReview")) && approveEvent().MatchString(body) {
-			return "approves a pull request"
-		}
-		return ""
-	}
-	switch {
-	case method == "DELETE":
-		return "deletes"
-	case strings.HasSuffix(ep, "/merge") || strings.Contains(ep, "/merge_requests/") && strings.HasSuffix(ep, "/merge"):
-		return "merges a pull request"
-	case strings.Contains(ep, "/reviews") && approveEvent().MatchString(body), strings.HasSuffix(ep, "/approve"):
-		return "approves a pull request"
-	case strings.Contains(ep, "/git/refs") || strings.Contains(ep, "/git/ref/"):
-		return "moves or deletes a branch or tag"
-	case strings.Contains(ep, "/protection") || strings.Contains(ep, "/rulesets") || strings.Contains(ep, "/environments") ||
-		strings.Contains(ep, "/secrets") || strings.Contains(ep, "/variables") || strings.Contains(ep, "/collaborators") ||
-		strings.Contains(ep, "/hooks") || strings.Contains(ep, "/keys"):
-		return "changes the repository's settings"
-	case (method == "PATCH" || method == "PUT") && strings.Count(strings.Trim(ep, "/"), "/") == 2 && strings.HasPrefix(ep, "repos/"):
-		return "changes the repository's settings"
-	case strings.Contains(ep, "/statuses/") || strings.HasSuffix(ep, "/check-runs") || strings.Contains(ep, "/check-runs/") ||
-		strings.HasSuffix(ep, "/check-suites") || strings.Contains(ep, "/statuses") && strings.Contains(ep, "/commits/"):
-		return "sets a commit status or check result, which only CI may report"
-	case strings.HasSuffix(ep, "/releases") || strings.Contains(ep, "/releases/"):
-		return "publishes or changes a release"
-	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && (strings.Contains(body, "closed") || strings.Contains(body, "state=") || strings.Contains(body, `"state"`)):
-		return "closes or reopens a pull request that may be another agent's"
-	case strings.Contains(ep, "/contents/") && (method == "PUT" || method == "POST"):
-		return "commits a file straight onto a branch, past pushes and pull requests"
-	}
-	return ""
 }
 
 // forgeHTTP judges curl, wget and httpie calls to the GitHub or GitLab
@@ -403,7 +339,7 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 	if strings.HasPrefix(endpoint, "/graphql") {
 		endpoint = "graphql"
 	}
-	if what := forgeWrite(method, endpoint, body); what != "" {
+	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
 		a.oversightReport(inv, method+" "+endpoint+" "+what)
 	}
 }

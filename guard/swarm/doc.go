@@ -2,7 +2,9 @@
 // between the agents and the humans who oversee them, as pure functions:
 // which refs an agent may write (its home branch, branches matching
 // [swarm] own_branches, new tags; never another agent's branch) and which
-// forge operations (gh, hub, glab, API calls) the oversight mode allows.
+// forge operations (gh, hub, glab, API calls) the oversight mode allows:
+// ForgeAPIWrite classifies a REST or GraphQL call, ForgeAction says what a
+// mode does with a kind of operation.
 //
 // The engine (package guard), the pre-push hook and the MCP judge all ask
 // the same functions, so a push is judged alike however it is made. The

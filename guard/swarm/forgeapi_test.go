@@ -1,0 +1,42 @@
+package swarm
+
+import "testing"
+
+// Must-deny and must-allow examples of ForgeAPIWrite: a non-empty answer
+// is an operation oversight reserves for humans.
+func TestForgeAPIWrite(t *testing.T) {
+	for _, c := range []struct {
+		method, endpoint, body string
+		human                  bool
+	}{
+		{"DELETE", "repos/o/r/git/refs/heads/main", "", true},
+		{"GET", "repos/o/r/git/refs/heads/main", "", false},
+		{"PUT", "repos/o/r/pulls/3/merge", "", true},
+		{"GET", "repos/o/r/pulls/3", "", false},
+		{"POST", "repos/o/r/pulls/3/reviews", "event=APPROVE", true},
+		{"POST", "repos/o/r/pulls/3/reviews", "event=COMMENT body=x", false},
+		{"PUT", "repos/o/r/branches/main/protection", "", true},
+		{"POST", "repos/o/r/pulls", "title=x head=agent-1 base=main", false},
+		{"PATCH", "repos/o/r", "default_branch=x", true},
+		{"POST", "repos/o/r/issues", "title=x", false},
+		{"POST", "repos/o/r/statuses/abc", "state=success", true},
+		{"POST", "repos/o/r/issues/3/comments", "body=x", false},
+		{"PUT", "repos/o/r/contents/README.md", "message=x content=eA==", true},
+		{"PATCH", "repos/o/r/pulls/3", "title=y", false},
+		{"PATCH", "repos/o/r/pulls/3", "state=closed", true},
+		{"POST", "https://api.github.com/repos/o/r/releases", "tag_name=v1", true},
+		{"POST", "graphql", "query=mutation { mergePullRequest(input:{}) { x } }", true},
+		{"POST", "graphql", "query=mutation { addComment(input:{}) { x } }", false},
+		{"POST", "graphql", "query=" + UnreadBody, true},
+		{"POST", "graphql", "query=query { viewer { login } }", false},
+		{"PUT", "/api/v4/projects/1/merge_requests/2/merge", "", true},
+		{"POST", "/api/v4/projects/1/merge_requests", "title=x", false},
+		{"DELETE", "/api/v3/repos/o/r", "", true},
+		{"GET", "/api/v3/repos/o/r", "", false},
+	} {
+		got := ForgeAPIWrite(c.method, c.endpoint, c.body)
+		if (got != "") != c.human {
+			t.Errorf("ForgeAPIWrite(%s %s %q) = %q, want human-only %v", c.method, c.endpoint, c.body, got, c.human)
+		}
+	}
+}
