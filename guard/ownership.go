@@ -95,7 +95,7 @@ func (a *analyzer) remoteRef(g *gitCtx, src, dst string, op swarm.RefOp) {
 // and the current branch a push without refspec sends.
 func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
 	inv := g.inv
-	alt := a.agent().MayWriteRef("refs/heads/\x00", swarm.RefUpdate, "").Alternative
+	alt := a.agent().Instead()
 	if p.has("all", "branches") {
 		a.report(inv, policy.RuleForeignBranch, "git push --all pushes every local branch, other agents' included", alt)
 	}
@@ -125,6 +125,11 @@ func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
 // refspecOwnership judges one refspec of git push (or remote.*.push).
 func (a *analyzer) refspecOwnership(g *gitCtx, spec string, deleting bool) {
 	spec = strings.TrimPrefix(spec, "+")
+	if spec == ":" && !deleting {
+		a.report(g.inv, policy.RuleForeignBranch, "the refspec : pushes every branch that exists on both sides, other agents' included",
+			a.agent().Instead())
+		return
+	}
 	src, dst, colon := strings.Cut(spec, ":")
 	if deleting {
 		dst, colon, src = src, true, ""
@@ -152,7 +157,7 @@ func (a *analyzer) refspecOwnership(g *gitCtx, spec string, deleting bool) {
 		if _, ok := a.protectedPattern(dst); ok {
 			return // protected-branch says so
 		}
-		a.report(g.inv, policy.RuleForeignBranch, "the refspec "+spec+" pushes to every branch its pattern matches, other agents' included", a.agent().MayWriteRef("refs/heads/\x00", op, "").Alternative)
+		a.report(g.inv, policy.RuleForeignBranch, "the refspec "+spec+" pushes to every branch its pattern matches, other agents' included", a.agent().Instead())
 		return
 	}
 	a.remoteRef(g, src, dst, op)

@@ -123,7 +123,7 @@ func (a Agent) MayWriteRef(ref string, op RefOp, checkedOutBy string) Verdict {
 		}
 		verb := map[RefOp]string{RefUpdate: "pushing to", RefDelete: "deleting", RefRename: "renaming"}[op]
 		return Verdict{Denied: true, Reason: verb + " the branch " + name + ", which " + whose + " (" + a.yours() + a.ownGlobs() + ")",
-			Alternative: a.instead()}
+			Alternative: a.Instead()}
 	}
 	return Verdict{Denied: true, Reason: "writing " + ref + ", a ref outside refs/heads and refs/tags that no agent owns",
 		Alternative: "push only " + a.yours() + " (git push origin HEAD) and open a pull request"}
@@ -142,7 +142,9 @@ func (a Agent) ownGlobs() string {
 	return "; [swarm] own_branches also gives you " + strings.Join(gs, ", ")
 }
 
-func (a Agent) instead() string {
+// Instead says what an agent does instead of writing a ref that is not its
+// own: push its branch and open a pull request, or ask the owner.
+func (a Agent) Instead() string {
 	b := a.HomeBranch
 	if b == "" {
 		b = a.Branch
