@@ -26,6 +26,13 @@ func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 	home := hc.repo
 	if dir := hookenv.HomeDir(getenv); dir != "" {
 		if r, ok := gitrepo.Find(dir); ok {
+			if hc.repo != nil && filepath.Clean(r.CommonDir) != filepath.Clean(hc.repo.CommonDir) {
+				// A push from another repository than the session's (a
+				// scratch repository, a test fixture): not the swarm's
+				// branches. The Bash hook keeps the agent out of other
+				// clones of the swarm's repository.
+				return nil
+			}
 			home = r
 		}
 	}
