@@ -146,6 +146,11 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 	}
 
+	if st := mcpString(args, "state"); t.Forge && t.SetsPRState && st != "" {
+		// gh pr close N / reopen N: the number may be another agent's.
+		a.oversightReport(inv, "sets a pull request's state to "+st+", closing or reopening a pull request that may be another agent's")
+	}
+
 	// Access: the server's level, per-tool globs, and the default
 	// exception for the agent's own pull requests, issues and comments.
 	sp, hasPolicy := e.mcpServerPolicy(n)

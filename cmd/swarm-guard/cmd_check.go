@@ -19,6 +19,7 @@ func init() {
 		usage: `Usage:
   swarm-guard check [--cwd DIR] [--json] [--policy FILE] -- COMMAND...
   swarm-guard check --tool Write|Edit|Read|Grep|Glob --path PATH [--cwd DIR] [--json]
+  swarm-guard check --tool mcp__SERVER__TOOL [--cwd DIR] [--json] -- '{"tool":"input"}'
 
 Shows what the hook would decide: the rule, the reason, the part of the
 command that triggered it and what to do instead.
@@ -26,7 +27,8 @@ Exit codes: 0 allowed, 1 denied or ask, 2 usage error.
 
 Flags:
   --cwd DIR      directory the command runs in (default: the current directory)
-  --tool NAME    Claude Code tool to check (default Bash)
+  --tool NAME    Claude Code tool to check (default Bash); for an MCP tool,
+                 its tool_input as JSON after -- (default {})
   --path PATH    the file path of a file tool (Write, Edit, Read, Grep, Glob)
   --policy FILE  use this policy file instead of the repository's
   --json         print the decision as JSON`,
@@ -85,7 +87,9 @@ func runCheck(c *cli, args []string) error {
 	case guard.ToolGrep, guard.ToolGlob, guard.ToolLS:
 		in.Path = *path
 	default:
-		return usageErrorf("usage: --tool %q is not a tool swarm-guard checks (Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Grep, Glob)", *tool)
+		if !guard.IsMCPTool(*tool) {
+			return usageErrorf("usage: --tool %q is not a tool swarm-guard checks (Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Grep, Glob, mcp__SERVER__TOOL)", *tool)
+		}
 	}
 	exe, _ := c.executable()
 	ctx := hookenv.Build(hookenv.Options{Cwd: abs, Getenv: c.getenv, Executables: []string{exe}})
@@ -102,7 +106,11 @@ func runCheck(c *cli, args []string) error {
 			Alternative: "fix the policy (swarm-guard policy check shows the problem)"}
 		res.Policy = *policyFile
 	} else {
-		d = guard.New(pol).Check(*tool, in, ctx.Env)
+		if guard.IsMCPTool(*tool) {
+			d = guard.New(pol).CheckMCP(*tool, mcpCheckInput(fs.Args()), ctx.Env)
+		} else {
+			d = guard.New(pol).Check(*tool, in, ctx.Env)
+		}
 		res.Policy = pol.Source
 	}
 	res.Action, res.Rule, res.Reason, res.Trigger, res.Alternative = string(d.Action), d.Rule, d.Reason, d.Trigger, d.Alternative
@@ -157,4 +165,14 @@ func printCheck(w io.Writer, r checkResult) {
 		fmt.Fprintf(w, "  also %s: %s: %s\n", f.Action, f.Rule, f.Reason)
 	}
 	fmt.Fprintf(w, "policy: %s\nworktree: %s\n", r.Policy, r.Root)
+}
+
+// mcpCheckInput is the tool_input of an MCP call given to check after --:
+// the JSON object, {} when none is given.
+func mcpCheckInput(args []string) []byte {
+	in := strings.TrimSpace(strings.Join(args, " "))
+	if in == "" {
+		in = "{}"
+	}
+	return []byte(in)
 }

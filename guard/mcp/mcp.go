@@ -90,6 +90,9 @@ type Tool struct {
 	// Forge: the server is a forge's (GitHub): its merges, approvals,
 	// deletions and administration follow the oversight mode as gh's do.
 	Forge bool
+	// SetsPRState: a "state" argument closes or reopens the pull request,
+	// which may be another agent's (update_pull_request).
+	SetsPRState bool
 	// Own is a write the default policy allows: creating and updating the
 	// agent's own pull requests, issues and comments.
 	Own bool

@@ -67,7 +67,7 @@ var servers = map[string]server{
 			"actions_run_trigger", "cancel_workflow_run", "star_repository", "unstar_repository", "label_write",
 			"dismiss_notification", "mark_all_notifications_read", "manage_notification_subscription",
 			"manage_repository_notification_subscription", "assign_copilot_to_issue", "create_discussion",
-			"add_discussion_comment", "create_release", "add_issue_comment_reaction", "add_issue_reaction"),
+			"add_discussion_comment", "add_issue_comment_reaction", "add_issue_reaction"),
 		tools(Destructive, "delete_branch", "delete_release", "delete_repository", "delete_workflow_run_logs",
 			"delete_pending_pull_request_review", "add_repository_collaborator", "create_repository_ruleset",
 			"create_org_invitation", "custom_properties_write", "delete_discussion_comment", "delete_project_item",
@@ -78,7 +78,9 @@ var servers = map[string]server{
 			"create_enterprise_repository_ruleset", "create_organization_repository_ruleset",
 			"create_or_update_enterprise_custom_properties", "create_or_update_organization_custom_properties",
 			"create_or_update_repository_custom_properties", "create_repository_security_advisory",
-			"delete_org_package", "delete_org_package_version", "delete_user_package", "delete_user_package_version"),
+			"delete_org_package", "delete_org_package_version", "delete_user_package", "delete_user_package_version",
+			// Publishing a release is a human's, as gh release create is.
+			"create_release"),
 		with(tools(Destructive, "merge_pull_request"), func(t *Tool) { t.Merge = true }),
 		with(tools(Write, "pull_request_review_write", "create_and_submit_pull_request_review", "submit_pending_pull_request_review",
 			"create_pull_request_review"), func(t *Tool) { t.Approve, t.Own = true, true }),
@@ -174,6 +176,9 @@ func init() {
 		t.WritesRef = true
 		gh.tools[name] = t
 	}
+	t := gh.tools["update_pull_request"]
+	t.SetsPRState = true
+	gh.tools["update_pull_request"] = t
 }
 
 // browserServers get write access by default: their writes drive a
