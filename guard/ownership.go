@@ -95,6 +95,9 @@ func (a *analyzer) remoteRef(g *gitCtx, src, dst string, op swarm.RefOp) {
 // and the current branch a push without refspec sends.
 func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
 	inv := g.inv
+	if !a.inSwarmRepo(g) {
+		return
+	}
 	alt := a.agent().Instead()
 	if p.has("all", "branches") {
 		a.report(inv, policy.RuleForeignBranch, "git push --all pushes every local branch, other agents' included", alt)
@@ -124,6 +127,9 @@ func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
 
 // refspecOwnership judges one refspec of git push (or remote.*.push).
 func (a *analyzer) refspecOwnership(g *gitCtx, spec string, deleting bool) {
+	if !a.inSwarmRepo(g) {
+		return
+	}
 	spec = strings.TrimPrefix(spec, "+")
 	if spec == ":" && !deleting {
 		a.report(g.inv, policy.RuleForeignBranch, "the refspec : pushes every branch that exists on both sides, other agents' included",
@@ -312,4 +318,37 @@ func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []arg) {
 			return
 		}
 	}
+}
+
+// inSwarmRepo reports whether a git command may run in the swarm's
+// repository: the home worktree, another worktree or another clone of it,
+// or somewhere the guard cannot tell. A push from an unrelated repository
+// (a scratch repository under the temp dir, a test fixture) is not about
+// the swarm's branches.
+func (a *analyzer) inSwarmRepo(g *gitCtx) bool {
+	st := g.inv.st
+	if st.remote || st.cwdUnknown || len(st.cwds) == 0 || g.gitDir.s != "" || g.gitDir.dynamic || a.env.Root == "" {
+		return true
+	}
+	for _, c := range st.cwds {
+		d := a.resolve(c)
+		if a.underRoot(d) {
+			return true
+		}
+		for _, w := range a.m.worktrees {
+			if under(d, w) {
+				return true
+			}
+		}
+		if _, ok := a.sameRepoCheckout(d); ok {
+			return true
+		}
+		if a.env.Repo == nil {
+			return true
+		}
+		if _, ok := a.env.Repo.BranchAt(d); !ok {
+			return true // not in any repository the guard can see: git may find one
+		}
+	}
+	return false
 }
