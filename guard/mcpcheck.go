@@ -25,7 +25,11 @@ var (
 	// file, a directory): read access to the place, whatever the tool does.
 	mcpPlaceKeys   = []string{"repo_path", "db_path", "directory", "dir", "cwd", "root"}
 	mcpCommandKeys = []string{"command", "cmd", "script", "shell_command", "commands"}
-	mcpBranchKeys  = []string{"branch", "ref", "branch_name", "target_branch", "head_branch"}
+	// mcpBranchKeys name a branch the call writes to. A pull request's
+	// base and head are not among them: create_pull_request to base main
+	// asks for a merge into main, it writes nothing there; the merge
+	// itself is what oversight judges.
+	mcpBranchKeys = []string{"branch", "ref", "branch_name", "target_branch", "head_branch"}
 )
 
 // CheckMCP judges an MCP tool call: the access its server has under the
