@@ -18,16 +18,24 @@ var claudeEvents = []struct {
 	{"PostToolUse", 60},
 }
 
-// HookCommand is the command Claude Code runs: the binary by absolute path,
-// quoted for the shell Claude Code uses.
-func HookCommand(binary string) string { return shellQuote(binary) + " hook" }
+// HookCommand is the command Claude Code runs: a one-line POSIX sh launcher
+// that finds the binary by the lookup rule (lookup.go) and holds no
+// machine-specific path, so the committed settings work for every teammate.
+// When the binary is missing it blocks every call (exit 2) with the install
+// hint, instead of the exit 127 Claude Code would let through. Claude Code
+// runs the command with sh or with the user's $SHELL, so the script goes
+// through `sh -c '...'` and holds no single quote or backslash: bash, zsh
+// and fish read it alike.
+func HookCommand() string {
+	return `sh -c '` + launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && ` + launcherMark + ` echo "` + InstallHint + `" >&2; exit 2'`
+}
 
 // IsOurHook reports whether a hook command is one swarm-guard installed:
-// the exact command for binary, or any "<...swarm-guard...> hook" command
-// (an earlier install from another path).
+// the launcher, or any "<...swarm-guard...> hook" command (an earlier
+// install that wrote an absolute path).
 func IsOurHook(command, binary string) bool {
 	c := strings.TrimSpace(command)
-	if binary != "" && c == HookCommand(binary) {
+	if c == HookCommand() || IsLauncher(c) {
 		return true
 	}
 	return strings.Contains(c, "swarm-guard") && strings.HasSuffix(c, " hook")
@@ -48,7 +56,7 @@ func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, erro
 	for _, ev := range claudeEvents {
 		handler := newObject()
 		handler.set("type", "command")
-		handler.set("command", HookCommand(binary))
+		handler.set("command", HookCommand())
 		handler.set("timeout", json.Number(fmt.Sprint(ev.timeout)))
 		if onFailureBlock {
 			handler.set("onFailure", "block")
@@ -185,7 +193,7 @@ func hasOurHooks(data []byte, binary string) (bool, error) {
 			handlers, _ := hl.([]any)
 			for _, h := range handlers {
 				if ho, ok := h.(*object); ok {
-					if c, _ := ho.get("command"); fmt.Sprint(c) == HookCommand(binary) {
+					if c, _ := ho.get("command"); fmt.Sprint(c) == HookCommand() {
 						found = true
 					}
 				}

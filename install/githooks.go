@@ -25,14 +25,9 @@ const hookFingerprint = "# swarm-guard-hook: "
 // IsOurGitHook reports whether a hook file's content is swarm-guard's.
 func IsOurGitHook(data []byte) bool { return bytes.Contains(data, []byte("\n"+hookFingerprint)) }
 
-// notFound is what a hook prints when the binary is gone: hooks fail
-// closed, a guard that silently stops running is no guard.
-func notFound(binary string) string {
-	return "swarm-guard: not found at " + binary + " or on PATH; reinstall with `make install && swarm-guard install`"
-}
-
-// HookScript is the hook file for one git hook. It runs the binary by
-// absolute path, else swarm-guard on PATH, else fails; then the chained
+// HookScript is the hook file for one git hook (in .git, never committed).
+// It runs the installer's binary by absolute path, else the one the lookup
+// rule finds, else fails with the install hint; then the chained
 // hook that was there before, if any, with the same arguments (and for
 // pre-push the same ref lines on stdin); a failure of either fails the hook.
 func HookScript(hook, binary string) []byte {
@@ -43,7 +38,8 @@ func HookScript(hook, binary string) []byte {
 # back the hook that was here before. Edits are lost on the next install.
 sg=%s
 if [ ! -x "$sg" ]; then
-	sg=$(command -v swarm-guard) || {
+	%s
+	[ -x "$sg" ] || {
 		echo %s >&2
 		exit 1
 	}
@@ -53,7 +49,7 @@ fi
 # %s.legacy).
 chained="$(dirname "$0")/%s%s"
 [ -x "$chained" ] || exec "$sg" git-hook %s "$@"
-`, hookFingerprint, hook, shellQuote(binary), shellQuote(notFound(binary)), hook, hook, ChainSuffix, hook)
+`, hookFingerprint, hook, shellQuote(binary), launcherLookup("."), shellQuote(InstallHint), hook, hook, ChainSuffix, hook)
 	if hook == "pre-push" {
 		b.WriteString(`# Both hooks read git's ref lines: keep them for the second.
 in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1

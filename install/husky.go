@@ -20,13 +20,15 @@ const (
 	huskyNew = "#!/usr/bin/env sh\n"
 )
 
-// huskyBlock runs swarm-guard for one hook from a husky user script. For
-// pre-push, the ref lines on stdin are kept for the rest of the script.
+// huskyBlock runs swarm-guard for one hook from a husky user script. The
+// script is committed, so it finds the binary by the lookup rule and holds
+// no machine-specific path. For pre-push, the ref lines on stdin are kept
+// for the rest of the script.
 func huskyBlock(hook, binary string) string {
 	var b strings.Builder
 	b.WriteString(huskyBegin)
-	fmt.Fprintf(&b, "swarm_guard=%s; [ -x \"$swarm_guard\" ] || swarm_guard=$(command -v swarm-guard) || { echo %s >&2; exit 1; }\n",
-		shellQuote(binary), shellQuote(notFound(binary)))
+	fmt.Fprintf(&b, "%s; [ -x \"$sg\" ] || { echo %s >&2; exit 1; }; swarm_guard=$sg\n",
+		launcherLookup("."), shellQuote(InstallHint))
 	if hook == "pre-push" {
 		b.WriteString(`swarm_guard_in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1
 cat >"$swarm_guard_in" || exit 1

@@ -143,6 +143,10 @@ func (d *doctor) checkSettings() []doctorResult {
 			missing = append(missing, ev)
 		}
 		for _, cmd := range s.Ours[ev] {
+			if install.IsLauncher(cmd) {
+				binaries[""] = true // found by the lookup rule
+				continue
+			}
 			binaries[install.CommandBinary(cmd)] = true
 		}
 	}
@@ -161,6 +165,9 @@ func (d *doctor) checkSettings() []doctorResult {
 // binaryResult checks that a hook's binary runs. Git hooks fall back to
 // swarm-guard on PATH; Claude Code hooks do not.
 func (d *doctor) binaryResult(name, binary string, pathFallback bool) doctorResult {
+	if binary == "" {
+		return d.lookupResult(name)
+	}
 	remedy := "run swarm-guard install, which writes the path of the swarm-guard you run it with (" + d.t.binary + ")"
 	if isExecutableFile(binary) {
 		return doctorOK(name, binary)
@@ -171,6 +178,17 @@ func (d *doctor) binaryResult(name, binary string, pathFallback bool) doctorResu
 		}
 	}
 	return doctorFail(name, binary+" is missing or not executable: the hooks cannot run it", remedy)
+}
+
+// lookupResult checks that the lookup rule (install/lookup.go) finds a
+// binary for this worktree, as a teammate's hooks will look for it.
+func (d *doctor) lookupResult(name string) doctorResult {
+	home, _ := os.UserHomeDir()
+	if b := install.LookupBinary(d.t.ctx.Env.Root, home, nil); b != "" {
+		return doctorOK(name, b+" (lookup rule: PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)")
+	}
+	return doctorFail(name, "no swarm-guard on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin: the hooks block every call and commit",
+		"put swarm-guard on PATH (make install in the swarm-guard source installs it into ~/go/bin), or npm i -D swarm-guard")
 }
 
 func (d *doctor) checkGitHooks() []doctorResult {
@@ -213,8 +231,8 @@ func (d *doctor) checkGitHooks() []doctorResult {
 			}
 			out = append(out, doctorOK(name, detail))
 		}
-		if h.Ours && h.Binary != "" {
-			binaries[h.Binary] = true
+		if h.Ours {
+			binaries[h.Binary] = true // "": found by the lookup rule
 		}
 	}
 	for _, b := range sortedKeys(binaries) {
