@@ -260,3 +260,46 @@ func isEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) ==
 func RunSettings(binary string, onFailureBlock bool) ([]byte, error) {
 	return mergeSettings(nil, binary, onFailureBlock)
 }
+
+// ourOnFailureBlock reports whether a settings document has swarm-guard
+// handlers and every one of them says "onFailure": "block". install --on-failure
+// auto keeps that choice, so a teammate with another Claude Code version does
+// not rewrite the committed file.
+func ourOnFailureBlock(data []byte) bool {
+	root, err := settingsRoot(data)
+	if err != nil {
+		return false
+	}
+	hv, _ := root.get("hooks")
+	hooks, _ := hv.(*object)
+	if hooks == nil {
+		return false
+	}
+	seen := false
+	for _, ev := range hooks.keys {
+		groups, _ := hooks.vals[ev].([]any)
+		for _, g := range groups {
+			grp, _ := g.(*object)
+			if grp == nil {
+				continue
+			}
+			hl, _ := grp.get("hooks")
+			handlers, _ := hl.([]any)
+			for _, h := range handlers {
+				ho, _ := h.(*object)
+				if ho == nil {
+					continue
+				}
+				c, _ := ho.get("command")
+				if cmd, ok := c.(string); !ok || !IsOurHook(cmd, "") {
+					continue
+				}
+				seen = true
+				if f, _ := ho.get("onFailure"); f != "block" {
+					return false
+				}
+			}
+		}
+	}
+	return seen
+}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -16,15 +17,26 @@ var onFailureSince = [3]int{2, 1, 295}
 // Without claude on PATH, or when unsure, it says no: older versions may
 // reject unknown keys, and a settings file Claude Code rejects runs no
 // hooks at all.
-func ClaudeSupportsOnFailure() bool {
+func ClaudeSupportsOnFailure() bool { return SupportsOnFailure(ClaudeVersion()) }
+
+// ClaudeVersion is what `claude --version` prints on this machine, "" when
+// claude is not on PATH or does not answer.
+func ClaudeVersion() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "claude", "--version").Output()
 	if err != nil {
-		return false
+		return ""
 	}
-	return versionAtLeast(string(out), onFailureSince)
+	return strings.TrimSpace(string(out))
 }
+
+// SupportsOnFailure reports whether a `claude --version` answer is a
+// version that honours "onFailure": "block".
+func SupportsOnFailure(version string) bool { return versionAtLeast(version, onFailureSince) }
+
+// OnFailureSince is that first version, for messages.
+const OnFailureSince = "2.1.295"
 
 func versionAtLeast(s string, min [3]int) bool {
 	m := regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`).FindStringSubmatch(s)

@@ -15,6 +15,8 @@ type SettingsState struct {
 	Exists bool
 	Err    error               // the file is not valid JSON (Claude Code then runs no hooks)
 	Ours   map[string][]string // swarm-guard commands per hook event
+	// OnFailureBlock: every swarm-guard handler has "onFailure": "block".
+	OnFailureBlock bool
 }
 
 // InspectSettings reads the settings file of the worktree at root.
@@ -34,6 +36,7 @@ func InspectSettings(root string) SettingsState {
 		return s
 	}
 	s.Ours = ourHookCommands(data)
+	s.OnFailureBlock = ourOnFailureBlock(data)
 	return s
 }
 

@@ -39,7 +39,7 @@ Exit codes: 0 all good, 1 a check failed, 2 usage.`,
 // doctorResult is the outcome of one check.
 type doctorResult struct {
 	name   string
-	status string // ok, FAIL, skip
+	status string // ok, FAIL, warn, skip
 	detail string
 	remedy string // for FAIL
 }
@@ -49,6 +49,12 @@ func doctorOK(name, detail string) doctorResult {
 }
 func doctorSkip(name, detail string) doctorResult {
 	return doctorResult{name: name, status: "skip", detail: detail}
+}
+
+// doctorWarn is a weakness doctor cannot fix from the repository (an old
+// client): printed with its hint, not counted as a failure.
+func doctorWarn(name, detail, hint string) doctorResult {
+	return doctorResult{name: name, status: "warn", detail: detail, remedy: hint}
 }
 func doctorFail(name, detail, remedy string) doctorResult {
 	return doctorResult{name: name, status: "FAIL", detail: detail, remedy: remedy}
@@ -67,6 +73,7 @@ var doctorChecks = []func(d *doctor) []doctorResult{
 	(*doctor).checkPolicy,
 	(*doctor).checkAgentID,
 	(*doctor).checkSettings,
+	(*doctor).checkFailClosed,
 	(*doctor).checkGitHooks,
 	(*doctor).checkSecretScanner,
 	(*doctor).checkMCPServers,
@@ -96,6 +103,9 @@ func runDoctor(c *cli, args []string) error {
 			if r.status == "FAIL" {
 				failures++
 				fmt.Fprintf(c.stdout, "      fix: %s\n", r.remedy)
+			}
+			if r.status == "warn" && r.remedy != "" {
+				fmt.Fprintf(c.stdout, "      hint: %s\n", r.remedy)
 			}
 		}
 	}
@@ -160,6 +170,10 @@ func (d *doctor) checkSettings() []doctorResult {
 		out = append(out, d.binaryResult("claude hook binary", b, false))
 	}
 	return out
+}
+
+func (d *doctor) checkFailClosed() []doctorResult {
+	return []doctorResult{failClosedResult(install.InspectSettings(d.t.ctx.Env.Root), install.ClaudeVersion())}
 }
 
 // binaryResult checks that a hook's binary runs. Git hooks fall back to

@@ -34,9 +34,11 @@ requests.
 Flags:
   --dir DIR          a directory inside the repository (default: the current one)
   --binary PATH      the swarm-guard executable the hooks run (default: this one)
-  --on-failure MODE  "block" makes Claude Code block a call when the hook cannot
-                     run (needs Claude Code 2.1.295 or later); "auto" adds it when
-                     the installed claude is new enough; "omit" never adds it
+  --on-failure MODE  "block" makes Claude Code block a call when the hook crashes
+                     or times out (needs Claude Code 2.1.295 or later); "auto"
+                     keeps what the committed settings say, else adds it when
+                     the installed claude is new enough; "omit" never adds it.
+                     A missing binary blocks either way (the hook exits 2)
   --ci PROVIDER      write the CI workflow instead (github)
   --force            with --ci: replace a workflow file edited by hand
   --dry-run          print what would change, change nothing
@@ -112,19 +114,26 @@ func runInstall(c *cli, args []string) error {
 	if *force {
 		return usageErrorf("usage: --force only goes with --ci")
 	}
-	block := false
 	switch *onFailure {
-	case "block":
-		block = true
-	case "omit":
-	case "auto":
-		block = install.ClaudeSupportsOnFailure()
+	case "block", "omit", "auto":
 	default:
 		return usageErrorf("usage: --on-failure must be auto, block or omit")
 	}
 	t, err := findInstallTarget(c, *dir, *binary)
 	if err != nil {
 		return err
+	}
+	claudeVersion := install.ClaudeVersion()
+	block := *onFailure == "block"
+	if *onFailure == "auto" {
+		// The settings file is committed: once it holds swarm-guard's
+		// hooks, keep its choice, so a teammate with another Claude Code
+		// version does not rewrite it.
+		if s := install.InspectSettings(t.ctx.Env.Root); s.Err == nil && len(s.Ours) > 0 {
+			block = s.OnFailureBlock
+		} else {
+			block = install.SupportsOnFailure(claudeVersion)
+		}
 	}
 	if t.git == nil {
 		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks and the policy only (no git hooks)\n", t.ctx.Env.Root)
@@ -138,7 +147,19 @@ func runInstall(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	return applyPlan(c, t.ctx.Env.Root, plan, *dryRun, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
+	if err := applyPlan(c, t.ctx.Env.Root, plan, *dryRun, ""); err != nil {
+		return err
+	}
+	if !*dryRun {
+		if r := failClosedResult(install.InspectSettings(t.ctx.Env.Root), claudeVersion); r.status != "skip" {
+			fmt.Fprintf(c.stdout, "note: %s\n", r.detail)
+			if r.remedy != "" {
+				fmt.Fprintf(c.stdout, "note: to fix it: %s\n", r.remedy)
+			}
+		}
+		fmt.Fprintln(c.stdout, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
+	}
+	return nil
 }
 
 // applyPlan prints a plan and, unless this is a dry run, carries it out.
@@ -150,7 +171,9 @@ func applyPlan(c *cli, root string, plan *install.Plan, dryRun bool, done string
 	if err := plan.Apply(); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, done)
+	if done != "" {
+		fmt.Fprintln(c.stdout, done)
+	}
 	return nil
 }
 

@@ -64,9 +64,10 @@ func scriptParams(dir string) testscript.Params {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":         cmdExitcode,
-			"gen-long-command": cmdGenLongCommand,
-			"expand":           cmdExpand,
+			"exitcode":             cmdExitcode,
+			"claude-settings-hook": cmdClaudeSettingsHook,
+			"gen-long-command":     cmdGenLongCommand,
+			"expand":               cmdExpand,
 		},
 	}
 }
