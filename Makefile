@@ -6,7 +6,11 @@ FUZZTIME ?= 60s
 # libc (pflag imports net, mvdan.cc/sh imports os/user): that millisecond is
 # paid on every Claude Code tool call.
 BUILD_ENV := CGO_ENABLED=0
-BUILD_FLAGS := -trimpath -ldflags '-s -w'
+# Releases are v0.x.y tags (v0: the policy format and CLI may still change
+# between minor versions); a build between tags is stamped v0.x.y-N-g<sha>.
+VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0-dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
 .PHONY: all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
 

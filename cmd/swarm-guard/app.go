@@ -96,15 +96,36 @@ func run(args []string, c *cli) (code int) {
 		fmt.Fprintf(c.stderr, "swarm-guard: unknown command %q; run `swarm-guard help` for the list\n", name)
 		return exitBlock
 	}
+	if wantsHelp(args[1:]) {
+		fmt.Fprintln(c.stdout, cmd.usage)
+		return exitOK
+	}
 	err := cmd.run(c, args[1:])
 	if err != nil && err.Error() != "" {
 		msg := err.Error()
 		if exitCode(err) == exitBlock && strings.HasPrefix(msg, "usage") {
-			msg += "\n" + cmd.usage
+			// One line, then where the whole usage is: a usage dump
+			// buries the one thing that was wrong.
+			msg += "\nhint: swarm-guard " + cmd.name + " --help shows the usage"
 		}
 		fmt.Fprintf(c.stderr, "swarm-guard %s: %s\n", cmd.name, msg)
 	}
 	return exitCode(err)
+}
+
+// wantsHelp reports whether a command line asks for help: -h or --help
+// anywhere before "--" (after it, the words belong to another program,
+// as in swarm-guard run -- claude -h). Every verb, the same way.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 func printHelp(w io.Writer) {
@@ -134,7 +155,13 @@ func newFlags(name string) *pflag.FlagSet {
 }
 
 // parseFlags parses args and turns a flag error into a usage error.
+//
+// Machine output has one spelling on every verb, --format json, and --json
+// is its alias (and the other way round for verbs that only define
+// --json): parseFlags adds whichever of the two a verb lacks, so verbs
+// added later follow the convention by defining either.
 func parseFlags(fs *pflag.FlagSet, args []string) error {
+	addFormatAliases(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return usageErrorf("usage:")
@@ -144,8 +171,32 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
-// version returns the module version embedded by the Go toolchain.
+// buildVersion and buildCommit are stamped by make dist / make build
+// (-ldflags -X main.buildVersion=v0.x.y -X main.buildCommit=<sha>).
+var buildVersion, buildCommit string
+
+// commit returns the stamped commit, else the one the Go toolchain
+// recorded, else "unknown".
+func commit() string {
+	if buildCommit != "" {
+		return buildCommit
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
+
+// version returns the stamped release version, else the module version
+// embedded by the Go toolchain.
 func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		v := info.Main.Version
 		for _, s := range info.Settings {
@@ -158,4 +209,45 @@ func version() string {
 		}
 	}
 	return "devel"
+}
+
+// formatAlias is --json for a verb with --format, or --format for a verb
+// with --json.
+type formatAlias struct {
+	fs     *pflag.FlagSet
+	toJSON bool // this is --json, setting --format json
+}
+
+func (a *formatAlias) String() string { return "" }
+func (a *formatAlias) Type() string {
+	if a.toJSON {
+		return "bool"
+	}
+	return "string"
+}
+func (a *formatAlias) Set(v string) error {
+	if a.toJSON {
+		if v == "true" {
+			return a.fs.Set("format", "json")
+		}
+		return nil
+	}
+	switch v {
+	case "json":
+		return a.fs.Set("json", "true")
+	case "text":
+		return a.fs.Set("json", "false")
+	}
+	return fmt.Errorf("--format must be text or json, not %q", v)
+}
+
+func addFormatAliases(fs *pflag.FlagSet) {
+	hasFormat, hasJSON := fs.Lookup("format") != nil, fs.Lookup("json") != nil
+	switch {
+	case hasFormat && !hasJSON:
+		f := fs.VarPF(&formatAlias{fs: fs, toJSON: true}, "json", "", "same as --format json")
+		f.NoOptDefVal = "true"
+	case hasJSON && !hasFormat:
+		fs.Var(&formatAlias{fs: fs}, "format", "text or json (json: same as --json)")
+	}
 }

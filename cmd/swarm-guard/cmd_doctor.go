@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,7 +23,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "doctor",
 		summary: "check that every piece of swarm-guard is installed and works here",
-		usage: `Usage: swarm-guard doctor [--dir DIR]
+		usage: `Usage: swarm-guard doctor [--dir DIR] [--format text|json | --json]
 
 Checks the policy, the agent id, the Claude Code hooks in
 .claude/settings.json and the binary they run, the git hooks (present,
@@ -82,6 +83,7 @@ var doctorChecks = []func(d *doctor) []doctorResult{
 func runDoctor(c *cli, args []string) error {
 	fs := newFlags("doctor")
 	dir := fs.String("dir", "", "")
+	format := fs.String("format", "text", "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,18 +98,45 @@ func runDoctor(c *cli, args []string) error {
 	if d.pol, d.polErr = policy.Load(t.ctx.Env.Root); d.polErr != nil {
 		d.pol = policy.Default()
 	}
+	if *format != "text" && *format != "json" {
+		return usageErrorf("usage: --format must be text or json, not %q", *format)
+	}
 	failures := 0
+	type jsonCheck struct {
+		Name   string `json:"name"`
+		Status string `json:"status"` // ok, FAIL, warn, skip
+		Detail string `json:"detail"`
+		Fix    string `json:"fix,omitempty"`
+	}
+	var checks []jsonCheck
 	for _, check := range doctorChecks {
 		for _, r := range check(d) {
-			fmt.Fprintf(c.stdout, "%-4s  %s: %s\n", r.status, r.name, r.detail)
 			if r.status == "FAIL" {
 				failures++
+			}
+			if *format == "json" {
+				checks = append(checks, jsonCheck{r.name, r.status, r.detail, r.remedy})
+				continue
+			}
+			fmt.Fprintf(c.stdout, "%-4s  %s: %s\n", r.status, r.name, r.detail)
+			if r.status == "FAIL" {
 				fmt.Fprintf(c.stdout, "      fix: %s\n", r.remedy)
 			}
 			if r.status == "warn" && r.remedy != "" {
 				fmt.Fprintf(c.stdout, "      hint: %s\n", r.remedy)
 			}
 		}
+	}
+	if *format == "json" {
+		b, _ := json.MarshalIndent(struct {
+			Checks   []jsonCheck `json:"checks"`
+			Problems int         `json:"problems"`
+		}{checks, failures}, "", "  ")
+		fmt.Fprintln(c.stdout, string(b))
+		if failures > 0 {
+			return failed()
+		}
+		return nil
 	}
 	if failures > 0 {
 		fmt.Fprintf(c.stdout, "%d problem(s) found.\n", failures)
