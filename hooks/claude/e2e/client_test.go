@@ -237,7 +237,9 @@ git worktree add -q ../agent-2 agent-2
 // throwaway HOME and TMPDIR (so that the policy's {temp} is not the
 // directory the scenario lives in) and nothing of the test's own.
 func (w *world) env(extra ...string) []string {
-	path := filepath.Dir(w.claudeBinPath) + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	// swarm-guard on PATH, as after make install: the committed hook
+	// command finds it there.
+	path := w.bin + ":" + filepath.Dir(w.claudeBinPath) + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	env := []string{
 		"PATH=" + path, "HOME=" + w.home, "TMPDIR=" + w.tmp, "LANG=C.UTF-8",
 		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"),
