@@ -4,23 +4,37 @@ import (
 	"fmt"
 
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/install"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:    "hook",
 		summary: "answer one Claude Code hook event (JSON on stdin); run by Claude Code",
-		usage: `Usage: swarm-guard hook
+		usage: `Usage: swarm-guard hook [--plugin]
 
 Reads one Claude Code hook event as JSON on stdin. A blocked tool call gets
 its reason on stderr and exit code 2; otherwise the exit code is 0 and stdout
 is empty (or holds the JSON of an "ask" decision). Installed by
-swarm-guard install; not meant to be run by hand.`,
+swarm-guard install; not meant to be run by hand. --plugin is how the
+Claude Code plugin runs it: it does nothing when the project's
+.claude/settings.json already runs swarm-guard.`,
 		run: runHook,
 	})
 }
 
 func runHook(c *cli, args []string) error {
+	if len(args) == 1 && args[0] == "--plugin" {
+		// Run from the Claude Code plugin's hooks/hooks.json. When the
+		// project's settings already run swarm-guard, those hooks decide:
+		// the plugin's step aside so no call is judged (and logged) twice.
+		if dir := c.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+			if s := install.InspectSettings(dir); len(s.Ours) > 0 {
+				return nil
+			}
+		}
+		args = nil
+	}
 	if len(args) > 0 {
 		// Extra arguments mean a misconfigured settings file; blocking
 		// beats guessing what was meant.
