@@ -35,6 +35,12 @@ const noopHooks = `{"hooks": {
 }}
 `
 
+// directHooks registers swarm-guard by absolute path for the same events.
+func directHooks(binary string) string {
+	h := strings.ReplaceAll(noopHooks, `"command": "true"`, `"command": "'`+binary+`' hook"`)
+	return h
+}
+
 // TestTiming runs the same ten Bash calls through the client with no hooks,
 // with no-op hooks and with swarm-guard's installed hooks, interleaved in
 // the same run, and reports what swarm-guard adds per tool call over a
@@ -62,6 +68,10 @@ func TestTiming(t *testing.T) {
 		{"no hooks", "{}\n"},
 		{"no-op hooks", noopHooks},
 		{"swarm-guard", string(installed)},
+		// The same hooks with the binary's absolute path instead of the
+		// installed command (which looks the binary up through sh): what
+		// the lookup costs.
+		{"swarm-guard direct", directHooks(w.vars["SG"])},
 	}
 	calls := w.parseCalls(t, timingCalls)
 	// gaps[round][config][call]
@@ -136,6 +146,14 @@ func TestTiming(t *testing.T) {
 		"no-op hook cost %s; swarm-guard adds %s over no-op = %s",
 		clientVersion(claude), rounds, len(calls), ms(median(best[0])), ms(median(best[1])), ms(median(best[2])),
 		ms(noop), ms(added), ratio)
+	var directDiffs []time.Duration
+	for k := range calls {
+		directDiffs = append(directDiffs, best[3][k]-best[1][k])
+	}
+	if direct := median(directDiffs); noop > 0 {
+		t.Logf("timing: swarm-guard run by absolute path (no lookup): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
+			ms(median(best[3])), ms(direct), float64(direct)/float64(noop))
+	}
 	var byHook []string
 	sum := make([]time.Duration, len(configs)) // Pre + Post medians
 	for c := 1; c < len(configs); c++ {
