@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
+.PHONY: hook-managers all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
 
 all: build
 
@@ -71,3 +71,14 @@ demo: build
 
 clean:
 	rm -rf $(BIN)
+
+# The real lefthook (npm) for the hook-manager scripts: without it they skip
+# with a message and the reproduction in hook_managers.txtar still runs.
+# The pre-commit framework comes from PyPI; where PyPI is unreachable its
+# migration-mode layout is reproduced in hook_managers.txtar instead.
+LEFTHOOK_VERSION ?= 2.2.2
+hook-managers:
+	dir="$${XDG_CACHE_HOME:-$$HOME/.cache}/swarm-guard-dist/lefthook"; mkdir -p "$$dir" && cd "$$dir" && \
+	  { [ -f package.json ] || echo '{"private":true}' > package.json; } && \
+	  npm install --no-audit --no-fund lefthook@$(LEFTHOOK_VERSION)
+	$(GO) test -count=1 ./cmd/swarm-guard -run 'TestScript/hook_managers'

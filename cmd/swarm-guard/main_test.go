@@ -51,6 +51,7 @@ func scriptParams(dir string) testscript.Params {
 			} {
 				e.Setenv(k, v)
 			}
+			e.Setenv("LEFTHOOK_DIR", realLefthookDir())
 			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST",
 				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 			return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644)
@@ -60,6 +61,8 @@ func scriptParams(dir string) testscript.Params {
 			case "bash", "git":
 				_, err := exec.LookPath(cond)
 				return err == nil, nil
+			case "lefthook":
+				return realLefthookDir() != "", nil
 			}
 			return false, errors.New("unknown condition " + cond)
 		},
