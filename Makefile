@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: hook-managers all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
+.PHONY: dist dist-test hook-managers all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
 
 all: build
 
@@ -82,3 +82,24 @@ hook-managers:
 	  { [ -f package.json ] || echo '{"private":true}' > package.json; } && \
 	  npm install --no-audit --no-fund lefthook@$(LEFTHOOK_VERSION)
 	$(GO) test -count=1 ./cmd/swarm-guard -run 'TestScript/hook_managers'
+
+# Release artifacts in dist/: static binaries for linux and darwin on amd64
+# and arm64 (Windows is not supported: the guard parses POSIX shell and the
+# hooks are sh scripts), a tar.gz per platform, checksums.txt, and the npm
+# packages (npm/build.sh). Nothing is published.
+DIST ?= dist
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+dist:
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	for t in $(DIST_TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; d=$(DIST)/swarm-guard_$${os}_$${arch}; \
+	  $(BUILD_ENV) GOOS=$$os GOARCH=$$arch $(GO) build $(BUILD_FLAGS) -o $$d/ ./cmd/... || exit 1; \
+	  cp LICENSE README.md $$d/ && tar -C $(DIST) -czf $$d.tar.gz swarm-guard_$${os}_$${arch} || exit 1; \
+	done
+	cd $(DIST) && sha256sum *.tar.gz > checksums.txt
+	npm/build.sh $(DIST) $(patsubst v%,%,$(VERSION))
+
+# Installs the packed npm tarballs into a throwaway project offline and runs
+# the binary through npx and node_modules/.bin, as a hook would.
+dist-test: dist
+	npm/test.sh $(DIST) $(patsubst v%,%,$(VERSION))

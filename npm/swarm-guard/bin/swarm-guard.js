@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// swarm-guard's npm launcher: runs the binary of the platform package npm
+// installed through optionalDependencies (@swarm-guard/<os>-<arch>), with
+// the same arguments, stdin, stdout, stderr and exit code. When no platform
+// package is installed it exits 2 with one line saying what to do: a guard
+// that silently does not run is no guard (Claude Code blocks only on 2).
+"use strict";
+const { spawnSync } = require("child_process");
+const path = require("path");
+
+const platforms = {
+  "linux-x64": "@swarm-guard/linux-x64",
+  "linux-arm64": "@swarm-guard/linux-arm64",
+  "darwin-x64": "@swarm-guard/darwin-x64",
+  "darwin-arm64": "@swarm-guard/darwin-arm64",
+};
+const key = process.platform + "-" + process.arch;
+const pkg = platforms[key];
+let binary;
+if (pkg) {
+  try {
+    binary = path.join(path.dirname(require.resolve(pkg + "/package.json")), "bin", "swarm-guard");
+  } catch (e) {
+    binary = undefined;
+  }
+}
+if (!binary) {
+  const why = pkg
+    ? "the package " + pkg + " is not installed (npm skipped the optional dependency; run npm install again without --no-optional / --omit=optional)"
+    : "there is no swarm-guard build for " + key + " (linux and darwin on x64 and arm64 only; Windows is not supported)";
+  process.stderr.write("swarm-guard: " + why + "\n");
+  process.exit(2);
+}
+const r = spawnSync(binary, process.argv.slice(2), { stdio: "inherit" });
+if (r.error) {
+  process.stderr.write("swarm-guard: cannot run " + binary + ": " + r.error.message + "\n");
+  process.exit(2);
+}
+if (r.signal) {
+  process.kill(process.pid, r.signal);
+}
+process.exit(r.status === null ? 2 : r.status);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Installs the npm tarballs npm/build.sh packed into a throwaway project,
+# offline (no registry), and checks that npx swarm-guard and
+# node_modules/.bin/swarm-guard run this platform's binary, and that the
+# committed hook command finds it there. Usage: npm/test.sh DIST VERSION.
+set -eu
+dist=$(cd "$1" && pwd)
+version=$2
+case "$(uname -s)-$(uname -m)" in
+Linux-x86_64) plat=linux-x64 ;;
+Linux-aarch64) plat=linux-arm64 ;;
+Darwin-x86_64) plat=darwin-x64 ;;
+Darwin-arm64) plat=darwin-arm64 ;;
+*) echo "npm/test.sh: no build for $(uname -s) $(uname -m)" >&2; exit 1 ;;
+esac
+proj=$(mktemp -d "${TMPDIR:-/tmp}/swarm-guard-npm.XXXXXX")
+trap 'rm -rf "$proj"' EXIT
+cd "$proj"
+git init -q .
+echo '{"name":"throwaway","version":"1.0.0","private":true}' >package.json
+npm install --offline --no-audit --no-fund --save-dev \
+	"$dist/npm/swarm-guard-$plat-$version.tgz" "$dist/npm/swarm-guard-$version.tgz" >/dev/null 2>npm.err || {
+	cat npm.err >&2
+	exit 1
+}
+npx --offline swarm-guard version | grep -q "^swarm-guard v$version" || { echo "npx swarm-guard version did not print v$version" >&2; exit 1; }
+./node_modules/.bin/swarm-guard version >/dev/null
+[ -x "node_modules/@swarm-guard/$plat/bin/swarm-guard-secrets" ] || { echo "swarm-guard-secrets missing next to swarm-guard" >&2; exit 1; }
+npx --offline swarm-guard install --on-failure omit >/dev/null
+# The committed hook command, with swarm-guard only in node_modules/.bin.
+cmd=$(node -e 'const s=require("./.claude/settings.json"); console.log(s.hooks.PreToolUse[0].hooks[0].command)')
+payload='{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}'
+rc=0
+echo "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/home" sh -c "$cmd" 2>hook.err || rc=$?
+[ "$rc" = 2 ] && grep -q 'rule force-push' hook.err || { echo "the hook through node_modules/.bin did not block a force push (exit $rc)" >&2; cat hook.err >&2; exit 1; }
+echo "npm packages install offline and run: $(ls "$dist"/npm/*.tgz | wc -l) tarballs, $plat"
