@@ -23,7 +23,7 @@ import (
 // InstallHint is the one line a hook prints when the binary is not found.
 // It holds no quote, backslash, backtick or dollar, so it reads the same in
 // every shell the launcher passes through.
-const InstallHint = "swarm-guard: not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin; install it (make install in the swarm-guard source, or npm i -D swarm-guard), then run swarm-guard doctor"
+const InstallHint = "swarm-guard: not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin; install it (make install in the swarm-guard source puts it in ~/go/bin), then run swarm-guard doctor"
 
 // launcherLookup is the POSIX sh that sets $sg by the lookup rule; root is a
 // shell expression for the worktree root. It leaves $sg not executable when

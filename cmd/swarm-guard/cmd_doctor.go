@@ -231,7 +231,7 @@ func (d *doctor) lookupResult(name string) doctorResult {
 		return doctorOK(name, b+" (lookup rule: PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)")
 	}
 	return doctorFail(name, "no swarm-guard on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin: the hooks block every call and commit",
-		"put swarm-guard on PATH (make install in the swarm-guard source installs it into ~/go/bin), or npm i -D swarm-guard")
+		"run make install in the swarm-guard source: it puts swarm-guard into $(go env GOPATH)/bin, ~/go/bin by default, where the hooks look")
 }
 
 func (d *doctor) checkGitHooks() []doctorResult {
