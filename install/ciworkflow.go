@@ -72,6 +72,39 @@ jobs:
         run: swarm-guard verify --format github --range "$BASE_SHA..$HEAD_SHA"
 `
 
+// githubActionWorkflowBody is the workflow for a release build: the
+// swarm-guard action (action.yml at the repository root) at the same
+// release tag installs that release's binaries, checksummed and cached,
+// instead of building from source. %s is the version, three times.
+const githubActionWorkflowBody = `name: swarm-guard
+on:
+  pull_request:
+permissions:
+  contents: read
+jobs:
+  verify:
+    name: swarm-guard verify
+    runs-on: ubuntu-latest
+    timeout-minutes: 15
+    steps:
+      - name: Check out the pull request with its full history
+        uses: actions/checkout@v4
+        with:
+          # verify reads every commit of the pull request; with the default
+          # fetch-depth: 1 it stops with exit 2 ("fetch full history").
+          fetch-depth: 0
+          # The pull request's head, not GitHub's test merge commit, which
+          # no agent wrote.
+          ref: ${{ github.event.pull_request.head.sha }}
+      - name: Verify the pull request's commits
+        # Installs swarm-guard %s (cached) and runs swarm-guard verify:
+        # exit 0 pass, 1 violations (annotated on the pull request), 2 verify
+        # could not run (shallow clone, missing scanner).
+        uses: swarm-guard/swarm-guard@%s
+        with:
+          version: %s
+`
+
 // The header marks the file as generated and carries a checksum of the
 // body, so install can tell its own unedited output (safe to regenerate)
 // from a file someone changed (kept unless --force).
@@ -91,6 +124,10 @@ func GitHubWorkflow(version string) []byte {
 		version = "latest"
 	}
 	body := fmt.Sprintf(githubWorkflowBody, version)
+	if version != "latest" {
+		// A release: its action and binaries, pinned by the same tag.
+		body = fmt.Sprintf(githubActionWorkflowBody, version, version, version)
+	}
 	return []byte(fmt.Sprintf(workflowHeader, checksum([]byte(body))) + "\n" + body)
 }
 

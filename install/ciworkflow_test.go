@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -113,7 +114,7 @@ func TestGitHubWorkflowStructure(t *testing.T) {
 	if strings.Contains(text, "go-version-file") {
 		t.Error("the workflow must not take Go from the user's go.mod")
 	}
-	if !strings.Contains(string(GitHubWorkflow("v1.4.0")), "/cmd/...@v1.4.0\n") {
+	if !strings.Contains(string(GitHubWorkflow("v1.4.0")), "uses: swarm-guard/swarm-guard@v1.4.0\n") {
 		t.Error("a release version must be pinned")
 	}
 }
@@ -216,5 +217,32 @@ func TestPlanCIWorkflowKeepsAForeignFile(t *testing.T) {
 	}
 	if _, err := PlanCIWorkflow(CIOptions{Root: root, Provider: "github"}); !errors.Is(err, ErrCIWorkflowEdited) {
 		t.Errorf("a workflow swarm-guard did not write: err = %v", err)
+	}
+}
+
+// TestGitHubWorkflowForARelease: a release build writes a workflow that
+// uses the swarm-guard action at its own tag, pinned by version, and no
+// longer builds from source.
+func TestGitHubWorkflowForARelease(t *testing.T) {
+	got := string(GitHubWorkflow("v0.3.1"))
+	for _, want := range []string{"uses: swarm-guard/swarm-guard@v0.3.1\n", "version: v0.3.1\n", "fetch-depth: 0\n", "uses: actions/checkout@v4\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("workflow lacks %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"go install", "@latest", "setup-go"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("workflow still has %q:\n%s", unwanted, got)
+		}
+	}
+	if !generatedUnedited([]byte(got)) {
+		t.Fatal("the release workflow does not read back as generated and unedited")
+	}
+	paths, err := yamlPaths(got)
+	if err != nil {
+		t.Fatalf("the release workflow is not the YAML it should be: %v", err)
+	}
+	if !slices.Contains(paths, "jobs.verify.steps[].uses=swarm-guard/swarm-guard@v0.3.1") || !slices.Contains(paths, "jobs.verify.steps[].with.version=v0.3.1") {
+		t.Fatalf("the action step is not where GitHub reads it: %q", paths)
 	}
 }
