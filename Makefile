@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: dist dist-test hook-managers all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
+.PHONY: actionlint dist dist-test hook-managers all build install test test-short bench fuzz lint scan-self demo clean e2e mcp-real
 
 all: build
 
@@ -103,3 +103,10 @@ dist:
 # the binary through npx and node_modules/.bin, as a hook would.
 dist-test: dist
 	npm/test.sh $(DIST) $(patsubst v%,%,$(VERSION))
+
+# actionlint for the workflow test (install/actionlint_test.go), built in
+# the cache, not added to go.mod.
+ACTIONLINT_VERSION ?= v1.7.7
+actionlint:
+	GOBIN="$${XDG_CACHE_HOME:-$$HOME/.cache}/swarm-guard-dist/actionlint" $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	$(GO) test -count=1 ./install -run TestWorkflowsPassActionlint -v
