@@ -100,7 +100,16 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 		for _, b := range branches {
 			if e.pol.IsProtectedBranch(b) {
-				a.report(inv, policy.RuleProtectedBranch, where+" writes to "+b+", a protected branch (through an MCP server is still to "+b+")", altProtected)
+				// Say what the call does there: a workflow run on main
+				// writes nothing to it, but runs what main's workflows do.
+				verb := " writes to "
+				switch {
+				case t.GitCheckout && !t.GitPush && !t.WritesRef:
+					verb = " checks out "
+				case !t.GitPush && !t.WritesRef:
+					verb = " acts on "
+				}
+				a.report(inv, policy.RuleProtectedBranch, where+verb+b+", a protected branch (through an MCP server is still to "+b+")", altProtected)
 				continue
 			}
 			if t.WritesRef || t.GitPush {

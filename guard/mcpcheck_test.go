@@ -238,3 +238,23 @@ func BenchmarkCheckMCP(b *testing.B) {
 		})
 	}
 }
+
+// A protected branch named by a call that writes no ref is still denied,
+// but the reason says what the call does there: running a workflow on main
+// writes nothing to main.
+func TestMCPProtectedBranchWording(t *testing.T) {
+	p, err := policy.Parse([]byte("[mcp.servers.github]\naccess = \"write\"\n"), "p.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(p)
+	for _, tc := range []struct{ tool, input, want string }{
+		{"mcp__github__run_workflow", `{"owner":"o","repo":"r","workflow_id":"deploy.yml","ref":"main"}`, "acts on main"},
+		{"mcp__github__push_files", `{"owner":"o","repo":"r","branch":"main","files":[],"message":"m"}`, "writes to main"},
+	} {
+		d := eng.CheckMCP(tc.tool, []byte(tc.input), testEnv())
+		if d.Action != policy.Deny || d.Rule != policy.RuleProtectedBranch || !strings.Contains(d.Reason, tc.want) {
+			t.Errorf("%s: got %q %s (%s), want deny protected-branch saying %q", tc.tool, d.Action, d.Rule, d.Reason, tc.want)
+		}
+	}
+}
