@@ -2,11 +2,14 @@ package install
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 )
+
+var updatePlugin = flag.Bool("update-plugin", false, "rewrite hooks/hooks.json from PluginHooksJSON")
 
 // TestPluginHooksFileIsGenerated: hooks/hooks.json at the repository root
 // (the Claude Code plugin's hooks) is exactly what PluginHooksJSON makes,
@@ -16,8 +19,15 @@ func TestPluginHooksFileIsGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := PluginHooksJSON(); !bytes.Equal(got, want) {
-		t.Fatalf("hooks/hooks.json is out of date; regenerate it with PluginHooksJSON:\n%s", want)
+	want := PluginHooksJSON()
+	if *updatePlugin {
+		if err := os.WriteFile(filepath.Join("..", "hooks", "hooks.json"), want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("hooks/hooks.json is out of date; regenerate it: go test ./install -run TestPluginHooksFileIsGenerated -update-plugin")
 	}
 }
 
