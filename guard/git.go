@@ -1130,8 +1130,12 @@ func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
 
 func (a *analyzer) gitRm(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
-	if p.has("cached") || p.has("n", "dry-run") {
-		return // only the index changes
+	if p.has("n", "dry-run") {
+		return
+	}
+	if p.has("cached") {
+		a.untrackProtected(g.inv, p.operands) // only the index changes
+		return
 	}
 	recursive := p.has("r")
 	for _, x := range p.operands {

@@ -180,6 +180,13 @@ func (a *analyzer) localBranchOwnership(inv *invocation, verb, name string) {
 	if w := a.checkedOutElsewhere(b); w != "" {
 		a.report(inv, policy.RuleForeignBranch, verb+" the branch "+b+", which is checked out in another agent's worktree "+w,
 			"leave it to that worktree's owner; work on your own branch (ask the owner or a human if the branch must change)")
+		return
+	}
+	// Checked out nowhere, a branch under another agent's prefix
+	// (agent/{id}/** with another id) is still that agent's.
+	if who, ok := a.agent().OtherAgentsBranch(b); ok {
+		a.report(inv, policy.RuleForeignBranch, verb+" the branch "+b+", which is under the branch prefix of "+who+" ([swarm] own_branches), not yours",
+			"leave it to its owner; work on your own branch (ask the owner or a human if the branch must change)")
 	}
 }
 

@@ -230,3 +230,23 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 		}
 	}
 }
+
+// untrackProtected: git rm --cached of a file that configures the guard
+// (a hook manager's config, the policy, Claude Code's settings, the CI
+// workflow) leaves it on disk but makes the next commit delete it from
+// the repository, for every clone: tampering like deleting it.
+func (a *analyzer) untrackProtected(inv *invocation, operands []arg) {
+	for _, x := range operands {
+		if x.dynamic {
+			continue
+		}
+		for _, p := range a.resolveArg(x, inv.st).paths {
+			if !a.underRoot(p) || p == a.env.Root {
+				continue
+			}
+			if hit := a.protectedHit(p, false); hit != "" {
+				a.report(inv, policy.RuleGuardTamper, "git rm --cached untracks "+hit+", which configures the guard: the next commit deletes it from the repository", altTamper)
+			}
+		}
+	}
+}

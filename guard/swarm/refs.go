@@ -155,3 +155,34 @@ func (a Agent) Instead() string {
 	}
 	return "push your own work with " + push + " and open a pull request, or ask the branch's owner (a human can widen [swarm] own_branches)"
 }
+
+// OtherAgentsBranch reports whether a branch lies under another agent's
+// prefix: it matches one of the own_branches globs that name "{id}" with
+// some other agent's id there ("agent/w9-beef/x" for "agent/{id}/**"), and
+// it is not the agent's own. It returns that id, or "another agent" when
+// the glob puts the id in a place that cannot be read back. Only "{id}"
+// globs say whose a branch is; "{branch}" ones need the other agent's
+// birth branch, which nobody here knows.
+func (a Agent) OtherAgentsBranch(name string) (string, bool) {
+	name = strings.TrimPrefix(name, "refs/heads/")
+	if name == "" || a.OwnsBranch(name) {
+		return "", false
+	}
+	for _, g := range a.OwnBranches {
+		if !strings.Contains(g, "{id}") || strings.Contains(g, "{branch}") {
+			continue
+		}
+		pre, _, _ := strings.Cut(g, "{id}")
+		if !doublestar.MatchUnvalidated(strings.ReplaceAll(g, "{id}", "*"), name) {
+			continue
+		}
+		if !strings.ContainsAny(pre, `*?[]{}\`) && strings.HasPrefix(name, pre) {
+			id, _, _ := strings.Cut(name[len(pre):], "/")
+			if id != "" {
+				return id, true
+			}
+		}
+		return "another agent", true
+	}
+	return "", false
+}

@@ -75,3 +75,33 @@ func TestForgeAction(t *testing.T) {
 		}
 	}
 }
+
+// Must-deny and must-allow examples of OtherAgentsBranch: a branch under
+// another agent's {id} prefix is that agent's, whether or not it is
+// checked out anywhere.
+func TestOtherAgentsBranch(t *testing.T) {
+	for _, c := range []struct {
+		branch, owner string
+	}{
+		{"agent/w9-beef/spike", "w9-beef"},
+		{"refs/heads/agent/w9-beef/a/b", "w9-beef"},
+		{"agent/w1-aaaa/spike", ""},        // its own
+		{"agent/w1-fix", ""},               // {branch}-*: its own
+		{"agent/w1", ""},                   // its home branch
+		{"feature", ""},                    // nobody's prefix
+		{"agent/other-7f3a", "other-7f3a"}, // ** matches nothing: that agent's own agent/{id}
+	} {
+		got, ok := agent.OtherAgentsBranch(c.branch)
+		if ok != (c.owner != "") || got != c.owner {
+			t.Errorf("OtherAgentsBranch(%q) = %q, %v; want %q", c.branch, got, ok, c.owner)
+		}
+	}
+	unknown := Agent{HomeBranch: "main", OwnBranches: []string{"agent/{id}/**"}}
+	if id, ok := unknown.OtherAgentsBranch("agent/w1-aaaa/x"); !ok || id != "w1-aaaa" {
+		t.Errorf("an agent without id: OtherAgentsBranch = %q, %v; want every agent/{id}/** branch to be someone else's", id, ok)
+	}
+	glob := Agent{ID: "w1", OwnBranches: []string{"*/{id}/**"}}
+	if id, ok := glob.OtherAgentsBranch("team/w2/x"); !ok || id != "another agent" {
+		t.Errorf("a glob before {id}: OtherAgentsBranch = %q, %v", id, ok)
+	}
+}
