@@ -294,6 +294,7 @@ func (p *Policy) problems() []*Error {
 	}
 	for key, v := range map[string]int64{
 		"budget.max_tool_calls": p.Budget.MaxToolCalls, "budget.max_tokens": p.Budget.MaxTokens, "budget.sync_seconds": p.Budget.SyncSeconds,
+		"budget.sync_turns":    p.Budget.SyncTurns,
 		"budget.worker_tokens": p.Budget.WorkerTokens, "budget.task_tokens": p.Budget.TaskTokens,
 		"budget.session_tokens": p.Budget.SessionTokens,
 	} {

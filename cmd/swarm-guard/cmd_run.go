@@ -179,6 +179,7 @@ type runner struct {
 	out       *runOutput
 
 	worker  budget.Usage // tokens of the finished attempts of this run
+	turns   int64        // turns of the finished attempts of this run
 	started time.Time
 }
 
@@ -303,7 +304,11 @@ func (r *runner) attempts(ctx context.Context) (budget.Outcome, string) {
 		}
 		if n > 1 {
 			// A failed attempt may have used up a budget without passing
-			// it while running (the result's final count, say).
+			// it while running (the result's final count, say); the
+			// other clones' spend is synced first.
+			if err := r.shared.syncNow(r.c.now(), r.worker.Budgeted(), r.turns, r.c.stderr); err != nil {
+				return budget.OutcomeStateError, err.Error()
+			}
 			task, session := r.ledgerTotals()
 			spent := budget.Spent{Worker: r.worker.Budgeted(), Task: task, Session: session}
 			if ex := r.limits.Reached(spent); ex != nil {
@@ -385,6 +390,7 @@ func (r *runner) attempt(ctx context.Context, n int, lim agent.Limits) (budget.O
 	}
 	usage := a.stream.Usage()
 	r.worker = r.worker.Add(usage)
+	r.turns += a.stream.Turns()
 	rec := budget.Attempt{
 		Time: start.UTC(), Event: budget.RecordEvent, Run: r.runID, Attempt: n, Agent: r.agentID, Task: r.f.task,
 		BudgetSession: r.sessionID, SessionID: a.stream.SessionID(), Command: filepath.Base(r.argv[0]),
@@ -450,9 +456,13 @@ func (a *attemptState) line(line []byte) bool {
 	usage := a.stream.Usage()
 	pending := usage.Sub(a.charged).Budgeted()
 	lim := a.r.limits
-	if err := a.r.shared.maybeSync(now, a.r.worker.Add(usage).Budgeted(), a.r.c.stderr); err != nil && a.stopped == "" {
-		a.stopped, a.detail = budget.OutcomeStateError, err.Error()
-		return true
+	// Once stopping, the rest is recorded by the sync at the end of the
+	// run, after the agent is gone.
+	if a.stopped == "" {
+		if err := a.r.shared.maybeSync(now, a.r.worker.Add(usage).Budgeted(), a.r.turns+a.stream.Turns(), a.r.c.stderr); err != nil {
+			a.stopped, a.detail = budget.OutcomeStateError, err.Error()
+			return true
+		}
 	}
 	spent := budget.Spent{
 		Turns:   a.stream.Turns(),
@@ -556,7 +566,7 @@ func (r *runner) budgetHint(k budget.Kind) string {
 // finish prints the run's last line and turns the outcome into the exit
 // code.
 func (r *runner) finish(outcome budget.Outcome, detail string) error {
-	if err := r.shared.final(r.c.now(), r.worker.Budgeted(), r.c.stderr); err != nil {
+	if err := r.shared.syncNow(r.c.now(), r.worker.Budgeted(), r.turns, r.c.stderr); err != nil {
 		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
 	}
 	name := filepath.Base(r.argv[0])

@@ -14,28 +14,33 @@ import (
 // fetches every other agent's, and adds theirs to the task's total. A nil
 // *sharedLedger is sharing switched off; every method is then a no-op.
 type sharedLedger struct {
-	l        *ledger.Ledger
-	interval time.Duration
-	others   int64 // the latest known spend of agents that did not run in this clone
-	recorded int64 // this run's tokens already in the agent's ref
-	unpushed bool  // records not on the remote yet
-	lastSync time.Time
-	warned   bool
+	l         *ledger.Ledger
+	interval  time.Duration // sync when this much time has passed (0: never for time)
+	turns     int64         // sync when this many turns have passed (0: never for turns)
+	others    int64         // the latest known spend of agents that did not run in this clone
+	recorded  int64         // this run's tokens already in the agent's ref
+	turnsRec  int64         // this run's turns already in the agent's ref
+	unpushed  bool          // records not on the remote yet
+	lastSync  time.Time
+	lastTurns int64 // the run's turns at the last sync
+	syncs     int64 // syncs this run performed
+	warned    bool
 }
 
 // openShared starts sharing when the run has a task and the clone has the
 // policy's remote, and syncs once before anything starts.
 func (r *runner) openShared(root string) {
-	secs := r.pol.Budget.SyncSeconds
+	secs, turns := r.pol.Budget.SyncSeconds, r.pol.Budget.SyncTurns
 	remote := r.pol.Budget.SyncRemote
-	if r.f.task == "" || r.repo == nil || secs <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
+	if r.f.task == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
 		return
 	}
 	r.shared = &sharedLedger{
 		l:        &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Agent: r.agentID},
 		interval: time.Duration(secs) * time.Second,
+		turns:    turns,
 	}
-	if err := r.shared.sync(r.c.now(), 0, r.c.stderr); err != nil {
+	if err := r.shared.sync(r.c.now(), 0, 0, r.c.stderr); err != nil {
 		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
 	}
 }
@@ -47,20 +52,27 @@ func (s *sharedLedger) othersSpent() int64 {
 	return s.others
 }
 
-// maybeSync syncs when the interval has passed.
-func (s *sharedLedger) maybeSync(now time.Time, spent int64, warn io.Writer) error {
-	if s == nil || now.Sub(s.lastSync) < s.interval {
-		return nil
-	}
-	return s.sync(now, spent, warn)
-}
-
-// final records and pushes what is left, at the end of the run.
-func (s *sharedLedger) final(now time.Time, spent int64, warn io.Writer) error {
+// maybeSync syncs when the interval has passed: sync_seconds since the
+// last sync, or sync_turns turns of this run. spent and turns are the
+// run's totals so far.
+func (s *sharedLedger) maybeSync(now time.Time, spent, turns int64, warn io.Writer) error {
 	if s == nil {
 		return nil
 	}
-	return s.sync(now, spent, warn)
+	due := s.interval > 0 && now.Sub(s.lastSync) >= s.interval || s.turns > 0 && turns-s.lastTurns >= s.turns
+	if !due {
+		return nil
+	}
+	return s.sync(now, spent, turns, warn)
+}
+
+// syncNow records and pushes what is left, at the end of the run, and
+// before another attempt starts.
+func (s *sharedLedger) syncNow(now time.Time, spent, turns int64, warn io.Writer) error {
+	if s == nil {
+		return nil
+	}
+	return s.sync(now, spent, turns, warn)
 }
 
 // sync records this run's new spend, pushes the agent's ref and fetches
@@ -68,13 +80,14 @@ func (s *sharedLedger) final(now time.Time, spent int64, warn io.Writer) error {
 // budget is enforced from the local ledger and the last-known totals, and
 // the records are pushed at the next sync that reaches it. A refused push
 // of the agent's own ref stops the run: someone else wrote it.
-func (s *sharedLedger) sync(now time.Time, spent int64, warn io.Writer) error {
-	s.lastSync = now
-	if delta := spent - s.recorded; delta > 0 {
-		if _, err := s.l.Add(delta, 0, now); err != nil {
+func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) error {
+	s.lastSync, s.lastTurns = now, turns
+	s.syncs++
+	if delta := spent - s.recorded; delta > 0 || turns > s.turnsRec {
+		if _, err := s.l.Add(max(delta, 0), max(turns-s.turnsRec, 0), now); err != nil {
 			return fmt.Errorf("cannot record the task's spend in %s: %v", s.l.OwnRef(), err)
 		}
-		s.recorded, s.unpushed = spent, true
+		s.recorded, s.turnsRec, s.unpushed = spent, turns, true
 	}
 	var problem error
 	if s.unpushed {
