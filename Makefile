@@ -74,8 +74,9 @@ clean:
 
 # The real lefthook (npm) for the hook-manager scripts: without it they skip
 # with a message and the reproduction in hook_managers.txtar still runs.
-# The pre-commit framework comes from PyPI; where PyPI is unreachable its
-# migration-mode layout is reproduced in hook_managers.txtar instead.
+# The pre-commit framework comes from Debian (apt-get install pre-commit;
+# .ci/run installs it), its migration-mode layout is also reproduced in
+# hook_managers.txtar.
 LEFTHOOK_VERSION ?= 2.2.2
 hook-managers:
 	dir="$${XDG_CACHE_HOME:-$$HOME/.cache}/swarm-guard-dist/lefthook"; mkdir -p "$$dir" && cd "$$dir" && \

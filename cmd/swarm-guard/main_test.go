@@ -52,6 +52,9 @@ func scriptParams(dir string) testscript.Params {
 				e.Setenv(k, v)
 			}
 			e.Setenv("LEFTHOOK_DIR", realLefthookDir())
+			for k, v := range goEnvForTools() {
+				e.Setenv(k, v)
+			}
 			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST",
 				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 			return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644)
@@ -63,6 +66,9 @@ func scriptParams(dir string) testscript.Params {
 				return err == nil, nil
 			case "lefthook":
 				return realLefthookDir() != "", nil
+			case "pre-commit":
+				_, err := exec.LookPath("pre-commit")
+				return err == nil, nil
 			}
 			return false, errors.New("unknown condition " + cond)
 		},

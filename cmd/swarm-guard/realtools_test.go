@@ -29,3 +29,37 @@ func realLefthookDir() string {
 	}
 	return ""
 }
+
+// The pre-commit framework (Debian's pre-commit package; .ci/run installs
+// it): the scripts that drive it ([pre-commit] condition) skip without it.
+// pre-commit try-repo builds this repository with `go install` (language:
+// golang) under the script's own HOME: goEnvForTools gives it the machine's
+// module and build caches, so it needs no download it has not made before,
+// and SWARM_GUARD_SRC is this source tree.
+func goEnvForTools() map[string]string {
+	env := map[string]string{}
+	if src, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+		env["SWARM_GUARD_SRC"] = src
+	}
+	home, _ := os.UserHomeDir()
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" && home != "" {
+		gopath = filepath.Join(home, "go")
+	}
+	if modcache := os.Getenv("GOMODCACHE"); modcache != "" {
+		env["GOMODCACHE"] = modcache
+	} else if gopath != "" {
+		env["GOMODCACHE"] = filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+	}
+	if gocache := os.Getenv("GOCACHE"); gocache != "" {
+		env["GOCACHE"] = gocache
+	} else if dir, err := os.UserCacheDir(); err == nil {
+		env["GOCACHE"] = filepath.Join(dir, "go-build")
+	}
+	for _, k := range []string{"GOPROXY", "GOFLAGS", "GOTOOLCHAIN"} {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		}
+	}
+	return env
+}
