@@ -16,6 +16,9 @@ var claudeEvents = []struct {
 }{
 	{"PreToolUse", 30},
 	{"PostToolUse", 60},
+	// A Bash command that exits non-zero fires PostToolUseFailure instead
+	// of PostToolUse: "echo $KEY > f && false" must be scanned too.
+	{"PostToolUseFailure", 60},
 }
 
 // HookCommand is the command Claude Code runs: a one-line POSIX sh launcher

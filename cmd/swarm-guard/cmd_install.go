@@ -18,7 +18,7 @@ func init() {
 		usage: `Usage: swarm-guard install [--dir DIR] [--binary PATH] [--on-failure auto|block|omit] [--dry-run]
        swarm-guard install --ci github [--dir DIR] [--force] [--dry-run]
 
-Adds swarm-guard's PreToolUse and PostToolUse hooks to .claude/settings.json
+Adds swarm-guard's PreToolUse, PostToolUse and PostToolUseFailure hooks to .claude/settings.json
 (every other key and hook is kept), writes a commented default
 .swarm-guard.toml when there is none, and installs the git hooks pre-commit,
 prepare-commit-msg, commit-msg and pre-push where git runs them (shared by
