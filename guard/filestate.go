@@ -245,6 +245,9 @@ func (a *analyzer) checkDiskScript(inv *invocation, p, lang string) {
 	if status != fileKnown {
 		return // a missing script fails to run; an unreadable one is as unknown as any program
 	}
+	if binaryProgram(text) {
+		return // /bin/rm is a compiled program: judged by its name, not read as a script
+	}
 	if lang == "" {
 		lang = shebangLang(text)
 	}
@@ -267,6 +270,18 @@ func (a *analyzer) checkDiskScript(inv *invocation, p, lang string) {
 		kept = append(kept, f)
 	}
 	a.findings = kept
+}
+
+// binaryProgram reports whether a file is a compiled executable (ELF,
+// Mach-O) rather than a script. The kernel runs those; a file it cannot run
+// goes to the shell, and bash and zsh refuse a file whose first line (of the
+// first 80 bytes) holds a NUL byte ("cannot execute binary file"). Every
+// ELF and Mach-O header has one there; a script that the shell would read
+// cannot.
+func binaryProgram(text string) bool {
+	head := text[:min(len(text), 80)]
+	line, _, _ := strings.Cut(head, "\n")
+	return strings.IndexByte(line, 0) >= 0
 }
 
 // shebangLang reads the interpreter of a script from its #! line.

@@ -423,6 +423,11 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 		default:
 			ps = []piece{{dynamic: true, quoted: quoted}}
 		}
+		if len(ps) == 0 {
+			// A variable known to be unset expands to nothing; the rest of
+			// the word stays: $TMPDIR/x is /x when TMPDIR is unset.
+			ps = []piece{{quoted: quoted}}
+		}
 		var out []builder
 		for _, b := range bs {
 			for _, pc := range ps {
