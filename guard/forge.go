@@ -21,14 +21,22 @@ const altOversight = "open or update the pull request and leave merging, approvi
 // oversightReport reports a forge operation the oversight mode reserves
 // for humans: a question under checkpoint, a denial otherwise.
 func (a *analyzer) oversightReport(inv *invocation, what string) {
+	a.oversightReportAlt(inv, what, altOversight)
+}
+
+// altIssueState is what to do instead of closing or reopening an issue.
+const altIssueState = "comment on the issue with what you did (gh issue comment N -b ...) and write \"Fixes #N\" in your pull request: the issue closes when a human merges it"
+
+// oversightReportAlt is oversightReport with its own alternative.
+func (a *analyzer) oversightReportAlt(inv *invocation, what, alt string) {
 	mode := a.eng.oversight(a.env)
 	reason := inv.name + " " + what + ", which oversight " + mode + " leaves to a human"
 	if swarm.ForgeAction(mode, swarm.ForgeMerge) == policy.Ask {
-		a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: altOversight,
+		a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: alt,
 			trigger: clip(inv.canon()), canon: inv.canon(), ask: true})
 		return
 	}
-	a.report(inv, policy.RuleOversight, reason, altOversight)
+	a.report(inv, policy.RuleOversight, reason, alt)
 }
 
 func registerForges() {
@@ -128,6 +136,10 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			switch verb {
 			case "delete", "transfer", "lock", "unlock", "pin", "unpin":
 				a.oversightReport(inv, "issue "+verb+" deletes, moves or locks an issue")
+			case "close", "reopen":
+				// Like gh pr close N: whether the work is done is the
+				// overseer's call, the same through MCP and gh api.
+				a.oversightReportAlt(inv, "issue "+verb+" closes or reopens an issue that may be another agent's or a human's", altIssueState)
 			}
 		case "workflow":
 			if verb == "disable" || verb == "enable" {
@@ -177,6 +189,10 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 				if at(2) != "" || verb == "delete" {
 					a.oversightReport(inv, "mr "+verb+" closes, reopens or deletes a merge request that may be another agent's")
 				}
+			}
+		case "issue":
+			if verb == "close" || verb == "reopen" || verb == "delete" {
+				a.oversightReportAlt(inv, "issue "+verb+" closes, reopens or deletes an issue that may be another agent's or a human's", altIssueState)
 			}
 		case "repo":
 			if verb == "delete" || verb == "archive" || verb == "transfer" {

@@ -163,6 +163,10 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		// gh pr close N / reopen N: the number may be another agent's.
 		a.oversightReport(inv, "sets a pull request's state to "+st+", closing or reopening a pull request that may be another agent's")
 	}
+	if st := mcpString(args, "state"); t.Forge && t.SetsIssueState && st != "" {
+		// gh issue close N / reopen N, judged alike.
+		a.oversightReportAlt(inv, "sets an issue's state to "+st+", closing or reopening an issue that may be another agent's or a human's", altIssueState)
+	}
 
 	// Access: the server's level, per-tool globs, and the default
 	// exception for the agent's own pull requests, issues and comments.

@@ -93,6 +93,9 @@ type Tool struct {
 	// SetsPRState: a "state" argument closes or reopens the pull request,
 	// which may be another agent's (update_pull_request).
 	SetsPRState bool
+	// SetsIssueState: a "state" argument closes or reopens an issue, which
+	// may be another agent's or a human's (update_issue, issue_write).
+	SetsIssueState bool
 	// Own is a write the default policy allows: creating and updating the
 	// agent's own pull requests, issues and comments.
 	Own bool

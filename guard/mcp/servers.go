@@ -179,6 +179,13 @@ func init() {
 	t := gh.tools["update_pull_request"]
 	t.SetsPRState = true
 	gh.tools["update_pull_request"] = t
+	// Closing or reopening an issue is the overseer's call, as gh issue
+	// close N is.
+	for _, name := range []string{"update_issue", "issue_write"} {
+		t := gh.tools[name]
+		t.SetsIssueState = true
+		gh.tools[name] = t
+	}
 }
 
 // browserServers get write access by default: their writes drive a

@@ -12,7 +12,7 @@ const UnreadBody = "\x00unread-body"
 
 var (
 	graphqlMutation = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|createRef|enqueuePullRequest|createCommitOnBranch|revertPullRequest|deletePullRequestReview|transferIssue)\b`)
+		return regexp.MustCompile(`(?i)\b(mergePullRequest|enablePullRequestAutoMerge|deleteRef|updateRef|updateRefs|deleteRepository|archiveRepository|updateRepository|closePullRequest|reopenPullRequest|createBranchProtectionRule|updateBranchProtectionRule|deleteBranchProtectionRule|deleteEnvironment|transferRepository|approve|dismissPullRequestReview|mergeBranch|deleteIssue|closeIssue|reopenIssue|createRef|enqueuePullRequest|createCommitOnBranch|revertPullRequest|deletePullRequestReview|transferIssue)\b`)
 	})
 	approveEvent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)event\s*[:=]\s*"?APPROVE`) })
 )
@@ -72,6 +72,8 @@ func ForgeAPIWrite(method, endpoint, body string) string {
 		return "publishes or changes a release"
 	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/pulls/") && (strings.Contains(body, "closed") || strings.Contains(body, "state=") || strings.Contains(body, `"state"`)):
 		return "closes or reopens a pull request that may be another agent's"
+	case (method == "PATCH" || method == "PUT") && strings.Contains(ep, "/issues/") && (strings.Contains(body, "closed") || strings.Contains(body, "state=") || strings.Contains(body, `"state"`) || strings.Contains(body, "state_event")):
+		return "closes or reopens an issue that may be another agent's or a human's"
 	case strings.Contains(ep, "/contents/") && (method == "PUT" || method == "POST"):
 		return "commits a file straight onto a branch, past pushes and pull requests"
 	}
