@@ -23,8 +23,14 @@ install:
 	$(BUILD_ENV) GOBIN="$$($(GO) env GOPATH)/bin" $(GO) install $(BUILD_FLAGS) ./cmd/...
 	@echo "installed into $$($(GO) env GOPATH)/bin; next: cd <your repo> && swarm-guard install && swarm-guard doctor"
 
+# The engine and hook packages also run under the race detector (needs cgo
+# and a C compiler). RACE_SKIP names long single-goroutine tests that the
+# plain run above already covers: under -race they would cost a minute.
+RACE_PKGS ?= ./guard/... ./policy/... ./hooks/...
+RACE_SKIP ?= TestCheckCatchesUpOverCalls|TestMayDecodeAgreesWithGitleaks|TestCorpusIsRealShell|FuzzCheckCommand
 test: lint scan-self
 	$(GO) test -count=1 ./...
+	CGO_ENABLED=1 $(GO) test -race -short -count=1 -skip '$(RACE_SKIP)' $(RACE_PKGS)
 
 test-short:
 	$(GO) test -short ./...
