@@ -224,7 +224,7 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 		return
 	}
 	for _, w := range rest {
-		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/")) {
+		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/") || strings.Contains(w, ":refs/swarm-guard/sessions/")) {
 			a.report(inv, policy.RuleGuardTamper, "git "+sub+" "+w+" writes the shared budget ledger, which only swarm-guard run writes", "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger")
 			return
 		}

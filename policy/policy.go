@@ -230,6 +230,11 @@ type Budget struct {
 	SyncTurns   int64 `toml:"sync_turns"`
 	// SyncRemote is the remote the swarm shares.
 	SyncRemote string `toml:"sync_remote"`
+	// Session names the swarm session every run of this repository
+	// belongs to (swarm-guard run --session overrides it): its spend is
+	// shared through the remote and capped by session_tokens. "" keeps
+	// the session per machine (swarm-guard budget reset).
+	Session string `toml:"session"`
 }
 
 // RuleAction returns the configured action of a rule; Deny when unset.

@@ -29,7 +29,13 @@ reset starts a new budget session: the session token budget is full again
 and runs get a new SWARM_GUARD_SESSION. Task totals are kept; --task ID
 clears one task and --all clears the session and every task. A corrupt
 state file is never reset silently: --force moves it aside (to
-budget.json.corrupt-<time>) and starts from zero.`,
+budget.json.corrupt-<time>) and starts from zero.
+
+Named swarm sessions (run --session S, [budget] session) and the other
+clones' spend on a task live in the git remote's ledger (swarm-guard
+report --session S, --task T): reset clears only this machine's counts
+(--all clears its swarm sessions too); a new --session name starts a new
+swarm session.`,
 		run: runBudget,
 	})
 }
@@ -169,7 +175,7 @@ func budgetReset(c *cli, path string, args []string) error {
 			}
 		case *all:
 			old = l.ResetSession(newID("s", now), now.UTC())
-			l.Tasks = nil
+			l.Tasks, l.Swarm = nil, nil
 		default:
 			old = l.ResetSession(newID("s", now), now.UTC())
 		}

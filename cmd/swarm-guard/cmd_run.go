@@ -54,8 +54,14 @@ Flags:
   --task ID             the task this run works on (default $SWARM_GUARD_TASK)
   --task-tokens N       token budget of all runs of the task (default: policy
                         [budget] task_tokens)
-  --session-tokens N    token budget of all runs since swarm-guard budget
-                        reset (default: policy [budget] session_tokens)
+  --session S           the swarm session this run belongs to (default:
+                        policy [budget] session): its spend is shared with
+                        every clone through the git remote, and
+                        --session-tokens caps the whole session
+  --session-tokens N    token budget of the session: all runs of --session
+                        in every clone, or without one, all runs on this
+                        machine since swarm-guard budget reset (default:
+                        policy [budget] session_tokens)
   --trust               set SWARM_GUARD_TRUST=1 for the agent
   --mcp NAME[,NAME...]  start claude with only these MCP servers (from .mcp.json
                         and ~/.claude.json; default: [mcp.tasks] of the policy
@@ -106,6 +112,7 @@ type runFlags struct {
 	tokens        int64
 	task          string
 	taskTokens    int64
+	session       string // --session: the swarm session; "" for the machine's
 	sessionTokens int64
 	trust         bool
 	mcp           []string // --mcp: the only MCP servers the agent gets
@@ -127,6 +134,7 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*runFlags, error)
 	fs.Int64Var(&f.tokens, "tokens", pol.Budget.WorkerTokens, "")
 	fs.StringVar(&f.task, "task", c.getenv("SWARM_GUARD_TASK"), "")
 	fs.Int64Var(&f.taskTokens, "task-tokens", pol.Budget.TaskTokens, "")
+	fs.StringVar(&f.session, "session", pol.Budget.Session, "")
 	fs.Int64Var(&f.sessionTokens, "session-tokens", pol.Budget.SessionTokens, "")
 	fs.BoolVar(&f.trust, "trust", false, "")
 	fs.StringSliceVar(&f.mcp, "mcp", nil, "")
@@ -145,6 +153,9 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*runFlags, error)
 		return nil, usageErrorf("usage: --max-turns and the token budgets must not be negative (0 means no limit)")
 	case f.timeout < 0 || f.idle < 0 || f.grace < 0 || f.backoff < 0:
 		return nil, usageErrorf("usage: durations must not be negative")
+	}
+	if f.session != "" && !identity.Valid(f.session) {
+		return nil, usageErrorf("usage: the session name %q (--session or [budget] session) is not well formed: it must match %s", f.session, identity.Pattern)
 	}
 	switch f.oversight {
 	case "", policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
@@ -276,6 +287,10 @@ func (r *runner) openLedger() (*budget.Exceeded, error) {
 		task, session := l.Spent(r.f.task)
 		task += r.shared.othersSpent()
 		r.sessionID = l.Session.ID
+		if r.f.session != "" {
+			r.sessionID = r.f.session
+			session = l.SwarmSpent(r.f.session) + r.shared.othersSessionSpent()
+		}
 		if ex = r.limits.Reached(budget.Spent{Task: task, Session: session}); ex == nil {
 			l.StartRun(r.f.task, r.started.UTC())
 		}
@@ -363,7 +378,7 @@ type attemptState struct {
 func (r *runner) attempt(ctx context.Context, n int, lim agent.Limits) (budget.Outcome, string) {
 	a := &attemptState{r: r}
 	a.stream.Details = r.summary
-	a.task, a.session = r.ledgerTotals()
+	a.task, a.session = r.localTotals()
 	start := r.c.now()
 	headBefore := headCommit(r.repo)
 	if r.f.attempts > 1 {
@@ -468,7 +483,7 @@ func (a *attemptState) line(line []byte) bool {
 		Turns:   a.stream.Turns(),
 		Worker:  a.r.worker.Add(usage).Budgeted(),
 		Task:    a.task + pending + a.r.shared.othersSpent(),
-		Session: a.session + pending,
+		Session: a.session + pending + a.r.shared.othersSessionSpent(),
 	}
 	if a.r.f.task == "" {
 		spent.Task = 0
@@ -485,7 +500,7 @@ func (a *attemptState) line(line []byte) bool {
 			}
 			return false
 		}
-		spent.Task, spent.Session = a.task+a.r.shared.othersSpent(), a.session
+		spent.Task, spent.Session = a.task+a.r.shared.othersSpent(), a.session+a.r.shared.othersSessionSpent()
 		if a.r.f.task == "" {
 			spent.Task = 0
 		}
@@ -515,6 +530,9 @@ func (a *attemptState) charge(now time.Time) error {
 	}
 	err := state.Update(a.r.ledger, func(l *budget.Ledger) error {
 		a.task, a.session = l.Charge(a.r.f.task, delta, now.UTC())
+		if s := a.r.f.session; s != "" {
+			a.session = l.ChargeSwarm(s, delta, now.UTC())
+		}
 		return nil
 	})
 	if err != nil {
@@ -538,14 +556,26 @@ func (a *attemptState) hookExhausted() budget.Kind {
 	return kind
 }
 
-// ledgerTotals reads the task's and the session's totals.
+// ledgerTotals reads the task's and the session's totals, the other
+// clones' included.
 func (r *runner) ledgerTotals() (task, session int64) {
+	task, session = r.localTotals()
+	return task + r.shared.othersSpent(), session + r.shared.othersSessionSpent()
+}
+
+// localTotals reads the task's and the session's totals in this clone's
+// ledger (attemptState.task and .session, to which the other clones'
+// spend is added when a budget is checked).
+func (r *runner) localTotals() (task, session int64) {
 	l, err := state.Read[budget.Ledger](r.ledger)
 	if err != nil {
 		return 0, 0 // the first charge reports the problem and stops the agent
 	}
 	task, session = l.Spent(r.f.task)
-	return task + r.shared.othersSpent(), session
+	if r.f.session != "" {
+		session = l.SwarmSpent(r.f.session)
+	}
+	return task, session
 }
 
 // budgetHint says where a budget's limit comes from.
@@ -554,6 +584,9 @@ func (r *runner) budgetHint(k budget.Kind) string {
 	case budget.TaskTokens:
 		return " (task " + r.f.task + "; --task-tokens or [budget] task_tokens)"
 	case budget.SessionTokens:
+		if r.f.session != "" {
+			return " (session " + r.f.session + " across clones; --session-tokens or [budget] session_tokens; a new --session name starts a new one)"
+		}
 		return " (session " + r.sessionID + "; swarm-guard budget reset starts a new one)"
 	case budget.WorkerTokens:
 		return " (--tokens or [budget] worker_tokens)"

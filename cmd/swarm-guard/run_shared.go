@@ -9,15 +9,19 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/ledger"
 )
 
-// sharedLedger is run's side of the task ledger in the git remote
-// (hooks/ledger): it records this run's spend under the agent's own ref,
-// fetches every other agent's, and adds theirs to the task's total. A nil
-// *sharedLedger is sharing switched off; every method is then a no-op.
+// sharedLedger is run's side of the task's and the swarm session's
+// ledgers in the git remote (hooks/ledger): it records this run's spend
+// under the agent's own refs, fetches every other agent's, and adds theirs
+// to the task's and the session's totals. A nil *sharedLedger is sharing
+// switched off; every method is then a no-op.
 type sharedLedger struct {
-	l         *ledger.Ledger
+	l         *ledger.Ledger // the task's; nil without --task
+	sl        *ledger.Ledger // the session's; nil without --session
+	ls        []*ledger.Ledger
 	interval  time.Duration // sync when this much time has passed (0: never for time)
 	turns     int64         // sync when this many turns have passed (0: never for turns)
-	others    int64         // the latest known spend of agents that did not run in this clone
+	others    int64         // the latest known spend on the task of agents that did not run in this clone
+	othersS   int64         // the same for the session
 	recorded  int64         // this run's tokens already in the agent's ref
 	turnsRec  int64         // this run's turns already in the agent's ref
 	unpushed  bool          // records not on the remote yet
@@ -27,19 +31,25 @@ type sharedLedger struct {
 	warned    bool
 }
 
-// openShared starts sharing when the run has a task and the clone has the
-// policy's remote, and syncs once before anything starts.
+// openShared starts sharing when the run has a task or a swarm session
+// and the clone has the policy's remote, and syncs once before anything
+// starts.
 func (r *runner) openShared(root string) {
 	secs, turns := r.pol.Budget.SyncSeconds, r.pol.Budget.SyncTurns
 	remote := r.pol.Budget.SyncRemote
-	if r.f.task == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
+	if r.f.task == "" && r.f.session == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
 		return
 	}
-	r.shared = &sharedLedger{
-		l:        &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Agent: r.agentID},
-		interval: time.Duration(secs) * time.Second,
-		turns:    turns,
+	s := &sharedLedger{interval: time.Duration(secs) * time.Second, turns: turns}
+	if r.f.task != "" {
+		s.l = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Session: r.f.session, Agent: r.agentID}
+		s.ls = append(s.ls, s.l)
 	}
+	if r.f.session != "" {
+		s.sl = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Session: r.f.session, BySession: true, Agent: r.agentID}
+		s.ls = append(s.ls, s.sl)
+	}
+	r.shared = s
 	if err := r.shared.sync(r.c.now(), 0, 0, r.c.stderr); err != nil {
 		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
 	}
@@ -50,6 +60,13 @@ func (s *sharedLedger) othersSpent() int64 {
 		return 0
 	}
 	return s.others
+}
+
+func (s *sharedLedger) othersSessionSpent() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.othersS
 }
 
 // maybeSync syncs when the interval has passed: sync_seconds since the
@@ -84,32 +101,43 @@ func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) e
 	s.lastSync, s.lastTurns = now, turns
 	s.syncs++
 	if delta := spent - s.recorded; delta > 0 || turns > s.turnsRec {
-		if _, err := s.l.Add(max(delta, 0), max(turns-s.turnsRec, 0), now); err != nil {
-			return fmt.Errorf("cannot record the task's spend in %s: %v", s.l.OwnRef(), err)
+		for _, l := range s.ls {
+			if _, err := l.Add(max(delta, 0), max(turns-s.turnsRec, 0), now); err != nil {
+				return fmt.Errorf("cannot record the spend in %s: %v", l.OwnRef(), err)
+			}
 		}
 		s.recorded, s.turnsRec, s.unpushed = spent, turns, true
 	}
 	var problem error
 	if s.unpushed {
-		if err := s.l.Push(); err != nil {
+		if err := ledger.PushAll(s.ls...); err != nil {
 			if errors.Is(err, ledger.ErrRejected) {
-				return fmt.Errorf("stopped sharing the task's budget: %v", err)
+				return fmt.Errorf("stopped sharing the budgets: %v", err)
 			}
 			problem = err
 		} else {
 			s.unpushed = false
 		}
 	}
-	if err := s.l.Fetch(); err != nil {
+	if err := ledger.FetchAll(s.ls...); err != nil {
 		problem = err
-	} else if others, _, err := s.l.Others(); err == nil {
-		s.others = others
 	} else {
-		problem = err
+		for _, l := range s.ls {
+			others, _, err := l.Others()
+			if err != nil {
+				problem = err
+				break
+			}
+			if l.BySession {
+				s.othersS = others
+			} else {
+				s.others = others
+			}
+		}
 	}
 	if problem != nil && !s.warned {
 		s.warned = true
-		fmt.Fprintf(warn, "swarm-guard run: the shared task ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying\n", oneLineErr(problem))
+		fmt.Fprintf(warn, "swarm-guard run: the shared ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying\n", oneLineErr(problem))
 	}
 	return nil
 }

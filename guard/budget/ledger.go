@@ -16,6 +16,9 @@ type Ledger struct {
 	Version int                   `json:"version"`
 	Session LedgerSession         `json:"session"`
 	Tasks   map[string]*TaskTally `json:"tasks,omitempty"`
+	// Swarm holds the spend of named swarm sessions (run --session, or
+	// [budget] session), which clones share through the git remote.
+	Swarm map[string]*TaskTally `json:"swarm_sessions,omitempty"`
 }
 
 // LedgerSession is everything spent since the last `swarm-guard budget
@@ -80,6 +83,31 @@ func (l *Ledger) Charge(task string, u Usage, now time.Time) (taskTokens, sessio
 		taskTokens = t.Usage.Budgeted()
 	}
 	return taskTokens, l.Session.Usage.Budgeted()
+}
+
+// ChargeSwarm adds u to the named swarm session and returns its budgeted
+// total after the charge.
+func (l *Ledger) ChargeSwarm(session string, u Usage, now time.Time) int64 {
+	if l.Swarm == nil {
+		l.Swarm = map[string]*TaskTally{}
+	}
+	t := l.Swarm[session]
+	if t == nil {
+		t = &TaskTally{}
+		l.Swarm[session] = t
+	}
+	t.Usage = t.Usage.Add(u)
+	t.Updated = now
+	return t.Usage.Budgeted()
+}
+
+// SwarmSpent returns the budgeted total of a named swarm session in this
+// ledger.
+func (l *Ledger) SwarmSpent(session string) int64 {
+	if t := l.Swarm[session]; t != nil {
+		return t.Usage.Budgeted()
+	}
+	return 0
 }
 
 // Spent returns the budgeted totals of task and of the session.

@@ -12,21 +12,36 @@ import (
 	"time"
 )
 
-// Record is one agent's cumulative spend on a task.
+// Record is one agent's cumulative spend on a task, or in a session.
 type Record struct {
-	Agent   string    `json:"agent"`
-	Task    string    `json:"task"`
+	Agent string `json:"agent"`
+	Task  string `json:"task"`
+	// Session is the swarm session of the latest update ("" when the run
+	// named none); in a session's record, the session itself.
+	Session string    `json:"session,omitempty"`
 	Tokens  int64     `json:"tokens"` // budgeted tokens: input + cache writes + output
 	Turns   int64     `json:"turns"`
 	Updated time.Time `json:"updated"`
+	// Tasks splits a session's record by task (NoTask for runs without
+	// one); task records leave it out.
+	Tasks map[string]int64 `json:"tasks,omitempty"`
 }
 
-// Ledger is one agent's view of a task's shared ledger in one clone.
+// NoTask is the key of Record.Tasks for runs without a task.
+const NoTask = "-"
+
+// Ledger is one agent's view of a task's or a session's shared ledger in
+// one clone.
 type Ledger struct {
 	Dir    string // a directory of the clone
 	Remote string // the remote the swarm shares, "origin"
-	Task   string
-	Agent  string
+	Task   string // the task of the run ("" for none in a session ledger)
+	// Session is the swarm session of the run ("" for none). With
+	// BySession the ledger shares the session's spend
+	// (refs/swarm-guard/sessions/<session>/<agent>) instead of the task's.
+	Session   string
+	BySession bool
+	Agent     string
 }
 
 // ErrRejected means the remote refused the agent's own ref: someone else
@@ -34,12 +49,36 @@ type Ledger struct {
 var ErrRejected = errors.New("the remote refused this agent's usage ref, which someone else has written; it is never overwritten")
 
 const (
-	ownPrefix  = "refs/swarm-guard/usage/"
-	seenPrefix = "refs/swarm-guard/seen/"
+	ownPrefix         = "refs/swarm-guard/usage/"
+	seenPrefix        = "refs/swarm-guard/seen/"
+	ownSessionPrefix  = "refs/swarm-guard/sessions/"
+	seenSessionPrefix = "refs/swarm-guard/seen-sessions/"
 )
 
+// own and seen are the prefixes of this ledger's refs of every agent:
+// the ones written in this clone and the ones fetched.
+func (l *Ledger) own() string {
+	if l.BySession {
+		return ownSessionPrefix + safe(l.Session) + "/"
+	}
+	return ownPrefix + safe(l.Task) + "/"
+}
+
+func (l *Ledger) seen() string {
+	if l.BySession {
+		return seenSessionPrefix + safe(l.Session) + "/"
+	}
+	return seenPrefix + safe(l.Task) + "/"
+}
+
 // OwnRef is the ref this agent writes.
-func (l *Ledger) OwnRef() string { return ownPrefix + safe(l.Task) + "/" + safe(l.Agent) }
+func (l *Ledger) OwnRef() string { return l.own() + safe(l.Agent) }
+
+// FetchSpec is the refspec that brings every agent's record of this
+// ledger from the remote.
+func (l *Ledger) FetchSpec() string {
+	return "+" + l.own() + "*:" + l.seen() + "*"
+}
 
 // safe keeps a task or agent id usable as one ref path component.
 func safe(s string) string {
@@ -85,7 +124,7 @@ func (l *Ledger) read(ref string) (Record, error) {
 	out, err := l.git(nil, "cat-file", "-p", ref+":usage.json")
 	if err != nil {
 		if _, e := l.git(nil, "rev-parse", "--verify", "--quiet", ref); e != nil {
-			return Record{Agent: l.Agent, Task: l.Task}, nil // no record yet
+			return l.empty(), nil // no record yet
 		}
 		return Record{}, err
 	}
@@ -103,7 +142,22 @@ func (l *Ledger) Add(tokens, turns int64, now time.Time) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	rec := Record{Agent: l.Agent, Task: l.Task, Tokens: prev.Tokens + tokens, Turns: prev.Turns + turns, Updated: now.UTC()}
+	rec := prev
+	rec.Agent, rec.Task, rec.Session = l.Agent, l.Task, l.Session
+	rec.Tokens += tokens
+	rec.Turns += turns
+	rec.Updated = now.UTC()
+	if l.BySession {
+		task := l.Task
+		if task == "" {
+			task = NoTask
+		}
+		tasks := map[string]int64{task: tokens}
+		for k, v := range prev.Tasks {
+			tasks[k] += v
+		}
+		rec.Tasks = tasks
+	}
 	data, _ := json.MarshalIndent(rec, "", "  ")
 	blob, err := l.git(append(data, '\n'), "hash-object", "-w", "--stdin")
 	if err != nil {
@@ -113,7 +167,11 @@ func (l *Ledger) Add(tokens, turns int64, now time.Time) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	args := []string{"commit-tree", tree, "-m", fmt.Sprintf("usage: %s spent %d tokens on task %s\n\nAgent-Id: %s", l.Agent, rec.Tokens, l.Task, l.Agent)}
+	what := "on task " + l.Task
+	if l.BySession {
+		what = "in session " + l.Session
+	}
+	args := []string{"commit-tree", tree, "-m", fmt.Sprintf("usage: %s spent %d tokens %s\n\nAgent-Id: %s", l.Agent, rec.Tokens, what, l.Agent)}
 	old, _ := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef())
 	if old != "" {
 		args = append(args, "-p", old)
@@ -135,29 +193,58 @@ func (l *Ledger) Add(tokens, turns int64, now time.Time) (Record, error) {
 // Push publishes this agent's ref, fast-forward only. The pre-push hook is
 // skipped: the records are data, and the hook's branch rules are for the
 // agent's pushes, not for run's.
-func (l *Ledger) Push() error {
-	if _, err := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef()); err != nil {
-		return nil // nothing recorded yet
+func (l *Ledger) Push() error { return PushAll(l) }
+
+// Fetch brings every agent's record of the task (or session) from the
+// remote.
+func (l *Ledger) Fetch() error {
+	_, err := l.git(nil, "fetch", "--quiet", "--no-tags", l.Remote, l.FetchSpec())
+	return err
+}
+
+// FetchAll fetches several ledgers of one clone and remote with one git
+// process.
+func FetchAll(ls ...*Ledger) error {
+	if len(ls) == 0 {
+		return nil
 	}
-	_, err := l.git(nil, "push", "--quiet", "--no-verify", l.Remote, l.OwnRef()+":"+l.OwnRef())
+	args := []string{"fetch", "--quiet", "--no-tags", ls[0].Remote}
+	for _, l := range ls {
+		args = append(args, l.FetchSpec())
+	}
+	_, err := ls[0].git(nil, args...)
+	return err
+}
+
+// PushAll publishes the own refs of several ledgers of one clone and
+// remote with one git process, fast-forward only. A refused ref is
+// ErrRejected.
+func PushAll(ls ...*Ledger) error {
+	var specs []string
+	for _, l := range ls {
+		if _, err := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef()); err == nil {
+			specs = append(specs, l.OwnRef()+":"+l.OwnRef())
+		}
+	}
+	if len(specs) == 0 {
+		return nil
+	}
+	_, err := ls[0].git(nil, append([]string{"push", "--quiet", "--no-verify", ls[0].Remote}, specs...)...)
 	if err != nil && (strings.Contains(err.Error(), "rejected") || strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(err.Error(), "fetch first")) {
-		return fmt.Errorf("%w (%s)", ErrRejected, l.OwnRef())
+		return fmt.Errorf("%w (%s)", ErrRejected, strings.Join(specs, ", "))
 	}
 	return err
 }
 
-// Fetch brings every agent's record of the task from the remote.
-func (l *Ledger) Fetch() error {
-	spec := "+" + ownPrefix + safe(l.Task) + "/*:" + seenPrefix + safe(l.Task) + "/*"
-	_, err := l.git(nil, "fetch", "--quiet", "--no-tags", l.Remote, spec)
-	return err
+func (l *Ledger) empty() Record {
+	return Record{Agent: l.Agent, Task: l.Task, Session: l.Session}
 }
 
 // Others sums the latest fetched records of the agents that have no own
 // ref in this clone (their spend is not in this clone's local ledger),
 // and returns every agent's record, own and others', sorted by agent.
 func (l *Ledger) Others() (int64, []Record, error) {
-	out, err := l.git(nil, "for-each-ref", "--format=%(refname)", ownPrefix+safe(l.Task)+"/", seenPrefix+safe(l.Task)+"/")
+	out, err := l.git(nil, "for-each-ref", "--format=%(refname)", l.own(), l.seen())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -165,7 +252,7 @@ func (l *Ledger) Others() (int64, []Record, error) {
 	var seen []string
 	for _, ref := range strings.Fields(out) {
 		agent := ref[strings.LastIndexByte(ref, '/')+1:]
-		if strings.HasPrefix(ref, ownPrefix) {
+		if strings.HasPrefix(ref, l.own()) {
 			local[agent] = true
 		} else {
 			seen = append(seen, ref)
@@ -175,7 +262,7 @@ func (l *Ledger) Others() (int64, []Record, error) {
 	byAgent := map[string]Record{}
 	var refs []string
 	for a := range local {
-		refs = append(refs, ownPrefix+safe(l.Task)+"/"+a)
+		refs = append(refs, l.own()+a)
 	}
 	for _, ref := range seen {
 		if !local[ref[strings.LastIndexByte(ref, '/')+1:]] {
@@ -189,7 +276,7 @@ func (l *Ledger) Others() (int64, []Record, error) {
 	for i, ref := range refs {
 		agent := ref[strings.LastIndexByte(ref, '/')+1:]
 		byAgent[agent] = recs[i]
-		if strings.HasPrefix(ref, seenPrefix) {
+		if strings.HasPrefix(ref, l.seen()) {
 			total += recs[i].Tokens
 		}
 	}

@@ -118,3 +118,53 @@ func BenchmarkSync50Agents(b *testing.B) {
 		}
 	}
 }
+
+// A session's ledger spans tasks: each agent's record splits its spend by
+// task, and one push and one fetch carry the task's and the session's refs.
+func TestSessionLedger(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "--bare", "remote.git")
+	run(t, dir, "clone", "-q", "remote.git", "a")
+	run(t, dir, "clone", "-q", "remote.git", "b")
+	now := time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)
+	at := &Ledger{Dir: filepath.Join(dir, "a"), Remote: "origin", Task: "T1", Session: "S1", Agent: "agent-a"}
+	as := &Ledger{Dir: at.Dir, Remote: "origin", Task: "T1", Session: "S1", BySession: true, Agent: "agent-a"}
+	for _, l := range []*Ledger{at, as} {
+		if _, err := l.Add(300, 1, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	as2 := *as
+	as2.Task = ""
+	if _, err := as2.Add(100, 1, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := PushAll(at, as); err != nil {
+		t.Fatal(err)
+	}
+	bt := &Ledger{Dir: filepath.Join(dir, "b"), Remote: "origin", Task: "T2", Session: "S1", Agent: "agent-b"}
+	bs := &Ledger{Dir: bt.Dir, Remote: "origin", Task: "T2", Session: "S1", BySession: true, Agent: "agent-b"}
+	if err := FetchAll(bt, bs); err != nil {
+		t.Fatal(err)
+	}
+	if others, _, err := bt.Others(); err != nil || others != 0 {
+		t.Fatalf("b's task T2 sees %d %v, want nothing of T1", others, err)
+	}
+	others, all, err := bs.Others()
+	if err != nil || others != 400 || len(all) != 1 {
+		t.Fatalf("b's session sees %d %+v %v, want agent-a's 400 tokens", others, all, err)
+	}
+	if r := all[0]; r.Session != "S1" || r.Tasks["T1"] != 300 || r.Tasks[NoTask] != 100 || r.Turns != 2 {
+		t.Fatalf("agent-a's session record %+v, want 300 on T1 and 100 without a task in 2 turns", r)
+	}
+	if got := as.OwnRef(); got != "refs/swarm-guard/sessions/S1/agent-a" {
+		t.Fatalf("session ref %s", got)
+	}
+	tr, err := at.Own()
+	if err != nil || tr.Session != "S1" || tr.Tasks != nil || tr.Tokens != 300 {
+		t.Fatalf("agent-a's task record %+v %v, want 300 tokens in session S1", tr, err)
+	}
+}
