@@ -784,24 +784,43 @@ func (a *analyzer) envCmd(inv *invocation) {
 			a.report(inv, policy.RuleDynamicCommand, "env -S splits text only known at run time into a command", "write the command literally")
 			return
 		}
-		split := strings.Fields(s.s)
-		extra := make([]arg, 0, len(split))
-		for _, w := range split {
-			extra = append(extra, arg{s: w, src: s.src})
+		// The split words are env's own arguments again: options first
+		// (env -S '-C /elsewhere' git reset --hard changes directory),
+		// then the command. Judge them with env's own parsing.
+		argv := []arg{inv.argv[0]}
+		if p.has("i", "ignore-environment") || len(rest) < len(p.rest) {
+			argv = append(argv, arg{s: "-i", src: s.src})
 		}
-		rest = append(extra, rest...)
-	}
-	for _, u := range p.values("u", "unset") {
-		if !u.dynamic && identityVar(strings.ToUpper(u.s)) {
-			a.report(inv, policy.RuleGuardTamper, "env -u "+u.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		for _, w := range strings.Fields(s.s) {
+			argv = append(argv, arg{s: w, src: s.src})
 		}
+		argv = append(argv, rest...)
+		a.envUnsets(inv, p)
+		n := inv
+		if d, ok := p.value("C", "chdir"); ok {
+			n = a.withCwd(inv, d)
+		}
+		split := *n
+		split.argv = argv
+		a.envCmd(&split)
+		return
 	}
+	a.envUnsets(inv, p)
 	rest = a.leadingAssignments(inv, rest)
 	if d, ok := p.value("C", "chdir"); ok {
 		inv = a.withCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "env")
 	a.envIgnoresEnvironment(inv, p, rest)
+}
+
+// envUnsets judges env -u NAME: unsetting who the agent is is tampering.
+func (a *analyzer) envUnsets(inv *invocation, p parsed) {
+	for _, u := range p.values("u", "unset") {
+		if !u.dynamic && identityVar(strings.ToUpper(u.s)) {
+			a.report(inv, policy.RuleGuardTamper, "env -u "+u.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		}
+	}
 }
 
 // withCwd returns a copy of inv whose command runs in directory d.
