@@ -995,8 +995,9 @@ func (a *analyzer) runuser(inv *invocation) {
 
 // xargs appends its input to the command: that input is unknown.
 func (a *analyzer) xargs(inv *invocation) {
-	// -J replstr and -R count are BSD (macOS) xargs: -J replaces like -I.
-	p := parseOpts(inv.args(), optSpec{short: "IinLlPsdaEeJR", long: longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), optionalLS: longs("replace", "eof"), stop: true})
+	// -J replstr, -R count and -S size are BSD (macOS) xargs: -J replaces
+	// like -I. GNU's -i, -l and -e take a value only when it is attached.
+	p := parseOpts(inv.args(), optSpec{short: "InLPsdaEJRS", optionalShort: "ile", long: longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), optionalLS: longs("replace", "eof", "max-lines"), stop: true})
 	cmd := p.rest
 	if len(cmd) == 0 {
 		cmd = []arg{{s: "echo"}}
@@ -1013,7 +1014,7 @@ func (a *analyzer) xargs(inv *invocation) {
 			unknown = listed
 		}
 	}
-	repl, hasRepl := p.value("I", "replace")
+	repl, hasRepl := p.value("I", "i", "replace")
 	if !hasRepl {
 		repl, hasRepl = p.value("J")
 	}

@@ -8,6 +8,9 @@ type optSpec struct {
 	short      string          // short options that take a value, e.g. "ou"
 	long       map[string]bool // long options (without "--") that take a value
 	optionalLS map[string]bool // long options whose value is optional and must be attached (--opt=value)
+	// optionalShort are short options whose value is optional and must be
+	// attached (GNU xargs -i[R], -l[N], -e[EOF]): -i rm never takes rm.
+	optionalShort string
 	// stop makes the first operand end option parsing, as POSIX getopt
 	// does: everything after it belongs to the wrapped command.
 	stop bool
@@ -126,6 +129,14 @@ func parseOpts(args []arg, spec optSpec) parsed {
 		case len(s) > 1 && s[0] == '-':
 			for j := 1; j < len(s); j++ {
 				c := s[j : j+1]
+				if strings.Contains(spec.optionalShort, c) {
+					o := opt{name: c}
+					if j+1 < len(s) {
+						o.value, o.hasValue = arg{s: s[j+1:], src: x.src}, true
+					}
+					p.opts = append(p.opts, o)
+					break
+				}
 				if strings.Contains(spec.short, c) {
 					o := opt{name: c, hasValue: true}
 					if j+1 < len(s) {
