@@ -421,12 +421,14 @@ var gitDirNames = []string{"HEAD", "config", "index", "packed-refs", "hooks", "p
 	"prepare-commit-msg", "objects", "refs", "main", "master", "ORIG_HEAD", "description", "info", "logs", "FETCH_HEAD"}
 
 // findStarts splits find's arguments into the start directories and the
-// expression.
-func findStarts(args []arg) ([]arg, []arg) {
+// expression. It knows GNU find's options before the starts (-H -L -P -D
+// -O) and BSD (macOS) find's (-E -H -L -P -X -d -s -x, and -f PATH, which
+// names a start). follow says symbolic links are followed (-L, -follow).
+func findStarts(args []arg) (starts, expr []arg, follow bool) {
 	i := 0
 	for i < len(args) && !args[i].dynamic {
 		s := args[i].s
-		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+		if strings.HasPrefix(s, "-O") {
 			i++
 			continue
 		}
@@ -434,9 +436,23 @@ func findStarts(args []arg) ([]arg, []arg) {
 			i += 2
 			continue
 		}
+		if s == "-f" && i+1 < len(args) {
+			starts = append(starts, args[i+1])
+			i += 2
+			continue
+		}
+		if strings.HasPrefix(s, "-f") && len(s) > 2 {
+			starts = append(starts, arg{s: s[2:], src: args[i].src})
+			i++
+			continue
+		}
+		if len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "HLPEXdsx") == "" {
+			follow = follow || strings.Contains(s, "L")
+			i++
+			continue
+		}
 		break
 	}
-	var starts []arg
 	for i < len(args) {
 		s := args[i].s
 		if !args[i].dynamic && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
@@ -448,7 +464,27 @@ func findStarts(args []arg) ([]arg, []arg) {
 	if len(starts) == 0 {
 		starts = []arg{{s: "."}}
 	}
-	return starts, args[i:]
+	expr = args[i:]
+	for j := 0; j < len(expr); j++ {
+		if findTakesValue[expr[j].s] {
+			j++
+			continue
+		}
+		follow = follow || expr[j].s == "-follow"
+	}
+	return starts, expr, follow
+}
+
+// findTakesValue are find primaries (GNU and BSD) whose next word is their
+// value, never a primary of its own: find . -gid -delete deletes nothing.
+var findTakesValue = map[string]bool{
+	"-amin": true, "-anewer": true, "-atime": true, "-cmin": true, "-cnewer": true, "-ctime": true, "-fstype": true,
+	"-gid": true, "-group": true, "-ilname": true, "-iname": true, "-inum": true, "-ipath": true, "-iregex": true,
+	"-iwholename": true, "-links": true, "-lname": true, "-maxdepth": true, "-mindepth": true, "-mmin": true,
+	"-mtime": true, "-name": true, "-newer": true, "-path": true, "-perm": true, "-regex": true, "-regextype": true,
+	"-samefile": true, "-size": true, "-type": true, "-uid": true, "-used": true, "-user": true, "-wholename": true,
+	"-xtype": true, "-context": true, "-printf": true, "-fprint": true, "-fprint0": true, "-fls": true,
+	"-Bmin": true, "-Bnewer": true, "-Btime": true, "-flags": true, "-acl": false,
 }
 
 // findNamePatterns returns the first -name and -path patterns of an expression.
@@ -473,7 +509,7 @@ func findNamePatterns(expr []arg) (namePat, pathPat string) {
 // findOutput describes what find prints: the paths it visits, as a
 // pattern xargs can hand to the next command.
 func (a *analyzer) findOutput(args []arg) *input {
-	starts, expr := findStarts(args)
+	starts, expr, _ := findStarts(args)
 	in := &input{dynamic: true, desc: "the output of find"}
 	if len(starts) != 1 {
 		return in
@@ -493,7 +529,7 @@ func (a *analyzer) findOutput(args []arg) *input {
 }
 
 func (a *analyzer) find(inv *invocation) {
-	starts, expr := findStarts(inv.args())
+	starts, expr, follow := findStarts(inv.args())
 	namePat, pathPat := findNamePatterns(expr)
 	del := false
 	type execCmd struct {
@@ -501,18 +537,20 @@ func (a *analyzer) find(inv *invocation) {
 		dir  bool
 	}
 	var execs []execCmd
+	dynExpr := false
 	for j := 0; j < len(expr); j++ {
 		x := expr[j]
 		switch x.s {
 		case "-delete":
 			del = true
-		case "-name", "-iname", "-path", "-wholename", "-ipath", "-iwholename":
-			j++
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if j+1 < len(expr) {
 				a.writePath(inv, expr[j+1], "find "+x.s+" writes")
 			}
 			j++
+			if x.s == "-fprintf" {
+				j++ // -fprintf FILE FORMAT
+			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := j + 1
 			for k < len(expr) && expr[k].s != ";" && !(expr[k].s == "+" && k > j+1 && expr[k-1].s == "{}") {
@@ -520,10 +558,24 @@ func (a *analyzer) find(inv *invocation) {
 			}
 			execs = append(execs, execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.s, "dir")})
 			j = k
+		default:
+			if findTakesValue[x.s] {
+				j++
+			} else if x.dynamic && !dynExpr {
+				// xargs find DIR, find . $EXPR: an unknown word may be
+				// -delete or -exec.
+				dynExpr = true
+				a.report(inv, policy.RuleDynamicCommand, "find's expression holds "+quoteShow(x)+", only known at run time; it may be -delete or -exec", "write find's expression literally")
+			}
 		}
 	}
 	for _, start := range starts {
 		matched := a.findMatches(start, namePat, pathPat)
+		if follow && (del || len(execs) > 0) && !matched.dynamic {
+			// -L and -follow walk through symbolic links: what find
+			// reaches under start may lie anywhere.
+			matched = arg{dynamic: true, s: matched.s, src: start.src + " (following symbolic links)"}
+		}
 		if del {
 			a.deletePath(inv, matched, true)
 			if namePat != "" && !matched.dynamic {
