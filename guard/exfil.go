@@ -29,8 +29,6 @@ import (
 // use (curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com);
 // sent anywhere else it is exfiltration.
 
-const altExfil = "send only the data the task needs; secrets stay on this machine (tools reach their own service with their own login)"
-
 // credentialOwners maps credential variables to the hosts they belong to.
 var credentialOwners = map[string][]string{
 	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com"},

@@ -16,8 +16,6 @@ import (
 // gh pr merge --auto (the forge merges once the required checks pass);
 // checkpoint turns every such denial into a question for a human.
 
-const altOversight = "open or update the pull request and leave merging, approving and repository settings to a human (a task may run with --oversight autonomous to allow gh pr merge --auto)"
-
 // oversightReport reports a forge operation the oversight mode reserves
 // for humans: a question under checkpoint, a denial otherwise.
 func (a *analyzer) oversightReport(inv *invocation, what string) {

@@ -15,14 +15,7 @@ type gitCtx struct {
 	config   map[string]string // -c key=value for this invocation, keys lower case
 }
 
-const (
-	// Both texts lead to a push that needs no force: a merge keeps every
-	// pushed commit, and replays nobody else's commit under this agent's
-	// name (pull --rebase after a rebase would).
-	altForcePush = "push without force. If git rejects the push as not a fast-forward because you rebased or amended commits you had already pushed, go back to the pushed ones and merge instead: git fetch origin && git reset --keep origin/<your-branch> && git merge origin/main, then git push"
-	altProtected = "stay on your own branch and open a pull request; to pick up changes from a protected branch, merge it (no force push needed, also after you pushed): git fetch origin && git merge origin/<branch>"
-	altNoVerify  = "run the command without --no-verify and fix what the hooks report"
-)
+const altNoVerify = "run the command without --no-verify and fix what the hooks report"
 
 func (a *analyzer) git(inv *invocation) { a.gitArgs(inv, inv.args(), 0) }
 
@@ -789,8 +782,6 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 		a.report(inv, policy.RuleDestructiveGit, "git checkout --force throws away uncommitted changes", "commit or stash (git stash) your changes, then switch")
 	}
 }
-
-const altCheckoutFiles = "keep the changes: look with git diff, set them aside with git stash, or ask a human before discarding"
 
 func showArgs(xs []arg) string {
 	parts := make([]string, len(xs))

@@ -437,13 +437,6 @@ func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, strin
 	return placeOutside, why
 }
 
-const (
-	altDelete = "delete only inside the worktree or under the temp dir; ask a human for anything else"
-	altWrite  = "write only inside the worktree or under the temp dir; ask a human for anything else"
-	altTamper = "leave git hooks, Claude Code settings and the swarm-guard policy alone; ask a human to change them"
-	altSecret = "do not read or write secret files; use .env.example for names and let the environment provide values"
-)
-
 // deletePath applies G5 (and G4, G7) to a path a command deletes.
 func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 	verb := inv.name

@@ -61,8 +61,6 @@ func registerSQL() {
 	handlers["mongo"] = (*analyzer).mongo
 }
 
-const altSQL = "add a WHERE clause that names the rows, or hand schema and data removal to a reviewed migration run by a human"
-
 // checkSQL reports the destructive statements in sql.
 func (a *analyzer) checkSQL(inv *invocation, sql, source string) {
 	for _, f := range sqlcheck.Destructive(strings.ReplaceAll(sql, unknownMark, "x")) {

@@ -1,0 +1,24 @@
+package rules
+
+import "github.com/swarm-guard/swarm-guard/policy"
+
+// ForeignWorktree: other agents' worktrees (and other clones of the
+// repository) are read-only for this agent.
+var ForeignWorktree = Rule{
+	ID:      policy.RuleForeignWorktree,
+	Reason:  "the worktree belongs to another agent, whose uncommitted work a change there would break",
+	Instead: "leave other agents' worktrees to their owners: read them if you need to, and make your changes in your own worktree (ask the worktree's owner or a human for changes there)",
+	Deny: []string{
+		"rm -rf /work/main/src",
+		"git -C .worktrees/agent-2 commit -am x",
+		"cd .worktrees/agent-2 && git commit -am x",
+		"git worktree remove .worktrees/agent-2",
+		"git worktree prune",
+		"EnterWorktree /work/repo/.worktrees/agent-2",
+	},
+	Allow: []string{
+		"cat .worktrees/agent-2/README.md",
+		"git -C .worktrees/agent-2 log",
+		"git worktree list",
+	},
+}

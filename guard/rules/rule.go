@@ -1,0 +1,49 @@
+package rules
+
+import "github.com/swarm-guard/swarm-guard/policy"
+
+// Rule is one core rule: what it protects, what to do instead, and the
+// examples that pin it down.
+//
+// An example is a Bash command, or another tool call written as the tool
+// name and its path: "Read /home/agent/.ssh/id_rsa", "Write <path>",
+// "Edit <path>", "Glob <path>", "Grep <pattern> <path>",
+// "EnterWorktree <path>"; or an MCP call: "mcp__server__tool {json input}".
+type Rule struct {
+	ID      string // the policy rule id: [rules] <id> = "deny" | "ask" | "off"
+	Reason  string // why the rule exists, in one sentence
+	Instead string // the safe alternative most of its decisions give
+	Deny    []string
+	Allow   []string
+	// TestedBy names where a rule without examples is tested: rules
+	// that judge content or usage, not a tool call.
+	TestedBy string
+}
+
+// Label is the rule's short label in the default policy (G1…G10), or "".
+func (r Rule) Label() string { return policy.Info(r.ID).Label }
+
+// Summary is the one-line description policy files and docs show.
+func (r Rule) Summary() string { return policy.Info(r.ID).Summary }
+
+// All returns the core rules in documentation order.
+func All() []Rule {
+	return []Rule{
+		ForcePush, ProtectedBranch, DestructiveGit, GuardTamper,
+		DeleteOutsideWorktree, WriteOutsideWorktree, SecretFile,
+		DestructiveSQL, RemoteCode, PackageInstall,
+		SecretContent, Budget,
+		ForeignBranch, ForeignWorktree, SecretExfiltration,
+		MCPAccess, Oversight, DynamicCommand,
+	}
+}
+
+// ByID returns the rule with that id.
+func ByID(id string) (Rule, bool) {
+	for _, r := range All() {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
