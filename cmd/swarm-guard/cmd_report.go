@@ -27,7 +27,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "report",
 		summary: "summarise hook decisions and the runs of swarm-guard run",
-		usage: `Usage: swarm-guard report [--task ID] [--since D] [--format text|json | --json]
+		usage: `Usage: swarm-guard report [--task ID] [--session S] [--since D] [--format text|json | --json]
 
 Summarises the hook's decisions recorded in this repository's audit log:
 tool calls by decision, denials by rule, calls per agent, and the commands
@@ -39,7 +39,12 @@ per task and agent: runs, attempts, outcomes, turns, tokens (budgeted: input
 changed between HEAD before and after each attempt with the tokens per
 changed line, when git still has both commits.
 
-  --task ID       only this task
+  --task ID       only this task; with a git remote ([budget] sync_remote),
+                  also the task's spend per agent in every clone, from the
+                  remote's ledger, and the task budget left
+  --session S     only the runs of the swarm session S (run --session);
+                  from the remote's ledger, the session's spend per agent
+                  and per task in every clone, and the session budget left
   --since D       only attempts started in the last D (90m, 24h, 7d) or
                   since a date (2026-01-02)
   --format F      text (default) or json
@@ -51,6 +56,7 @@ changed line, when git still has both commits.
 func runReport(c *cli, args []string) error {
 	fs := newFlags("report")
 	task := fs.String("task", "", "")
+	session := fs.String("session", "", "")
 	since := fs.String("since", "", "")
 	format := fs.String("format", "text", "")
 	asJSON := fs.Bool("json", false, "")
@@ -88,12 +94,21 @@ func runReport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *session != "" {
+		kept := attempts[:0]
+		for _, a := range attempts {
+			if a.BudgetSession == *session {
+				kept = append(kept, a)
+			}
+		}
+		attempts = kept
+	}
 	var lines func(budget.Attempt) (int64, bool)
 	if inRepo {
 		lines = newDiffCounter(repo.Root).changedLines
 	}
 	var taskAgents map[string]bool
-	if *task != "" {
+	if *task != "" || *session != "" {
 		taskAgents = map[string]bool{}
 		for _, a := range attempts {
 			taskAgents[a.Agent] = true
@@ -103,9 +118,12 @@ func runReport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	var shared *sharedReport
+	var shared, sharedSession *sharedReport
 	if *task != "" && inRepo {
-		shared = readSharedLedger(c, repo.Root, *task)
+		shared = readSharedLedger(c, repo.Root, *task, "")
+	}
+	if *session != "" && inRepo {
+		sharedSession = readSharedLedger(c, repo.Root, "", *session)
 	}
 	groups := budget.Aggregate(attempts, lines)
 	var total []budget.Group
@@ -122,9 +140,10 @@ func runReport(c *cli, args []string) error {
 			Log       string           `json:"log"`
 			Decisions *decisionSummary `json:"decisions"`
 			Shared    *sharedReport    `json:"shared_task,omitempty"`
+			Session   *sharedReport    `json:"shared_session,omitempty"`
 			Groups    []budget.Group   `json:"groups"`
 			Total     *budget.Group    `json:"total,omitempty"`
-		}{Log: logPath, Decisions: decisions, Shared: shared, Groups: groups}
+		}{Log: logPath, Decisions: decisions, Shared: shared, Session: sharedSession, Groups: groups}
 		if len(total) == 1 {
 			out.Total = &total[0]
 		}
@@ -137,6 +156,9 @@ func runReport(c *cli, args []string) error {
 	}
 	if shared != nil {
 		writeShared(c.stdout, shared)
+	}
+	if sharedSession != nil {
+		writeShared(c.stdout, sharedSession)
 	}
 	fmt.Fprintln(c.stdout)
 	if len(groups) == 0 {
