@@ -73,6 +73,9 @@ func planGitHooks(o Options) ([]Change, []string, error) {
 	if o.Git.Husky != "" {
 		return planHusky(o)
 	}
+	if o.Git.Lefthook != nil {
+		return planLefthook(o)
+	}
 	var changes []Change
 	var notes []string
 	for _, name := range HookNames {

@@ -72,10 +72,19 @@ type HookState struct {
 	// MovedTo is where a hook manager moved swarm-guard's hook, where git
 	// no longer runs it ("pre-commit.old"); Manager is who did.
 	MovedTo, Manager string
+	// With lefthook, Path is lefthook's config: Lefthook is set, Stale
+	// says a swarm-guard command is there but not the one install writes,
+	// and Runnable that git runs lefthook's hook (RunnerPath) for it.
+	Lefthook bool
+	Stale    bool
+	Err      error // lefthook's config cannot be read
 }
 
 // InspectGitHooks reads swarm-guard's git hooks where git runs them.
 func InspectGitHooks(g *GitHooks) []HookState {
+	if g.Lefthook != nil && g.Husky == "" {
+		return inspectLefthookHooks(g)
+	}
 	var out []HookState
 	for _, name := range HookNames {
 		st := HookState{Name: name, Path: filepath.Join(g.Dir, name), RunnerPath: filepath.Join(g.Dir, name)}
@@ -120,4 +129,23 @@ func assignedWord(script, prefix string) string {
 		}
 	}
 	return ""
+}
+
+func inspectLefthookHooks(g *GitHooks) []HookState {
+	cmds, err := InspectLefthook(g.Lefthook.Path)
+	var out []HookState
+	for _, name := range HookNames {
+		st := HookState{Name: name, Path: g.Lefthook.Path, RunnerPath: filepath.Join(g.Dir, name), Lefthook: true}
+		st.Exists = !errors.Is(err, os.ErrNotExist)
+		if err != nil && st.Exists {
+			st.Err = err
+		}
+		c := cmds[name]
+		st.Ours, st.Stale = c.Ours, c.Present && !c.Ours
+		runner, rerr := os.ReadFile(st.RunnerPath)
+		st.Runnable = rerr == nil && Manager(runner) == "lefthook" && !IsOurGitHook(runner) && isExecutable(st.RunnerPath)
+		st.Via = "run by lefthook"
+		out = append(out, st)
+	}
+	return out
 }

@@ -20,6 +20,9 @@ type GitHooks struct {
 	// core.hooksPath: its generated runners in Dir are rewritten on every
 	// npm install, so swarm-guard joins the user scripts .husky/<hook>.
 	Husky string
+	// Lefthook is lefthook's config when the worktree has one: swarm-guard's
+	// hooks are commands in it, so that lefthook's re-syncs keep them.
+	Lefthook *LefthookConfig
 	// Refusal, when set, is why install must not write hooks, and what
 	// to do instead.
 	Refusal string
@@ -44,6 +47,7 @@ func LocateGitHooks(root string) (*GitHooks, error) {
 	var ge *gitx.Error
 	switch {
 	case errors.As(err, &ge) && ge.Code == 1:
+		g.Lefthook = FindLefthookConfig(root)
 		return g, nil // not set
 	case err != nil:
 		return nil, fmt.Errorf("cannot read core.hooksPath: %w", err)
@@ -64,6 +68,7 @@ func LocateGitHooks(root string) (*GitHooks, error) {
 	}
 	switch g.Scope {
 	case "local", "worktree":
+		g.Lefthook = FindLefthookConfig(root)
 		g.Notes = append(g.Notes, fmt.Sprintf("core.hooksPath is set (%s config) to %s: installing there, the hooks already in it keep running after swarm-guard's", g.Scope, g.HooksPath))
 		if !filepath.IsAbs(g.HooksPath) {
 			g.Notes = append(g.Notes, fmt.Sprintf("core.hooksPath %s is relative, so each worktree has its own: commit the hooks or run swarm-guard install in every worktree", g.HooksPath))

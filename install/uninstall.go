@@ -57,6 +57,13 @@ func PlanUninstall(o Options) (*Plan, error) {
 			p.Changes = append(p.Changes, changes...)
 			p.Notes = append(p.Notes, notes...)
 		}
+		if o.Git.Lefthook != nil {
+			changes, err := planLefthookRemoval(o, rec)
+			if err != nil {
+				return nil, err
+			}
+			p.Changes = append(p.Changes, changes...)
+		}
 		if o.Git.Husky != "" {
 			changes, err := planHuskyRemoval(o, rec)
 			if err != nil {

@@ -249,6 +249,18 @@ func (d *doctor) checkGitHooks() []doctorResult {
 		name := "git hook " + h.Name
 		where := displayPath(d.t.ctx.Env.Root, h.Path)
 		switch {
+		case h.Lefthook && h.Err != nil:
+			out = append(out, doctorFail(name, h.Err.Error()+": lefthook runs no hook", "fix "+where+", then run swarm-guard install"))
+		case h.Lefthook && !h.Exists:
+			out = append(out, doctorFail(name, where+" (lefthook's config) is missing", reinstall))
+		case h.Lefthook && h.Stale:
+			out = append(out, doctorFail(name, where+": swarm-guard's "+h.Name+" command is not the one install writes (edited by hand, or from another version)", reinstall+": it rewrites the marked lines"))
+		case h.Lefthook && !h.Ours:
+			out = append(out, doctorFail(name, where+" has no swarm-guard command for "+h.Name, reinstall+": it adds one between marker comments"))
+		case h.Lefthook && !h.Runnable:
+			out = append(out, doctorFail(name, displayPath(d.t.ctx.Env.Root, h.RunnerPath)+" is not lefthook's hook, so git does not run lefthook's "+h.Name+" commands", "run `lefthook install` (`npx lefthook install` with lefthook from npm)"))
+		case h.Lefthook:
+			out = append(out, doctorOK(name, where+": command "+`"swarm-guard"`+", run by lefthook's "+displayPath(d.t.ctx.Env.Root, h.RunnerPath)))
 		case !h.Exists:
 			out = append(out, doctorFail(name, where+" is missing", reinstall))
 		case !h.Ours && h.MovedTo != "":
