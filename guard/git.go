@@ -860,6 +860,10 @@ func (a *analyzer) gitRestore(g *gitCtx, args []arg) {
 
 func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
+	if p.dynamicOption() {
+		a.report(g.inv, policy.RuleDestructiveGit, "git reset has an argument only known at run time, which may be --hard", "write the options literally; put paths after --")
+		return
+	}
 	if p.has("hard") {
 		a.report(g.inv, policy.RuleDestructiveGit, "git reset --hard throws away uncommitted changes and can drop commits", "use git stash to set changes aside, or git reset --keep / git restore --staged, which keep your work")
 		return
@@ -889,6 +893,9 @@ func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 func (a *analyzer) gitClean(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{short: "e", long: longs("exclude")})
 	forced := p.has("f", "force")
+	if p.dynamicOption() && !p.has("n", "dry-run") {
+		forced = true // an unknown word may be -f
+	}
 	if v, ok := g.config["clean.requireforce"]; ok && isFalse(v) {
 		forced = true // -c clean.requireForce=false: git clean deletes without -f
 	}
@@ -931,6 +938,10 @@ func (a *analyzer) gitStash(g *gitCtx, args []arg) {
 	if len(args) == 0 {
 		return
 	}
+	if args[0].dynamic {
+		a.report(g.inv, policy.RuleDestructiveGit, "git stash "+quoteShow(args[0])+" is only known at run time and may be drop or clear", "write the stash subcommand literally")
+		return
+	}
 	switch args[0].s {
 	case "show":
 		a.gitReads(g, "stash", args[1:])
@@ -947,6 +958,10 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 		optionalLS: longs("track", "column", "color", "abbrev", "recurse-submodules")})
 	del := p.has("d", "D", "delete")
 	force := p.has("f", "force")
+	if !del && branchDynamicOption(p) {
+		a.report(inv, policy.RuleDestructiveGit, "git branch has an argument only known at run time, which may be -D or -M", "write the options literally; quote a branch name held in a variable")
+		return
+	}
 	if del {
 		for _, x := range p.operands {
 			if !x.dynamic && !p.has("r", "remotes") {
@@ -981,6 +996,17 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 				return
 			}
 		}
+		// -M and -C (or -m/-c with --force) replace a branch that already
+		// exists: its commits may then be on no branch at all.
+		if len(ops) > 0 && (p.has("M", "C") || force) {
+			target := ops[len(ops)-1]
+			switch {
+			case target.dynamic:
+				a.report(inv, policy.RuleDestructiveGit, "git branch "+showArgs(ops)+" overwrites "+quoteShow(target)+", only known at run time, which may be an existing branch", "write the branch name literally, and use -m or -c, which refuse to overwrite")
+			case a.env.Repo != nil && a.env.Repo.HasBranch(g.inv.st.firstCwd(a.env.Cwd), target.s):
+				a.report(inv, policy.RuleDestructiveGit, "git branch "+showArgs(ops)+" overwrites the existing branch "+target.s+", whose commits may then be on no branch", "pick a new name, or use -m or -c, which refuse to overwrite an existing branch")
+			}
+		}
 		return
 	}
 	if force && len(p.operands) > 0 {
@@ -991,6 +1017,35 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 			a.report(inv, policy.RuleProtectedBranch, "git branch -f "+x.show()+" moves the protected branch "+x.show(), altProtected)
 		}
 	}
+}
+
+// branchDynamicOption reports whether an unknown word may turn git branch
+// into a delete or a forced rename. -D, -M and -C need a branch name after
+// them, so one quoted word alone ("$name": create a branch) cannot; an
+// unquoted expansion may split into both, and so may a quoted word next to
+// another operand (git branch "$opt" feature).
+func branchDynamicOption(p parsed) bool {
+	n := 0
+	unquoted := false
+	for _, o := range p.opts {
+		if o.name == "?" {
+			n++
+			src := o.value.src
+			if !(len(src) > 1 && src[0] == '"' && src[len(src)-1] == '"') {
+				unquoted = true
+			}
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	others := 0
+	for _, x := range p.operands {
+		if !(x.dynamic && mayBeOption(x)) {
+			others++
+		}
+	}
+	return unquoted || n > 1 || others > 0
 }
 
 func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
