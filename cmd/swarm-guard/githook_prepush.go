@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -51,12 +52,12 @@ func runPrePush(c *cli, args []string) error {
 		protected := isBranch && hc.pol.IsProtectedBranch(branch)
 		if u.deletes() {
 			if protected {
-				problems = append(problems, fmt.Sprintf("%s: deleting protected branch %s is not allowed; a protected branch is only deleted by a human, on the server", u.remoteRef, branch))
+				problems = append(problems, fmt.Sprintf("%s: deleting protected branch %s is not allowed: %s (rule %s); instead: %s", u.remoteRef, branch, rules.ProtectedBranch.Reason, rules.ProtectedBranch.ID, rules.ProtectedBranch.Instead))
 			}
 			continue
 		}
 		if protected && hc.pol.Git.PushToProtected == policy.Deny {
-			problems = append(problems, fmt.Sprintf("%s: pushing to protected branch %s is not allowed (policy git.push_to_protected); push a branch of your own and open a pull request", u.remoteRef, branch))
+			problems = append(problems, fmt.Sprintf("%s: pushing to protected branch %s is not allowed (policy git.push_to_protected): %s (rule %s); instead: %s", u.remoteRef, branch, rules.ProtectedBranch.Reason, rules.ProtectedBranch.ID, rules.ProtectedBranch.Instead))
 		}
 		if !u.creates() {
 			p, err := fastForwardProblem(git, u)
@@ -135,7 +136,7 @@ func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
 	case 0:
 		return "", nil
 	case 1:
-		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; push without --force: if you rebased or amended pushed commits, go back to them and merge instead (git fetch origin && git reset --keep origin/<branch> && git merge origin/main), then push", u.remoteRef, short(u.remoteOID), short(u.localOID)), nil
+		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; %s (rule %s); instead: %s", u.remoteRef, short(u.remoteOID), short(u.localOID), rules.ForcePush.Reason, rules.ForcePush.ID, rules.ForcePush.Instead), nil
 	case 128:
 		return fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): git fetch origin, then merge the remote branch (git merge origin/<branch>) and push without --force", u.remoteRef, short(u.remoteOID)), nil
 	}
