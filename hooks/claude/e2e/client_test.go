@@ -62,7 +62,8 @@ func clientTools(t *testing.T) (claude, bin string) {
 // Calls, expectations and scripts see $WORK (the agent's worktree, the
 // cwd), $OTHER (another agent's worktree of the same repository), $REMOTE
 // (the bare remote), $OUTSIDE (a directory outside every worktree, holding
-// victim/file.txt), $SG (the swarm-guard the hooks run), $MCP_CONFIG (an
+// victim/file.txt), $SG (the swarm-guard the hooks run), $PLUGIN_SRC (this
+// source tree, a Claude Code plugin), $MCP_CONFIG (an
 // MCP config naming the stdio server "filesystem", see mcpserver_test.go), $SECRET,
 // $SECRET_LINE and $SECRET_B64 (a fake credential made for this run, the
 // line of code holding it, and that line base64-encoded). In calls the
@@ -209,6 +210,11 @@ func newWorld(t *testing.T, claude, bin string) *world {
 		"SECRET": secret.Value, "SECRET_LINE": secret.Line,
 		"SECRET_B64": base64.StdEncoding.EncodeToString([]byte(secret.Line + "\n")),
 	}
+	// The source tree, which is also a Claude Code plugin (.claude-plugin/,
+	// hooks/hooks.json): scenarios copy it for --plugin-dir.
+	src, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	must(t, err)
+	w.vars["PLUGIN_SRC"] = src
 	mcpConfig, err := writeMCPConfig(w.home)
 	must(t, err)
 	w.vars["MCP_CONFIG"] = mcpConfig
