@@ -70,6 +70,14 @@ jobs:
           BASE_SHA: ${{ github.event.pull_request.base.sha }}
           HEAD_SHA: ${{ github.event.pull_request.head.sha }}
         run: swarm-guard verify --format github --range "$BASE_SHA..$HEAD_SHA"
+      - name: Token spend of the pull request's tasks
+        # The task and session budgets its commits' agents used, from the
+        # usage ledger in the remote (refs/swarm-guard/); informational.
+        if: ${{ !cancelled() }}
+        env:
+          BASE_SHA: ${{ github.event.pull_request.base.sha }}
+          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
+        run: swarm-guard report --range "$BASE_SHA..$HEAD_SHA"
 `
 
 // githubActionWorkflowBody is the workflow for a release build: the
@@ -103,6 +111,14 @@ jobs:
         uses: swarm-guard/swarm-guard@%s
         with:
           version: %s
+      - name: Token spend of the pull request's tasks
+        # The task and session budgets its commits' agents used, from the
+        # usage ledger in the remote (refs/swarm-guard/); informational.
+        if: ${{ !cancelled() }}
+        env:
+          BASE_SHA: ${{ github.event.pull_request.base.sha }}
+          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
+        run: swarm-guard report --range "$BASE_SHA..$HEAD_SHA"
 `
 
 // The header marks the file as generated and carries a checksum of the

@@ -106,6 +106,8 @@ func TestGitHubWorkflowStructure(t *testing.T) {
 		"jobs.verify.steps[].run=go install github.com/swarm-guard/swarm-guard/cmd/...@latest",
 		"jobs.verify.steps[].env.BASE_SHA=${{ github.event.pull_request.base.sha }}",
 		`jobs.verify.steps[].run=swarm-guard verify --format github --range "$BASE_SHA..$HEAD_SHA"`,
+		"jobs.verify.steps[].if=${{ !cancelled() }}",
+		`jobs.verify.steps[].run=swarm-guard report --range "$BASE_SHA..$HEAD_SHA"`,
 	} {
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("workflow lacks %s; it has:\n%s", want, got)

@@ -28,6 +28,7 @@ func init() {
 		name:    "report",
 		summary: "summarise hook decisions and the runs of swarm-guard run",
 		usage: `Usage: swarm-guard report [--task ID] [--session S] [--since D] [--format text|json | --json]
+       swarm-guard report --range BASE..HEAD [--format text|json | --json]
 
 Summarises the hook's decisions recorded in this repository's audit log:
 tool calls by decision, denials by rule, calls per agent, and the commands
@@ -47,6 +48,12 @@ changed line, when git still has both commits.
                   and per task in every clone, and the session budget left
   --since D       only attempts started in the last D (90m, 24h, 7d) or
                   since a date (2026-01-02)
+  --range R       only the shared budgets of a pull request's commits, for
+                  CI (install --ci github runs it): the tasks their agents
+                  (Agent-Id trailers) recorded spend on in the sessions
+                  the commits name (Agent-Session), and those sessions
+                  when they are swarm sessions, from the remote's ledger;
+                  the audit log is not read
   --format F      text (default) or json
   --json          the same as --format json`,
 		run: runReport,
@@ -57,6 +64,7 @@ func runReport(c *cli, args []string) error {
 	fs := newFlags("report")
 	task := fs.String("task", "", "")
 	session := fs.String("session", "", "")
+	rng := fs.String("range", "", "")
 	since := fs.String("since", "", "")
 	format := fs.String("format", "text", "")
 	asJSON := fs.Bool("json", false, "")
@@ -71,6 +79,9 @@ func runReport(c *cli, args []string) error {
 	}
 	if *format != "text" && *format != "json" {
 		return usageErrorf("usage: --format must be text or json, not %q", *format)
+	}
+	if *rng != "" && (*task != "" || *session != "" || *since != "") {
+		return usageErrorf("usage: --range reads the pull request's own tasks and sessions; it takes no --task, --session or --since")
 	}
 	var from time.Time
 	if *since != "" {
@@ -88,6 +99,12 @@ func runReport(c *cli, args []string) error {
 	commonDir := ""
 	if inRepo {
 		commonDir = repo.CommonDir
+	}
+	if *rng != "" {
+		if !inRepo {
+			return usageErrorf("usage: --range needs a git repository (run it in the checkout of the pull request)")
+		}
+		return reportRange(c, repo.Root, *rng, *format == "json")
 	}
 	logPath := filepath.Join(audit.Dir(commonDir, c.getenv), audit.FileName)
 	attempts, err := readAttempts(logPath, *task, from)

@@ -291,6 +291,7 @@ func (r *runner) openLedger() (*budget.Exceeded, error) {
 			r.sessionID = r.f.session
 			session = l.SwarmSpent(r.f.session) + r.shared.othersSessionSpent()
 		}
+		r.shared.setSession(r.sessionID)
 		if ex = r.limits.Reached(budget.Spent{Task: task, Session: session}); ex == nil {
 			l.StartRun(r.f.task, r.started.UTC())
 		}

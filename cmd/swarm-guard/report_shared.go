@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 
@@ -102,4 +106,92 @@ func taskSplit(tasks map[string]int64) string {
 		parts[i] = t + " " + budget.Count(tasks[t])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// rangeReport is the shared spend of a pull request: the tasks its
+// commits' agents recorded spend on, and the swarm sessions its commits
+// name, from the remote's ledger.
+type rangeReport struct {
+	Range    string          `json:"range"`
+	Agents   []string        `json:"agents"`   // the commits' agent trailers
+	Sessions []string        `json:"sessions"` // the commits' session trailers
+	Tasks    []*sharedReport `json:"tasks"`
+	Swarm    []*sharedReport `json:"swarm_sessions"`
+	Problem  string          `json:"problem,omitempty"`
+}
+
+// reportRange prints the budgets of a pull request's tasks and sessions:
+// report --range BASE..HEAD, the step install --ci github writes. A task
+// belongs to the pull request when one of its commits' agents (Agent-Id)
+// recorded spend on it in a budget session its commits name
+// (Agent-Session; any session when they name none).
+func reportRange(c *cli, root, rng string, asJSON bool) error {
+	pol, err := policy.Load(root)
+	if err != nil {
+		return fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
+	}
+	agentKey, sessionKey := pol.Trailers.AgentKey, pol.Trailers.SessionKey
+	cmd := exec.Command("git", "log", "--format=%(trailers:key="+agentKey+",key="+sessionKey+",unfold)", rng, "--")
+	cmd.Dir = root
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("cannot read the commits of %s: %s (fetch the full history: git fetch --unshallow, or actions/checkout with fetch-depth: 0)", rng, oneLineErr(errors.New(strings.TrimSpace(stderr.String()))))
+	}
+	rr := &rangeReport{Range: rng, Agents: []string{}, Sessions: []string{}, Tasks: []*sharedReport{}, Swarm: []*sharedReport{}}
+	agents, sessions := map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		v = strings.TrimSpace(v)
+		switch {
+		case !ok || v == "":
+		case strings.EqualFold(k, agentKey):
+			agents[v] = true
+		case strings.EqualFold(k, sessionKey):
+			sessions[v] = true
+		}
+	}
+	rr.Agents, rr.Sessions = sortedKeys(agents), sortedKeys(sessions)
+	remote := pol.Budget.SyncRemote
+	if remote != "" && ledger.HasRemote(root, remote) && len(agents) > 0 {
+		recs, err := ledger.AllTasks(root, remote)
+		if err != nil {
+			rr.Problem = oneLineErr(err)
+		}
+		seen := map[string]bool{}
+		for _, r := range recs {
+			inSession := len(sessions) == 0 || slices.ContainsFunc(r.Sessions, func(s string) bool { return sessions[s] })
+			if agents[r.Agent] && inSession && !seen[r.Task] {
+				seen[r.Task] = true
+				rr.Tasks = append(rr.Tasks, readSharedLedger(c, root, r.Task, ""))
+			}
+		}
+		for _, s := range rr.Sessions {
+			if sr := readSharedLedger(c, root, "", s); sr != nil && len(sr.Agents) > 0 {
+				rr.Swarm = append(rr.Swarm, sr)
+			}
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rr)
+	}
+	if rr.Problem != "" {
+		fmt.Fprintf(c.stdout, "(the remote could not be read: %s; showing the last fetched records)\n", rr.Problem)
+	}
+	if len(rr.Tasks)+len(rr.Swarm) == 0 {
+		who := "no agent trailers"
+		if len(rr.Agents) > 0 {
+			who = "agents " + strings.Join(rr.Agents, ", ")
+		}
+		fmt.Fprintf(c.stdout, "no token spend recorded in the remote's ledger for the commits of %s (%s)\n", rng, who)
+		return nil
+	}
+	fmt.Fprintf(c.stdout, "Token spend of the tasks and sessions of %s (agents %s):\n", rng, strings.Join(rr.Agents, ", "))
+	for _, s := range append(rr.Tasks, rr.Swarm...) {
+		writeShared(c.stdout, s)
+	}
+	return nil
 }

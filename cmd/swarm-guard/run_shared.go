@@ -55,6 +55,14 @@ func (r *runner) openShared(root string) {
 	}
 }
 
+// setSession names the budget session in the task's records, once run
+// knows it (the machine's session, when the run names no swarm session).
+func (s *sharedLedger) setSession(id string) {
+	if s != nil && s.l != nil {
+		s.l.Session = id
+	}
+}
+
 func (s *sharedLedger) othersSpent() int64 {
 	if s == nil {
 		return 0

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,12 +17,16 @@ import (
 type Record struct {
 	Agent string `json:"agent"`
 	Task  string `json:"task"`
-	// Session is the swarm session of the latest update ("" when the run
-	// named none); in a session's record, the session itself.
-	Session string    `json:"session,omitempty"`
-	Tokens  int64     `json:"tokens"` // budgeted tokens: input + cache writes + output
-	Turns   int64     `json:"turns"`
-	Updated time.Time `json:"updated"`
+	// Session is the budget session of the latest update: the swarm
+	// session (run --session) or the machine's; in a session's record,
+	// the swarm session itself. Sessions lists every session a task's
+	// record was updated in, oldest first: a pull request's commits name
+	// theirs in the Agent-Session trailer (report --range).
+	Session  string    `json:"session,omitempty"`
+	Sessions []string  `json:"sessions,omitempty"`
+	Tokens   int64     `json:"tokens"` // budgeted tokens: input + cache writes + output
+	Turns    int64     `json:"turns"`
+	Updated  time.Time `json:"updated"`
 	// Tasks splits a session's record by task (NoTask for runs without
 	// one); task records leave it out.
 	Tasks map[string]int64 `json:"tasks,omitempty"`
@@ -147,6 +152,9 @@ func (l *Ledger) Add(tokens, turns int64, now time.Time) (Record, error) {
 	rec.Tokens += tokens
 	rec.Turns += turns
 	rec.Updated = now.UTC()
+	if !l.BySession && l.Session != "" && !slices.Contains(prev.Sessions, l.Session) {
+		rec.Sessions = append(slices.Clip(prev.Sessions), l.Session)
+	}
 	if l.BySession {
 		task := l.Task
 		if task == "" {
@@ -337,4 +345,38 @@ func (l *Ledger) readAll(refs []string) ([]Record, error) {
 		}
 	}
 	return recs, nil
+}
+
+// AllTasks fetches every task's records from the remote and returns the
+// latest record of every agent on every task, own refs before fetched
+// ones, sorted by task and agent. A fetch that fails still returns what
+// the clone holds, with the error.
+func AllTasks(dir, remote string) ([]Record, error) {
+	l := &Ledger{Dir: dir, Remote: remote}
+	_, ferr := l.git(nil, "fetch", "--quiet", "--no-tags", remote, "+"+ownPrefix+"*:"+seenPrefix+"*")
+	out, err := l.git(nil, "for-each-ref", "--format=%(refname)", ownPrefix, seenPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var refs []string
+	have := map[string]bool{}
+	for _, prefix := range []string{ownPrefix, seenPrefix} {
+		for _, ref := range strings.Fields(out) {
+			if key, ok := strings.CutPrefix(ref, prefix); ok && !have[key] {
+				have[key] = true
+				refs = append(refs, ref)
+			}
+		}
+	}
+	recs, err := l.readAll(refs)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].Task != recs[j].Task {
+			return recs[i].Task < recs[j].Task
+		}
+		return recs[i].Agent < recs[j].Agent
+	})
+	return recs, ferr
 }
