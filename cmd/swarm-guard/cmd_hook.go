@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/install"
 )
 
@@ -34,6 +35,14 @@ func runHook(c *cli, args []string) error {
 			}
 		}
 		args = nil
+	}
+	if len(args) == 3 && args[0] == "--watch" {
+		// The worktree's file watcher (hooks/secretscan/watch), which
+		// PostToolUse starts in the background: not for hands.
+		if err := watch.Serve(watch.For(args[1], args[2])); err != nil {
+			return silentExit(1)
+		}
+		return nil
 	}
 	if len(args) > 0 {
 		// Extra arguments mean a misconfigured settings file; blocking

@@ -9,6 +9,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -29,8 +30,26 @@ var contentCheck = func(in *claude.Input, ctx *hookenv.Context, pol *policy.Poli
 var postToolUse = func(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) claude.Response {
 	return secretscan.PostToolUse(secretscan.PostRequest{
 		In: in, Ctx: ctx, Policy: pol, Runner: secretsRunner(), Now: time.Now(), Getenv: os.Getenv,
-		Duration: time.Duration(in.DurationMS) * time.Millisecond,
+		Duration:     time.Duration(in.DurationMS) * time.Millisecond,
+		StartWatcher: startWatcher(ctx),
 	})
+}
+
+// startWatcher starts the worktree's file watcher (`swarm-guard hook
+// --watch ROOT STATEDIR`, hooks/secretscan/watch) in the background;
+// SWARM_GUARD_WATCH=0 does without it: no background process, and every
+// opaque Bash call looks at the whole worktree.
+func startWatcher(ctx *hookenv.Context) func(watch.Paths) error {
+	if os.Getenv("SWARM_GUARD_WATCH") == "0" {
+		return nil
+	}
+	return func(p watch.Paths) error {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		return watch.Start(exe, "hook", "--watch", p.Root, ctx.StateDir)
+	}
 }
 
 // budgetCheck enforces the policy's [budget] limits inside the hook;

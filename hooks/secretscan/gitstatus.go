@@ -35,7 +35,8 @@ func gitStatus(ctx context.Context, root string, paths ...string) map[string]sta
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	// Literal pathspecs: a file named "*.go" names that file only.
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1")
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
 		return nil

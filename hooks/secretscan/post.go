@@ -19,6 +19,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -31,6 +32,7 @@ const (
 	bashWindow   = 2 * time.Minute  // Bash's default timeout: how far back "written by this command" reaches without duration_ms
 	clockSlack   = 2 * time.Second  // mtime granularity and clock skew
 	gitTimeout   = 500 * time.Millisecond
+	watchTimeout = 500 * time.Millisecond
 )
 
 // PostRequest is one PostToolUse event.
@@ -45,6 +47,12 @@ type PostRequest struct {
 	// Code 2.1.119 and later); 0 when unknown, and then the Bash call's
 	// timeout, or two minutes, bounds "written during the call".
 	Duration time.Duration
+	// StartWatcher, when set, starts the worktree's file watcher (package
+	// watch) in the background. After an opaque command PostToolUse asks
+	// the watcher which files changed during the call; when none answers
+	// for the whole call it looks at the whole worktree, and starts one
+	// for the next calls. Nil leaves the watcher out.
+	StartWatcher func(watch.Paths) error
 }
 
 // target is one thing to scan after the call.
@@ -254,7 +262,7 @@ func bashTargets(r PostRequest, command string) []target {
 		}
 		status = gitStatus(ctx, root, known...)
 	} else {
-		status = gitStatus(ctx, root)
+		status = opaqueStatus(ctx, r, since)
 		rels := make([]string, 0, len(status))
 		for rel := range status {
 			rels = append(rels, rel)
@@ -296,6 +304,38 @@ func bashTargets(r PostRequest, command string) []target {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out
+}
+
+// opaqueStatus is git's view of the files an opaque command may have
+// written: of the files the worktree's watcher heard written since the
+// call began when it can vouch for the whole call (a cost that does not
+// grow with the worktree; no child process at all when nothing was
+// written), else of the whole worktree.
+func opaqueStatus(ctx context.Context, r PostRequest, since time.Time) map[string]statusKind {
+	root := r.Ctx.Env.Root
+	if r.StartWatcher == nil || r.Ctx.StateDir == "" {
+		return gitStatus(ctx, root)
+	}
+	wp := watch.For(root, r.Ctx.StateDir)
+	changed, ok := watch.Changed(wp, since, watchTimeout)
+	if !ok {
+		status := gitStatus(ctx, root)
+		if wp.ShouldStart(r.Now) {
+			_ = r.StartWatcher(wp) // for the next calls; this one is covered
+		}
+		return status
+	}
+	var rels []string
+	for _, p := range changed {
+		if inside(root, p) && !inside(filepath.Join(root, ".git"), p) {
+			rels = append(rels, RelPath(root, p))
+		}
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	sort.Strings(rels)
+	return gitStatus(ctx, root, rels...)
 }
 
 // inside reports whether p is dir or below it.

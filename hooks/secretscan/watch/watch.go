@@ -1,0 +1,161 @@
+// Package watch tells PostToolUse which files of a worktree changed during
+// a Bash call that the shell analysis cannot see into (an opaque command:
+// a script, a build), without a worktree-wide scan.
+//
+// A watcher process per worktree (Serve, Linux inotify) records every file
+// written in the worktree; PostToolUse asks it (Changed) for the files
+// written since the call began. Its answer costs one round trip on a unix
+// socket, however many files the worktree tracks. The watcher is started
+// in the background by the first PostToolUse that needs it (Start): that
+// call, and any call the watcher cannot vouch for (it was not watching yet
+// when the call began, the kernel dropped events, a directory moved), falls
+// back to the worktree-wide git status. It exits after half an hour without a
+// question, when the worktree disappears, or at the first change it cannot
+// follow.
+//
+// Files live in the state directory, inside the git directory, which the
+// guard keeps agents from writing (rule guard-tamper): watch-<id>.sock,
+// watch-<id>.lock (held while a watcher runs), watch-<id>.failed (why the
+// last watcher could not start; no new one is started for an hour) and
+// watch-<id>.cookies/ (the round trip's sync point).
+package watch
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	// MaxPaths bounds an answer: a call that wrote more files than this
+	// (npm install) gets "unknown" and the worktree-wide scan.
+	MaxPaths = 1000
+	// Idle is how long a watcher lives without a question.
+	Idle = 30 * time.Minute
+	// retryFailed is how long after a failed start no new watcher is tried.
+	retryFailed = time.Hour
+	// maxSocketPath is what a unix socket address holds on Linux (108
+	// bytes with the terminating NUL) and macOS (104).
+	maxSocketPath = 100
+)
+
+// Paths are a worktree's watcher files in a state directory.
+type Paths struct {
+	Root, Socket, Lock, Failed, Cookies string
+}
+
+// For returns the watcher files of worktree root in stateDir. When the
+// socket's path there is too long for a unix socket address, the socket
+// goes into a directory of this user's own (runtimeDirs).
+func For(root, stateDir string) Paths {
+	sum := sha256.Sum256([]byte(root))
+	base := filepath.Join(stateDir, "watch-"+hex.EncodeToString(sum[:6]))
+	p := Paths{Root: root, Socket: base + ".sock", Lock: base + ".lock", Failed: base + ".failed", Cookies: base + ".cookies"}
+	if len(p.Socket) > maxSocketPath {
+		sum := sha256.Sum256([]byte(root + "\x00" + stateDir))
+		name := "watch-" + hex.EncodeToString(sum[:8]) + ".sock"
+		for _, d := range runtimeDirs() {
+			if s := filepath.Join(d, name); len(s) <= maxSocketPath {
+				p.Socket = s
+				break
+			}
+		}
+	}
+	return p
+}
+
+// runtimeDirs are where a socket goes whose path in the state directory is
+// too long, first that fits: $XDG_RUNTIME_DIR/swarm-guard, then
+// swarm-guard-<uid> in $TMPDIR and in /tmp.
+func runtimeDirs() []string {
+	var out []string
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "swarm-guard"))
+	}
+	own := fmt.Sprintf("swarm-guard-%d", os.Getuid())
+	return append(out, filepath.Join(os.TempDir(), own), filepath.Join("/tmp", own))
+}
+
+// Usable reports whether a watcher can serve this worktree here: the
+// platform has one, the socket path fits in an address, and its
+// directory, when outside the state directory, is this user's alone.
+func (p Paths) Usable() bool {
+	if !supported || len(p.Socket) > maxSocketPath {
+		return false
+	}
+	if filepath.Dir(p.Socket) == filepath.Dir(p.Lock) {
+		return true
+	}
+	return ownDir(filepath.Dir(p.Socket))
+}
+
+// ShouldStart reports whether PostToolUse should start a watcher: none
+// answered, and none failed to start within the last hour.
+func (p Paths) ShouldStart(now time.Time) bool {
+	if !supported || len(p.Socket) > maxSocketPath {
+		return false
+	}
+	if fi, err := os.Stat(p.Failed); err == nil && now.Sub(fi.ModTime()) < retryFailed {
+		return false
+	}
+	return true
+}
+
+// Changed asks the worktree's watcher for the files written at or after
+// since, as absolute paths. ok is false when no watcher answers or it
+// cannot vouch for the whole time since then: the caller must look at the
+// whole worktree.
+func Changed(p Paths, since time.Time, timeout time.Duration) (paths []string, ok bool) {
+	if !p.Usable() {
+		return nil, false
+	}
+	conn, err := net.DialTimeout("unix", p.Socket, timeout)
+	if err != nil {
+		return nil, false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(timeout))
+	if _, err := fmt.Fprintf(conn, "since %d\n", since.UnixNano()); err != nil {
+		return nil, false
+	}
+	r := bufio.NewReader(conn)
+	head, err := r.ReadString('\n')
+	if err != nil || head != "ok\n" {
+		return nil, false
+	}
+	for {
+		line, err := r.ReadString(0)
+		if err != nil {
+			// The answer ends with an empty entry; a cut one is no answer.
+			return nil, false
+		}
+		line = strings.TrimSuffix(line, "\x00")
+		if line == "" {
+			return paths, true
+		}
+		if len(paths) >= MaxPaths || !filepath.IsAbs(line) {
+			return nil, false
+		}
+		paths = append(paths, line)
+	}
+}
+
+// parseQuery reads "since <unix nanoseconds>".
+func parseQuery(line string) (time.Time, bool) {
+	f := strings.Fields(line)
+	if len(f) != 2 || f[0] != "since" {
+		return time.Time{}, false
+	}
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(0, n), true
+}
