@@ -754,6 +754,9 @@ func (a *analyzer) sudo(inv *invocation) {
 		inv = a.withCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "sudo")
+	if !p.has("E", "preserve-env") {
+		a.freshEnvironment(inv, "sudo", rest, arg{})
+	}
 }
 
 func (a *analyzer) sudoedit(inv *invocation) {
@@ -770,6 +773,7 @@ func (a *analyzer) sudoeditFiles(inv *invocation, files []arg) {
 func (a *analyzer) doas(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "uC", stop: true})
 	a.reinvoke(inv, p.rest, "doas")
+	a.freshEnvironment(inv, "doas", p.rest, arg{})
 }
 
 func (a *analyzer) envCmd(inv *invocation) {
@@ -975,7 +979,11 @@ func (a *analyzer) scriptCmd(inv *invocation) {
 
 func (a *analyzer) su(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "cgGsw", long: longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
-	if c, ok := p.value("c", "command", "session-command"); ok {
+	c, ok := p.value("c", "command", "session-command")
+	if ok && (p.has("l", "login") || hasAnyFlag(inv.args(), "-")) {
+		a.freshEnvironment(inv, "su -l", nil, c)
+	}
+	if ok {
 		a.runScriptArg(inv, c, "su -c")
 	}
 }
@@ -983,12 +991,23 @@ func (a *analyzer) su(inv *invocation) {
 func (a *analyzer) runuser(inv *invocation) {
 	p := parseOpts(inv.args(), optSpec{short: "ugGcs", long: longs("user", "group", "supp-group", "command", "shell"), stop: true})
 	if c, ok := p.value("c", "command"); ok {
+		if p.has("l", "login") || hasAnyFlag(inv.args(), "-") {
+			a.freshEnvironment(inv, "runuser -l", nil, c)
+		}
 		a.runScriptArg(inv, c, "runuser -c")
 		return
 	}
 	rest := p.rest
 	if !p.has("u", "user") && len(rest) > 0 {
 		rest = rest[1:] // runuser USER cmd
+	}
+	if len(rest) > 1 && (rest[0].s == "-c" || rest[0].s == "--command") {
+		// runuser -l USER -c CMD: the options go on after the user.
+		if p.has("l", "login") || hasAnyFlag(inv.args(), "-") {
+			a.freshEnvironment(inv, "runuser -l", nil, rest[1])
+		}
+		a.runScriptArg(inv, rest[1], "runuser -c")
+		return
 	}
 	a.reinvoke(inv, rest, "runuser")
 }

@@ -42,26 +42,87 @@ func (a *analyzer) envIgnoresEnvironment(inv *invocation, p parsed, rest []arg) 
 	if (!p.has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].static() {
 		return
 	}
-	if name := commandName(rest[0].s); name == "git" {
-		// Only git commands that run hooks care who runs them.
-		sub := ""
-		for i := 1; i < len(rest); i++ {
-			x := rest[i]
-			if x.static() && (x.s == "-C" || x.s == "-c" || x.s == "--git-dir" || x.s == "--work-tree") {
-				i++
-				continue
-			}
-			if !x.static() || !strings.HasPrefix(x.s, "-") {
-				sub = x.s
-				break
-			}
-		}
-		if !gitRunsHooks[sub] {
-			return
-		}
+	if commandName(rest[0].s) == "git" && !gitRunsHooks[gitSub(rest)] {
+		return // only git commands that run hooks care who runs them
 	}
 	a.report(inv, policy.RuleGuardTamper, "env -i starts the command without CLAUDECODE and SWARM_GUARD_*, by which the git hooks tell an agent from a human",
 		"drop only the variables you mean with env -u NAME (not CLAUDECODE, CLAUDE_PROJECT_DIR or SWARM_GUARD_*)")
+}
+
+// gitCommits lists git subcommands that make commits, whose message hooks
+// write who made them. (A push's ownership the engine judges itself.)
+var gitCommits = map[string]bool{
+	"commit": true, "merge": true, "pull": true, "rebase": true, "am": true, "cherry-pick": true, "revert": true,
+}
+
+// gitSub returns the subcommand of a git command line (rest[0] is git).
+func gitSub(rest []arg) string {
+	for i := 1; i < len(rest); i++ {
+		x := rest[i]
+		if x.static() && (x.s == "-C" || x.s == "-c" || x.s == "--git-dir" || x.s == "--work-tree") {
+			i++
+			continue
+		}
+		if !x.static() || !strings.HasPrefix(x.s, "-") {
+			return x.s
+		}
+	}
+	return ""
+}
+
+// freshEnvironment: sudo (without -E), doas, su -l, runuser -l and
+// systemd-run start the command in an environment of their own, without
+// CLAUDECODE and SWARM_GUARD_*, so the git hooks of a commit there would
+// take the agent for a human. rest is the command they run; script, when
+// not empty, a shell script they run instead (su -l -c '...').
+func (a *analyzer) freshEnvironment(inv *invocation, how string, rest []arg, script arg) {
+	if !startsGitHooks(rest, script) {
+		return
+	}
+	a.report(inv, policy.RuleGuardTamper, how+" starts the command in a fresh environment without CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the agent for a human",
+		"run git directly, in the environment you have")
+}
+
+// startsGitHooks reports whether a command runs a git command that runs
+// hooks: git itself, or a shell -c script (or script) that names git and
+// one of its committing subcommands.
+func startsGitHooks(rest []arg, script arg) bool {
+	namesGit := func(x arg) bool {
+		if x.dynamic {
+			return true
+		}
+		git := false
+		for _, w := range strings.FieldsFunc(x.s, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '/' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) {
+			if commandName(w) == "git" {
+				git = true
+			} else if git && gitCommits[w] {
+				return true // git ... commit, roughly: the text is a script
+			}
+		}
+		return false
+	}
+	if script.s != "" || script.dynamic {
+		return namesGit(script)
+	}
+	if len(rest) == 0 {
+		return false
+	}
+	if !rest[0].static() {
+		return true
+	}
+	switch commandName(rest[0].s) {
+	case "git":
+		return gitCommits[gitSub(rest)]
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish":
+		for _, x := range rest[1:] {
+			if namesGit(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gitRunsHooks lists git subcommands that run client-side hooks.
@@ -129,7 +190,7 @@ func (a *analyzer) nestedOversight(inv *invocation, rest []arg) {
 // a trailer. Either lets a commit carry an identity of the agent's choosing.
 func (a *analyzer) trailerConfig(inv *invocation, rawKey string, val arg) {
 	key := strings.ToLower(rawKey)
-	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey}
+	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey, a.pol.Trailers.HumanKey}
 	switch {
 	case strings.HasSuffix(key, ".key"):
 		v := strings.TrimRight(strings.TrimSpace(val.s), ":= ")

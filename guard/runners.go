@@ -106,6 +106,9 @@ func (a *analyzer) runCommand(inv *invocation) {
 	}
 	rest = a.leadingAssignments(inv, rest)
 	a.reinvoke(inv, rest, inv.name)
+	if inv.name == "systemd-run" && !p.has("E", "setenv") {
+		a.freshEnvironment(inv, "systemd-run", rest, arg{}) // the service manager's environment
+	}
 }
 
 func withStop(s optSpec) optSpec {

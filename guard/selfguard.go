@@ -150,9 +150,11 @@ func (a *analyzer) removesHookManager(inv *invocation) {
 }
 
 // forgedTrailer: the git hooks write the agent's trailers; a commit that
-// brings its own Agent-Id (or session) trailer claims to be some agent.
+// brings its own Agent-Id (or session) trailer claims to be some agent,
+// and one with the human marker (Committed-By: human) claims to be no
+// agent's at all.
 func (a *analyzer) forgedTrailer(inv *invocation) {
-	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey}
+	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey, a.pol.Trailers.HumanKey}
 	isKey := func(s string) bool {
 		k, _, _ := strings.Cut(s, ":")
 		k, _, _ = strings.Cut(k, "=")
@@ -207,7 +209,7 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 	}
 }
 
-const altTrailer = "commit without an Agent-Id or Agent-Session line: the git hooks add the true ones"
+const altTrailer = "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones"
 
 // ledgerRefs: the shared budget ledger (refs/swarm-guard/...) is written
 // by swarm-guard run only; an agent that pushed, moved or deleted those

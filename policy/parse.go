@@ -282,6 +282,14 @@ func (p *Policy) problems() []*Error {
 	if !trailerKeyRE().MatchString(p.Trailers.SessionKey) {
 		bad("trailers.session_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.SessionKey)
 	}
+	if !trailerKeyRE().MatchString(p.Trailers.HumanKey) {
+		bad("trailers.human_key", "%q is not a valid trailer key (letters, digits and '-')", p.Trailers.HumanKey)
+	} else if strings.EqualFold(p.Trailers.HumanKey, p.Trailers.AgentKey) || strings.EqualFold(p.Trailers.HumanKey, p.Trailers.SessionKey) {
+		bad("trailers.human_key", "%q must differ from agent_key and session_key: it marks the commits that are no agent's", p.Trailers.HumanKey)
+	}
+	if h := p.Verify.HumanCommits; h != HumanCommitsAllow && h != HumanCommitsDeny {
+		bad("verify.human_commits", "must be \"allow\" or \"deny\", not %q%s", h, didYouMean(h, HumanCommitsAllow, HumanCommitsDeny))
+	}
 	for key, a := range map[string]Action{"git.commit_on_protected": p.Git.CommitOnProtected, "git.push_to_protected": p.Git.PushToProtected} {
 		if a != Deny && a != Allow {
 			bad(key, "must be \"deny\" or \"allow\", not %q", a)

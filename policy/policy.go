@@ -181,7 +181,11 @@ type Identity struct {
 type Trailers struct {
 	AgentKey   string `toml:"agent_key"`
 	SessionKey string `toml:"session_key"`
-	Require    bool   `toml:"require"`
+	// HumanKey marks a commit made outside any agent session: the hooks
+	// write "<HumanKey>: human" instead of an agent id, so verify tells a
+	// human's commit from an agent's and from one that skipped the hooks.
+	HumanKey string `toml:"human_key"`
+	Require  bool   `toml:"require"`
 	// Since is the commit swarm-guard was installed on: it and the commits
 	// in its history predate the hooks, so pre-push and verify need no
 	// trailer on them. install records it in the committed policy, so
@@ -213,7 +217,20 @@ type Verify struct {
 	// else fails ("changes are within expected scope", the auto-merge
 	// criterion). swarm-guard verify --scope overrides it.
 	Scope []string `toml:"scope"`
+	// HumanCommits is what verify does with a commit the hooks marked as
+	// a human's (HumanKey): "allow" (the default) or "deny" (a range
+	// that must be the agents' work alone).
+	HumanCommits string `toml:"human_commits"`
 }
+
+// Values of [verify] human_commits.
+const (
+	HumanCommitsAllow = "allow"
+	HumanCommitsDeny  = "deny"
+)
+
+// HumanValue is the value of the human trailer ([trailers] human_key).
+const HumanValue = "human"
 
 // Budget configures tool-call and token budgets.
 type Budget struct {
@@ -299,9 +316,9 @@ func builtinDefault() *Policy {
 		Secrets: Secrets{PreToolUse: true, PostToolUse: true, PreCommit: true, ConflictMarkers: true, GitleaksAllow: true,
 			AllowPaths: []string{}},
 		Identity: Identity{Source: "auto"},
-		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", Require: true},
+		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", HumanKey: "Committed-By", Require: true},
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
-		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}},
+		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}, HumanCommits: HumanCommitsAllow},
 		Network:  Network{AllowHosts: []string{}},
 		Swarm:    Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
 		MCP:      MCP{ScanResults: true},

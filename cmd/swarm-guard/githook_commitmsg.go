@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 func init() { gitHooks["commit-msg"] = runCommitMsg }
@@ -36,10 +37,11 @@ func runCommitMsg(c *cli, args []string) error {
 	if !trailer.HasContent(msg, o) || hc.untouchedTemplate(msg, o) {
 		return nil // git aborts an empty message, or an unedited template, itself
 	}
-	key := hc.pol.Trailers.AgentKey
+	key, humanKey := hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey
 	require := hc.pol.Trailers.Require
 	vals := trailer.Values(msg, key, o)
-	if len(vals) == 0 {
+	humans := trailer.Values(msg, humanKey, o)
+	if len(vals) == 0 && len(humans) == 0 {
 		ts, err := hc.trailersFor(nil)
 		if err != nil {
 			if !require {
@@ -52,18 +54,35 @@ func runCommitMsg(c *cli, args []string) error {
 		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 			return refuse(c, hc.hook, fmt.Sprintf("cannot write the commit message: %v", err))
 		}
-		vals = trailer.Values(out, key, o)
+		vals, humans = trailer.Values(out, key, o), trailer.Values(out, humanKey, o)
 	}
-	if p := forgedTrailer(hc, key, vals); p != "" {
+	if p := forgedTrailer(hc, vals, humans); p != "" {
 		return refuse(c, hc.hook, p)
 	}
 	if !require {
 		return nil
 	}
-	if p := agentTrailerProblem(key, vals); p != "" {
+	if p := commitTrailerProblem(key, humanKey, vals, humans); p != "" {
 		return refuse(c, hc.hook, "the message has "+p+"; fix the message's last paragraph so it has one line \""+key+": <id>\" (swarm-guard id prints yours)")
 	}
 	return nil
+}
+
+// commitTrailerProblem is agentTrailerProblem for a commit that may be a
+// human's instead: exactly one "<humanKey>: human" line and no agent
+// trailer is a human's commit; anything else must pass as an agent's.
+func commitTrailerProblem(key, humanKey string, vals, humans []string) string {
+	switch {
+	case len(humans) == 0:
+		return agentTrailerProblem(key, vals)
+	case len(vals) > 0:
+		return fmt.Sprintf("both an %s and a %s trailer; a commit is either an agent's or a human's", key, humanKey)
+	case len(humans) > 1:
+		return fmt.Sprintf("%d %s trailers where there must be one", len(humans), humanKey)
+	case humans[0] != policy.HumanValue:
+		return fmt.Sprintf("%s %q, where the only value is %q", humanKey, humans[0], policy.HumanValue)
+	}
+	return ""
 }
 
 // agentTrailerProblem says what is wrong with a commit's agent-trailer
@@ -123,12 +142,19 @@ func contentLines(msg string, o trailer.Options) []string {
 }
 
 // forgedTrailer refuses, in an agent's session, a message that names
-// another agent than the one committing: a --trailer, -m line, template or
-// -c trailer.* config of the agent's choosing would otherwise forge the
-// commit's identity, which verify then trusts. Humans (no agent session)
-// write what they like.
-func forgedTrailer(hc *gitHookContext, key string, vals []string) string {
-	if !hookenv.AgentSession(hc.c.getenv) || len(vals) == 0 {
+// another agent than the one committing, or that claims to be a human's:
+// a --trailer, -m line, template or -c trailer.* config of the agent's
+// choosing would otherwise forge the commit's identity, which verify then
+// trusts. Humans (no agent session) write what they like.
+func forgedTrailer(hc *gitHookContext, vals, humans []string) string {
+	if !hookenv.AgentSession(hc.c.getenv) {
+		return ""
+	}
+	key, humanKey := hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey
+	if len(humans) > 0 {
+		return fmt.Sprintf("the message has %s: %s, but it is committed in an agent's session, so it is an agent's commit; remove that line (the hooks write the true %s trailer) and commit again", humanKey, humans[0], key)
+	}
+	if len(vals) == 0 {
 		return ""
 	}
 	id, err := resolveAgent(hc.c, hc.repo, hc.pol)

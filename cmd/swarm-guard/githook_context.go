@@ -5,6 +5,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -88,7 +89,15 @@ func (hc *gitHookContext) trailerOptions() trailer.Options {
 // the agent-id values it already has: the agent id, and the session when
 // the message is, or becomes, this agent's. Another agent's Agent-Id is
 // never replaced, and its commit does not get this agent's session.
+//
+// A commit outside any agent session (hookenv.AgentCommit) is a human's:
+// it gets the human marker ([trailers] human_key: human) and no agent id,
+// so verify can tell it from an agent's and from one that skipped the
+// hooks.
 func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, error) {
+	if !hookenv.AgentCommit(hc.c.getenv) {
+		return []trailer.Trailer{{Key: hc.pol.Trailers.HumanKey, Value: policy.HumanValue}}, nil
+	}
 	id, err := hc.agent()
 	if err != nil {
 		return nil, err

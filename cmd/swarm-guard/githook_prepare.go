@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 )
 
 func init() { gitHooks["prepare-commit-msg"] = runPrepareCommitMsg }
@@ -35,19 +36,6 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 	if err := hc.rememberTemplate(source, msg); err != nil {
 		return refuse(c, hc.hook, err.Error())
 	}
-	if source == "template" {
-		// The author edits the template next; a trailer in it would make
-		// an untouched template look edited, so git would not abort.
-		// commit-msg adds the trailer after the editor.
-		return nil
-	}
-	o := hc.trailerOptions()
-	if !trailer.HasContent(msg, o) {
-		// An empty message (git commit without -m): the editor comes next,
-		// and a trailer alone would keep git from aborting when the author
-		// leaves it empty. commit-msg adds it afterwards.
-		return nil
-	}
 	if hc.replaying() {
 		// A cherry-pick, revert or rebase re-commits existing commits:
 		// they keep exactly the trailers they had. A human's commit on
@@ -57,10 +45,31 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 		// commit-msg.)
 		return nil
 	}
+	o := hc.trailerOptions()
 	existing := trailer.Values(msg, hc.pol.Trailers.AgentKey, o)
-	if len(existing) > 0 && c.getenv(envSession) == "" {
-		// The message already names its agent, which is kept; others may
-		// still get this agent's session trailer below.
+	humans := trailer.Values(msg, hc.pol.Trailers.HumanKey, o)
+	// git commit --no-verify skips commit-msg but not this hook: an agent's
+	// message or template that names another agent, or claims to be a
+	// human's, is refused here too.
+	if p := forgedTrailer(hc, existing, humans); p != "" {
+		return refuse(c, hc.hook, p)
+	}
+	if source == "template" {
+		// The author edits the template next; a trailer in it would make
+		// an untouched template look edited, so git would not abort.
+		// commit-msg adds the trailer after the editor.
+		return nil
+	}
+	if !trailer.HasContent(msg, o) {
+		// An empty message (git commit without -m): the editor comes next,
+		// and a trailer alone would keep git from aborting when the author
+		// leaves it empty. commit-msg adds it afterwards.
+		return nil
+	}
+	agent := hookenv.AgentCommit(c.getenv)
+	if len(humans) > 0 || (len(existing) > 0 && (!agent || c.getenv(envSession) == "")) {
+		// The message already names its agent, or its human, which is
+		// kept; an agent's own may still get its session trailer below.
 		return nil
 	}
 	ts, err := hc.trailersFor(existing)

@@ -88,7 +88,7 @@ func runPrePush(c *cli, args []string) error {
 		}
 	}
 	if hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
-		ps, err := trailerProblems(git, hc.pol.Trailers.AgentKey, tips, known, refsOf)
+		ps, err := trailerProblems(git, hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey, tips, known, refsOf)
 		if err != nil {
 			return refuse(c, hc.hook, err.Error())
 		}
@@ -146,9 +146,10 @@ func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
 // trailerProblems lists the commits about to be pushed (reachable from
 // tips, not from known or any remote-tracking branch) that do not carry
 // exactly one well-formed agent trailer. One git log call reads them all.
-func trailerProblems(git gitx.Runner, key string, tips, known []string, refsOf map[string][]string) ([]string, error) {
+func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string, refsOf map[string][]string) ([]string, error) {
 	args := []string{"log", "-z", "--source",
-		"--format=%H%x1f%S%x1f%s%x1f%(trailers:key=" + key + ",unfold,separator=%x1e,key_value_separator=%x1d)"}
+		"--format=%H%x1f%S%x1f%s%x1f%(trailers:key=" + key + ",unfold,separator=%x1e,key_value_separator=%x1d)" +
+			"%x1f%(trailers:key=" + humanKey + ",unfold,separator=%x1e,key_value_separator=%x1d)"}
 	args = append(args, tips...)
 	args = append(args, "--not")
 	args = append(args, known...)
@@ -162,19 +163,14 @@ func trailerProblems(git gitx.Runner, key string, tips, known []string, refsOf m
 		if rec == "" {
 			continue
 		}
-		f := strings.SplitN(rec, "\x1f", 4)
-		if len(f) != 4 {
+		f := strings.Split(rec, "\x1f")
+		if len(f) < 5 {
 			return nil, fmt.Errorf("cannot read git log's output %q", rec)
 		}
-		hash, source, subject, trailers := f[0], f[1], f[2], f[3]
-		var vals []string
-		if trailers != "" {
-			for _, kv := range strings.Split(trailers, "\x1e") {
-				_, v, _ := strings.Cut(kv, "\x1d")
-				vals = append(vals, v)
-			}
-		}
-		if p := agentTrailerProblem(key, vals); p != "" {
+		// The subject may hold the separator; the trailers come last.
+		n := len(f)
+		hash, source, subject, trailers, humans := f[0], f[1], strings.Join(f[2:n-2], "\x1f"), f[n-2], f[n-1]
+		if p := commitTrailerProblem(key, humanKey, trailerValues(trailers), trailerValues(humans)); p != "" {
 			ref := strings.Join(refsOf[source], ", ")
 			if ref == "" {
 				ref = source
@@ -183,6 +179,18 @@ func trailerProblems(git gitx.Runner, key string, tips, known []string, refsOf m
 		}
 	}
 	return problems, nil
+}
+
+// trailerValues splits a %(trailers:...,separator=%x1e,key_value_separator=%x1d) field.
+func trailerValues(field string) []string {
+	var vals []string
+	if field != "" {
+		for _, kv := range strings.Split(field, "\x1e") {
+			_, v, _ := strings.Cut(kv, "\x1d")
+			vals = append(vals, v)
+		}
+	}
+	return vals
 }
 
 func short(oid string) string {

@@ -72,6 +72,9 @@ func summary(r *Report) string {
 	if len(r.Agents) > 0 {
 		agents = fmt.Sprintf("agent%s %s", plural(len(r.Agents)), strings.Join(r.Agents, ", "))
 	}
+	if r.HumanCommits > 0 {
+		agents += fmt.Sprintf(", %d human commit%s", r.HumanCommits, plural(r.HumanCommits))
+	}
 	if r.Passed() {
 		return fmt.Sprintf("PASS: %d commit%s, %s", r.Commits, plural(r.Commits), agents)
 	}
@@ -120,6 +123,8 @@ func hints(r *Report) []string {
 			out = append(out, "conflict markers: resolve the conflict, remove the marker lines and rewrite the commit that added them")
 		case KindMinAgents:
 			out = append(out, "min-agents: this range needs commits from more distinct agents (a second agent's review commit, for example)")
+		case KindHuman:
+			out = append(out, "human commits: this range must be the agents' work alone ([verify] human_commits = \"deny\"); move a human's changes to a pull request of their own")
 		case KindScope:
 			out = append(out, "scope: the task's changes must stay within its expected scope; move the other changes to a task of their own, or widen --scope / [verify] scope")
 		}
@@ -210,6 +215,8 @@ func annotationTitle(v Violation, agentKey string) string {
 		return "too few agents"
 	case KindScope:
 		return "out of scope"
+	case KindHuman:
+		return "human commit"
 	}
 	return string(v.Kind)
 }

@@ -19,6 +19,9 @@ type commit struct {
 	// AgentTrailers are the values of every agent trailer in the message's
 	// trailer block, in order; git matches the key case-insensitively.
 	AgentTrailers []string
+	// HumanTrailers are the values of the human marker ([trailers]
+	// human_key) the hooks write on a commit made outside agent sessions.
+	HumanTrailers []string
 }
 
 func (c *commit) isMerge() bool { return len(c.Parents) > 1 }
@@ -51,9 +54,10 @@ const maxLineBytes = 64 << 10
 // logArgs is the one `git log` that reads the whole range: the header line
 // of every commit and, with patches, what each commit adds (merges as a
 // combined diff, so a conflict resolved by committing the markers shows).
-func logArgs(r Range, agentKey string, patches bool) []string {
+func logArgs(r Range, keys trailerKeys, patches bool) []string {
 	format := "--format=%x00%H%x1f%P%x1f%ae%x1f" +
-		"%(trailers:key=" + agentKey + ",unfold,separator=%x1e,key_value_separator=%x1d)%x1f%s"
+		"%(trailers:key=" + keys.agent + ",unfold,separator=%x1e,key_value_separator=%x1d)%x1f" +
+		"%(trailers:key=" + keys.human + ",unfold,separator=%x1e,key_value_separator=%x1d)%x1f%s"
 	args := []string{"log", "--reverse", "--no-color", "--no-show-signature", format}
 	if patches {
 		// Every option a user's config could change the patch shape with
@@ -64,9 +68,13 @@ func logArgs(r Range, agentKey string, patches bool) []string {
 	return append(args, r.Base+".."+r.Head, "--")
 }
 
+// trailerKeys are the trailers the log pass reads: the agent id and the
+// human marker.
+type trailerKeys struct{ agent, human string }
+
 // walkHistory runs the log pass and streams it to v.
-func walkHistory(ctx context.Context, g git, r Range, agentKey string, patches bool, v historyVisitor) error {
-	args := logArgs(r, agentKey, patches)
+func walkHistory(ctx context.Context, g git, r Range, keys trailerKeys, patches bool, v historyVisitor) error {
+	args := logArgs(r, keys, patches)
 	cmd := g.command(ctx, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -180,18 +188,25 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 
 // parseHeader reads hash, parents, author email, agent trailers, subject.
 func parseHeader(b []byte) (*commit, error) {
-	f := strings.SplitN(string(b), fieldSep, 5)
-	if len(f) != 5 || len(f[0]) < 40 {
+	f := strings.SplitN(string(b), fieldSep, 6)
+	if len(f) != 6 || len(f[0]) < 40 {
 		return nil, fmt.Errorf("unexpected commit header %.80q", b)
 	}
-	c := &commit{Hash: f[0], Parents: strings.Fields(f[1]), AuthorEmail: f[2], Subject: f[4]}
-	if f[3] != "" {
-		for _, t := range strings.Split(f[3], trailerSep) {
+	c := &commit{Hash: f[0], Parents: strings.Fields(f[1]), AuthorEmail: f[2], Subject: f[5],
+		AgentTrailers: splitTrailers(f[3]), HumanTrailers: splitTrailers(f[4])}
+	return c, nil
+}
+
+// splitTrailers reads the values of one %(trailers:...) field.
+func splitTrailers(field string) []string {
+	var vals []string
+	if field != "" {
+		for _, t := range strings.Split(field, trailerSep) {
 			_, value, _ := strings.Cut(t, keyValueSep)
-			c.AgentTrailers = append(c.AgentTrailers, value)
+			vals = append(vals, value)
 		}
 	}
-	return c, nil
+	return vals
 }
 
 // parseHunkHeader reads "@@ -a,b +c,d @@" or a combined diff's

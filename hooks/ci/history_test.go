@@ -27,13 +27,13 @@ const hash1 = "1111111111111111111111111111111111111111"
 const hash2 = "2222222222222222222222222222222222222222"
 
 func TestParseHistory(t *testing.T) {
-	log := "\x00" + hash1 + "\x1f" + hash2 + "\x1fa@example.com\x1fAgent-Id\x1da\x1eagent-id\x1db\x1fsubject one\n" +
+	log := "\x00" + hash1 + "\x1f" + hash2 + "\x1fa@example.com\x1fAgent-Id\x1da\x1eagent-id\x1db\x1f\x1fsubject one\n" +
 		"\n" +
 		"diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n" +
 		"@@ -1,0 +2,3 @@ func context\n+one\n+++ b/not-a-header\n+three\n" +
 		"@@ -9 +12 @@\n-removed\n+replaced\n\\ No newline at end of file\n" +
 		"diff --git a/gone b/gone\ndeleted file mode 100644\n--- a/gone\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n" +
-		"\x00" + hash2 + "\x1f" + hash1 + " " + hash2 + "\x1fm@example.com\x1f\x1fmerge\n" +
+		"\x00" + hash2 + "\x1f" + hash1 + " " + hash2 + "\x1fm@example.com\x1f\x1fCommitted-By\x1dhuman\x1fmerge\n" +
 		"\ndiff --cc \"odd\\303\\251\"\nindex 1,2..3\n--- a/odd\n+++ \"b/odd\\303\\251\"\n" +
 		"@@@ -2,1 -2,1 +2,4 @@@\n++<<<<<<< HEAD\n +ours\n+ theirs\n- gone\n++>>>>>>> side\n"
 	rec := &recorder{}
@@ -51,14 +51,14 @@ func TestParseHistory(t *testing.T) {
 	if c.Hash != hash1 || len(c.Parents) != 1 || c.AuthorEmail != "a@example.com" || strings.Join(c.AgentTrailers, ",") != "a,b" || c.isMerge() {
 		t.Errorf("commit 1 = %+v", c)
 	}
-	if m := rec.commits[1]; !m.isMerge() || len(m.AgentTrailers) != 0 {
+	if m := rec.commits[1]; !m.isMerge() || len(m.AgentTrailers) != 0 || strings.Join(m.HumanTrailers, ",") != "human" {
 		t.Errorf("commit 2 = %+v", m)
 	}
 }
 
 func TestParseHistoryLongLines(t *testing.T) {
 	long := strings.Repeat("x", 3*maxLineBytes)
-	log := "\x00" + hash1 + "\x1f\x1fa@example.com\x1f\x1f" + long + "\n" +
+	log := "\x00" + hash1 + "\x1f\x1fa@example.com\x1f\x1f\x1f" + long + "\n" +
 		"diff --git a/x b/x\n+++ b/x\n@@ -0,0 +1,2 @@\n+" + long + "\n+<<<<<<< after\n"
 	rec := &recorder{}
 	if err := parseHistory(strings.NewReader(log), rec); err != nil {
@@ -77,7 +77,7 @@ func TestParseHistoryLongLines(t *testing.T) {
 }
 
 func TestParseHistoryRejectsGarbage(t *testing.T) {
-	for _, in := range []string{"diff --git a/x b/x\n", "\x00short\x1f\n", "\x00" + hash1 + "\x1f\x1f\x1f\x1fs\n@@ nonsense @@\n"} {
+	for _, in := range []string{"diff --git a/x b/x\n", "\x00short\x1f\n", "\x00" + hash1 + "\x1f\x1f\x1f\x1f\x1fs\n@@ nonsense @@\n"} {
 		if err := parseHistory(strings.NewReader(in), &recorder{}); err == nil {
 			t.Errorf("parseHistory(%q): no error", in)
 		}

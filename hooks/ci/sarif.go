@@ -25,6 +25,9 @@ var sarifRules = []sarif.Rule{
 	{ID: string(KindScope), Name: "OutOfScope",
 		ShortDescription: sarif.Message{Text: "The range changes only files within the task's expected scope"},
 		Help:             sarif.Message{Text: "--scope or [verify] scope lists the globs a task's changes may touch; move other changes to a task of their own."}},
+	{ID: string(KindHuman), Name: "HumanCommit",
+		ShortDescription: sarif.Message{Text: "The range holds only agents' commits"},
+		Help:             sarif.Message{Text: "[verify] human_commits = \"deny\": a commit the hooks marked as a human's (default Committed-By: human) fails; move it to a pull request of its own."}},
 }
 
 func writeSARIF(w io.Writer, r *Report, toolVersion string) error {

@@ -21,6 +21,7 @@ const (
 	KindScope     Kind = "out-of-scope"    // the range changes a file outside the task's scope
 	KindConflict  Kind = "conflict-marker" // a commit adds unresolved conflict markers
 	KindMinAgents Kind = "min-agents"      // too few distinct agents across the range
+	KindHuman     Kind = "human-commit"    // a human's commit where [verify] human_commits = "deny"
 )
 
 // Violation is one thing that makes verify fail. Secret previews are
@@ -47,13 +48,19 @@ type Report struct {
 	ExemptAuthors int    `json:"exempt_authors"`
 	// ExemptBeforeInstall counts commits in the history of the policy's
 	// [trailers] since: they predate swarm-guard and need no trailer.
-	ExemptBeforeInstall int         `json:"exempt_before_install"`
-	Agents              []string    `json:"agents"` // distinct well-formed agent ids, sorted
-	MinAgents           int         `json:"min_agents"`
-	SecretsScan         bool        `json:"secrets_scanned"`
-	ConflictScan        bool        `json:"conflict_markers_checked"`
-	Violations          []Violation `json:"violations"`
-	Notes               []string    `json:"notes"`
+	ExemptBeforeInstall int `json:"exempt_before_install"`
+	// HumanKey is the human marker's key ([trailers] human_key);
+	// HumanCommits counts the range's commits it marks as a human's, and
+	// HumanPolicy is what [verify] human_commits does with them.
+	HumanKey     string      `json:"human_key"`
+	HumanCommits int         `json:"human_commits"`
+	HumanPolicy  string      `json:"human_commits_policy"`
+	Agents       []string    `json:"agents"` // distinct well-formed agent ids, sorted
+	MinAgents    int         `json:"min_agents"`
+	SecretsScan  bool        `json:"secrets_scanned"`
+	ConflictScan bool        `json:"conflict_markers_checked"`
+	Violations   []Violation `json:"violations"`
+	Notes        []string    `json:"notes"`
 }
 
 // Passed reports whether the range has no violations.
@@ -98,6 +105,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Policy = pol.Source
 	rep.AgentKey = pol.Trailers.AgentKey
+	rep.HumanKey, rep.HumanPolicy = pol.Trailers.HumanKey, pol.Verify.HumanCommits
 	rep.MinAgents = pol.Verify.MinAgents
 	if o.MinAgents >= 0 {
 		rep.MinAgents = o.MinAgents
@@ -115,7 +123,8 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 	}
 	w := &walker{
 		predates: before,
-		rep:      rep, valid: valid, agentKey: pol.Trailers.AgentKey, conflicts: rep.ConflictScan,
+		rep:      rep, valid: valid, agentKey: pol.Trailers.AgentKey, humanKey: pol.Trailers.HumanKey,
+		denyHumans: pol.Verify.HumanCommits == policy.HumanCommitsDeny, conflicts: rep.ConflictScan,
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
 	}
@@ -125,7 +134,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		var passErr error
 		findings, err = ps.ScanPass(ctx, o.Dir, pol, func(emit LineEmit) error {
 			w.emit = emit
-			passErr = walkHistory(ctx, g, r, pol.Trailers.AgentKey, true, w)
+			passErr = walkHistory(ctx, g, r, trailerKeys{pol.Trailers.AgentKey, pol.Trailers.HumanKey}, true, w)
 			if passErr != nil {
 				return passErr
 			}
@@ -142,7 +151,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		scanCtx, cancelScan := context.WithCancel(ctx)
 		defer cancelScan()
 		scanResult := startScan(scanCtx, o.Scanner, o.Dir, r)
-		if err := walkHistory(ctx, g, r, pol.Trailers.AgentKey, rep.ConflictScan, w); err != nil {
+		if err := walkHistory(ctx, g, r, trailerKeys{pol.Trailers.AgentKey, pol.Trailers.HumanKey}, rep.ConflictScan, w); err != nil {
 			return nil, err
 		}
 		w.endFile()
@@ -239,6 +248,8 @@ type walker struct {
 	rep           *Report
 	valid         func(string) bool
 	agentKey      string
+	humanKey      string
+	denyHumans    bool // [verify] human_commits = "deny"
 	exemptMerges  bool
 	exemptAuthors []string
 	predates      map[string]bool // commits in the history of [trailers] since
@@ -278,11 +289,36 @@ func (w *walker) commit(c *commit) {
 		w.rep.ExemptAuthors++
 	case w.predates[c.Hash]:
 		w.rep.ExemptBeforeInstall++
+	case len(c.HumanTrailers) > 0:
+		// The hooks marked it as made outside any agent session.
+		if msg := humanProblem(c, w.agentKey, w.humanKey); msg != "" {
+			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindTrailer, Commit: c.Hash, Subject: c.Subject, Message: msg})
+			break
+		}
+		w.rep.HumanCommits++
+		if w.denyHumans {
+			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindHuman, Commit: c.Hash, Subject: c.Subject,
+				Message: fmt.Sprintf("a human's commit (%s: %s), and [verify] human_commits = \"deny\" admits only agents' commits", w.humanKey, policy.HumanValue)})
+		}
 	default:
 		if msg := trailerProblem(c.AgentTrailers, w.agentKey, w.valid); msg != "" {
 			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindTrailer, Commit: c.Hash, Subject: c.Subject, Message: msg})
 		}
 	}
+}
+
+// humanProblem says what is wrong with a commit that carries the human
+// marker: it must be exactly one "<key>: human" and no agent trailer.
+func humanProblem(c *commit, agentKey, humanKey string) string {
+	switch {
+	case len(c.AgentTrailers) > 0:
+		return fmt.Sprintf("both an %s and a %s trailer; a commit is either an agent's or a human's", agentKey, humanKey)
+	case len(c.HumanTrailers) > 1:
+		return fmt.Sprintf("%d %s trailers; exactly one is allowed", len(c.HumanTrailers), humanKey)
+	case c.HumanTrailers[0] != policy.HumanValue:
+		return fmt.Sprintf("%s %s, where the only value is %q", humanKey, quoteValue(c.HumanTrailers[0]), policy.HumanValue)
+	}
+	return ""
 }
 
 func (w *walker) file(path string) {

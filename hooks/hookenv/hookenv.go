@@ -47,6 +47,21 @@ func AgentSession(getenv func(string) string) bool {
 	return getenv("CLAUDECODE") == "1" || getenv("SWARM_GUARD_RUN") != ""
 }
 
+// AgentCommit reports whether a commit made by this process is an agent's
+// (the hooks write its Agent-Id) rather than a human's (the hooks write
+// the human marker, [trailers] human_key): inside an agent session
+// (AgentSession), or with an agent id named in the environment
+// (SWARM_GUARD_AGENT_ID, AGENT_ID), which is how an orchestrator tells a
+// client other than Claude Code who it is. A human at a plain shell has
+// none of these. The engine denies an agent's commands that unset or
+// override them, so an agent cannot commit as a human.
+func AgentCommit(getenv func(string) string) bool {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return AgentSession(getenv) || getenv("SWARM_GUARD_AGENT_ID") != "" || getenv("AGENT_ID") != ""
+}
+
 // HomeDir returns the directory that fixes the agent's home worktree:
 // SWARM_GUARD_HOME under swarm-guard run, else CLAUDE_PROJECT_DIR (the
 // directory the Claude Code session started in). "" when neither is an

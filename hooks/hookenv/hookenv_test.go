@@ -57,6 +57,26 @@ func TestAgentSession(t *testing.T) {
 	}
 }
 
+// Whose commit is it: an agent's inside a session or with an agent id in
+// the environment; a human's at a plain shell.
+func TestAgentCommit(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"CLAUDECODE": "1"}, true},
+		{map[string]string{"SWARM_GUARD_RUN": "r-1"}, true},
+		{map[string]string{"SWARM_GUARD_AGENT_ID": "w1-aaaa"}, true}, // an orchestrator names its agent
+		{map[string]string{"AGENT_ID": "w1-aaaa"}, true},
+		{map[string]string{"CLAUDECODE": "0"}, false},
+		{map[string]string{"HOME": "/home/me"}, false}, // a human at a plain shell
+	} {
+		if got := AgentCommit(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("AgentCommit(%v) = %v, want %v", c.env, got, c.want)
+		}
+	}
+}
+
 func TestHomeDirIgnoresHomeOutsideRun(t *testing.T) {
 	for _, c := range []struct {
 		env  map[string]string
