@@ -26,6 +26,11 @@ var kubernetes = &Pack{
 				if c.Has("--all", "-A", "--all-namespaces") {
 					return true
 				}
+				// -f - deletes whatever manifests arrive on stdin (kustomize
+				// build | kubectl delete -f -): namespaces included, unseen.
+				if v, ok := c.Value("-f", "--filename"); ok && (v == "-" || v == "") {
+					return true
+				}
 				return c.AnyPos(1, func(w string) bool {
 					kind, _, _ := strings.Cut(strings.ToLower(w), "/")
 					kind = strings.Split(kind, ",")[0]
@@ -40,8 +45,8 @@ var kubernetes = &Pack{
 			},
 			Deny: []string{"kubectl delete ns prod", "kubectl delete namespace staging", "kubectl delete pods --all -n prod",
 				"kubectl delete deploy --all-namespaces --all", "kubectl -n prod delete pvc data-db-0", "oc delete project/x node/worker-1",
-				"kubectl delete crd certificates.cert-manager.io"},
-			Allow: []string{"kubectl delete pod web-0 -n dev", "kubectl get ns", "kubectl describe node worker-1", "kubectl get pvc -A"},
+				"kubectl delete crd certificates.cert-manager.io", "kubectl delete -f -", "kubectl delete --filename=- -n prod"},
+			Allow: []string{"kubectl delete pod web-0 -n dev", "kubectl get ns", "kubectl describe node worker-1", "kubectl get pvc -A", "kubectl delete -f k8s/job-smoke.yaml"},
 		},
 		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-drain",
