@@ -44,7 +44,7 @@ jobs:
     timeout-minutes: 15
     steps:
       - name: Check out the pull request with its full history
-        uses: actions/checkout@v4
+        uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955 # v4.3.0
         with:
           # verify reads every commit of the pull request; with the default
           # fetch-depth: 1 it stops with exit 2 ("fetch full history").
@@ -53,7 +53,7 @@ jobs:
           # no agent wrote.
           ref: ${{ github.event.pull_request.head.sha }}
       - name: Set up Go
-        uses: actions/setup-go@v5
+        uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0
         with:
           # swarm-guard needs Go 1.26; the project's own Go version does
           # not matter here.
@@ -96,7 +96,7 @@ jobs:
     timeout-minutes: 15
     steps:
       - name: Check out the pull request with its full history
-        uses: actions/checkout@v4
+        uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955 # v4.3.0
         with:
           # verify reads every commit of the pull request; with the default
           # fetch-depth: 1 it stops with exit 2 ("fetch full history").

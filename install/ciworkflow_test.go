@@ -77,6 +77,9 @@ func yamlPaths(text string) ([]string, error) {
 		}
 		v := m[2]
 		quoted := strings.HasPrefix(v, `"`)
+		if i := strings.Index(v, " #"); !quoted && i >= 0 {
+			v = v[:i] // a comment, as YAML reads it ("uses: x@<sha> # v4.3.0")
+		}
 		if quoted && (len(v) < 2 || !strings.HasSuffix(v, `"`)) || !quoted && (strings.Contains(v, ": ") || strings.Contains(v, " #")) {
 			return nil, fmt.Errorf("line %d: value needs quoting: %q", n+1, line)
 		}
@@ -98,10 +101,10 @@ func TestGitHubWorkflowStructure(t *testing.T) {
 		"on.pull_request",
 		"permissions.contents=read",
 		"jobs.verify.runs-on=ubuntu-latest",
-		"jobs.verify.steps[].uses=actions/checkout@v4",
+		"jobs.verify.steps[].uses=actions/checkout@" + pinCheckout,
 		"jobs.verify.steps[].with.fetch-depth=0",
 		"jobs.verify.steps[].with.ref=${{ github.event.pull_request.head.sha }}",
-		"jobs.verify.steps[].uses=actions/setup-go@v5",
+		"jobs.verify.steps[].uses=actions/setup-go@" + pinSetupGo,
 		`jobs.verify.steps[].with.go-version="1.26.x"`,
 		"jobs.verify.steps[].run=go install github.com/swarm-guard/swarm-guard/cmd/...@latest",
 		"jobs.verify.steps[].env.BASE_SHA=${{ github.event.pull_request.base.sha }}",
@@ -227,7 +230,7 @@ func TestPlanCIWorkflowKeepsAForeignFile(t *testing.T) {
 // longer builds from source.
 func TestGitHubWorkflowForARelease(t *testing.T) {
 	got := string(GitHubWorkflow("v0.3.1"))
-	for _, want := range []string{"uses: swarm-guard/swarm-guard@v0.3.1\n", "version: v0.3.1\n", "fetch-depth: 0\n", "uses: actions/checkout@v4\n"} {
+	for _, want := range []string{"uses: swarm-guard/swarm-guard@v0.3.1\n", "version: v0.3.1\n", "fetch-depth: 0\n", "uses: actions/checkout@" + pinCheckout + " # v4.3.0\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("workflow lacks %q:\n%s", want, got)
 		}
@@ -246,5 +249,50 @@ func TestGitHubWorkflowForARelease(t *testing.T) {
 	}
 	if !slices.Contains(paths, "jobs.verify.steps[].uses=swarm-guard/swarm-guard@v0.3.1") || !slices.Contains(paths, "jobs.verify.steps[].with.version=v0.3.1") {
 		t.Fatalf("the action step is not where GitHub reads it: %q", paths)
+	}
+}
+
+// The third-party actions swarm-guard's workflows and action.yml use,
+// pinned by commit (the tag in a comment): a tag can be moved, a commit
+// cannot. Each SHA was checked against the tag in several public
+// repositories' workflows.
+const (
+	pinCheckout    = "08eba0b27e820071cde6df949e0beb9ba4906955" // actions/checkout v4.3.0
+	pinSetupGo     = "d35c59abb061a4a6fb18e82ac0862c26744d6ab5" // actions/setup-go v5.5.0
+	pinCache       = "0057852bfaa89a56745cba8c7296529d2fc39830" // actions/cache v4.3.0
+	pinUploadSARIF = "ff0a06e83cb2de871e5a09832bc6a81e7276941f" // github/codeql-action v3.28.18
+)
+
+// TestActionsPinnedByCommit: every uses: of another owner's action in the
+// workflows install writes and in action.yml names a full commit SHA and
+// the release tag it is, as a comment.
+func TestActionsPinnedByCommit(t *testing.T) {
+	action, err := os.ReadFile(filepath.Join("..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{"release workflow": string(GitHubWorkflow("v0.3.1")), "devel workflow": string(GitHubWorkflow("")), "action.yml": string(action)}
+	usesRE := regexp.MustCompile(`(?m)^\s*(?:- )?uses: (\S+)@(\S+)(.*)$`)
+	pinned := regexp.MustCompile(`^[0-9a-f]{40}$`)
+	comment := regexp.MustCompile(`^ # v\d+\.\d+\.\d+$`)
+	for name, text := range texts {
+		found := 0
+		for _, m := range usesRE.FindAllStringSubmatch(text, -1) {
+			if strings.HasPrefix(m[1], "swarm-guard/") {
+				continue // swarm-guard's own action, pinned by release tag
+			}
+			found++
+			if !pinned.MatchString(m[2]) || !comment.MatchString(m[3]) {
+				t.Errorf("%s: %s@%s%s is not pinned by commit with its tag as a comment", name, m[1], m[2], m[3])
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s: no uses: found", name)
+		}
+	}
+	for _, want := range []string{"actions/cache@" + pinCache + " # v4.3.0", "github/codeql-action/upload-sarif@" + pinUploadSARIF + " # v3.28.18"} {
+		if !strings.Contains(string(action), want) {
+			t.Errorf("action.yml lacks %s", want)
+		}
 	}
 }
