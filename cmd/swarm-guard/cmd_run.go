@@ -273,7 +273,9 @@ func newRunner(c *cli, args []string) (*runner, error) {
 	if err := r.guardAgent(); err != nil {
 		return nil, err
 	}
-	r.openShared(root)
+	if err := r.openShared(root); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -600,7 +602,7 @@ func (r *runner) budgetHint(k budget.Kind) string {
 // finish prints the run's last line and turns the outcome into the exit
 // code.
 func (r *runner) finish(outcome budget.Outcome, detail string) error {
-	if err := r.shared.syncNow(r.c.now(), r.worker.Budgeted(), r.turns, r.c.stderr); err != nil {
+	if err := r.shared.end(r.c.now(), r.worker.Budgeted(), r.turns, r.c.stderr); err != nil {
 		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
 	}
 	name := filepath.Base(r.argv[0])

@@ -28,19 +28,27 @@ type sharedLedger struct {
 	lastSync  time.Time
 	lastTurns int64 // the run's turns at the last sync
 	syncs     int64 // syncs this run performed
+	failures  int   // syncs in a row that could not reach the remote
+	skip      int   // due syncs still to skip: the backoff after failures
 	warned    bool
+	rejected  bool // the remote refused the agent's own ref: sharing stopped, reported once
 }
+
+// maxBackoffSyncs caps the backoff: after failures, every 2nd, 4th, ...
+// and at most every 32nd due sync tries the remote.
+const maxBackoffSyncs = 32
 
 // openShared starts sharing when the run has a task or a swarm session
 // and the clone has the policy's remote, and syncs once before anything
-// starts.
-func (r *runner) openShared(root string) {
+// starts: records an earlier run could not push go first. Only a remote
+// that refuses this agent's own ref stops the run here.
+func (r *runner) openShared(root string) error {
 	secs, turns := r.pol.Budget.SyncSeconds, r.pol.Budget.SyncTurns
 	remote := r.pol.Budget.SyncRemote
 	if r.f.task == "" && r.f.session == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
-		return
+		return nil
 	}
-	s := &sharedLedger{interval: time.Duration(secs) * time.Second, turns: turns}
+	s := &sharedLedger{interval: time.Duration(secs) * time.Second, turns: turns, unpushed: true}
 	if r.f.task != "" {
 		s.l = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Session: r.f.session, Agent: r.agentID}
 		s.ls = append(s.ls, s.l)
@@ -50,9 +58,7 @@ func (r *runner) openShared(root string) {
 		s.ls = append(s.ls, s.sl)
 	}
 	r.shared = s
-	if err := r.shared.sync(r.c.now(), 0, 0, r.c.stderr); err != nil {
-		fmt.Fprintf(r.c.stderr, "swarm-guard run: %v\n", err)
-	}
+	return s.sync(r.c.now(), 0, 0, r.c.stderr)
 }
 
 // setSession names the budget session in the task's records, once run
@@ -88,7 +94,24 @@ func (s *sharedLedger) maybeSync(now time.Time, spent, turns int64, warn io.Writ
 	if !due {
 		return nil
 	}
+	if s.skip > 0 { // backing off from an unreachable remote
+		s.skip--
+		s.lastSync, s.lastTurns = now, turns
+		return nil
+	}
 	return s.sync(now, spent, turns, warn)
+}
+
+// end is the last sync of a run; it says so when records stay behind.
+func (s *sharedLedger) end(now time.Time, spent, turns int64, warn io.Writer) error {
+	if s == nil {
+		return nil
+	}
+	err := s.sync(now, spent, turns, warn)
+	if err == nil && s.unpushed {
+		fmt.Fprintf(warn, "swarm-guard run: this run's usage records are not on %s yet; the next swarm-guard run of this agent in this clone pushes them\n", s.ls[0].Remote)
+	}
+	return err
 }
 
 // syncNow records and pushes what is left, at the end of the run, and
@@ -106,6 +129,9 @@ func (s *sharedLedger) syncNow(now time.Time, spent, turns int64, warn io.Writer
 // the records are pushed at the next sync that reaches it. A refused push
 // of the agent's own ref stops the run: someone else wrote it.
 func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) error {
+	if s.rejected {
+		return nil
+	}
 	s.lastSync, s.lastTurns = now, turns
 	s.syncs++
 	if delta := spent - s.recorded; delta > 0 || turns > s.turnsRec {
@@ -120,14 +146,17 @@ func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) e
 	if s.unpushed {
 		if err := ledger.PushAll(s.ls...); err != nil {
 			if errors.Is(err, ledger.ErrRejected) {
-				return fmt.Errorf("stopped sharing the budgets: %v", err)
+				s.rejected = true
+				return fmt.Errorf("stopped sharing the budgets: %v; another clone runs an agent with this id (%s): give each agent its own SWARM_GUARD_AGENT_ID", err, s.ls[0].Agent)
 			}
 			problem = err
 		} else {
 			s.unpushed = false
 		}
 	}
-	if err := ledger.FetchAll(s.ls...); err != nil {
+	if problem != nil {
+		// The remote is out of reach: no second try in this sync.
+	} else if err := ledger.FetchAll(s.ls...); err != nil {
 		problem = err
 	} else {
 		for _, l := range s.ls {
@@ -143,9 +172,15 @@ func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) e
 			}
 		}
 	}
-	if problem != nil && !s.warned {
+	if problem == nil {
+		s.failures, s.skip = 0, 0
+		return nil
+	}
+	s.failures++
+	s.skip = min(1<<min(s.failures, 5), maxBackoffSyncs) - 1
+	if !s.warned {
 		s.warned = true
-		fmt.Fprintf(warn, "swarm-guard run: the shared ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying\n", oneLineErr(problem))
+		fmt.Fprintf(warn, "swarm-guard run: the shared ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying with backoff\n", oneLineErr(problem))
 	}
 	return nil
 }

@@ -228,10 +228,11 @@ func FetchAll(ls ...*Ledger) error {
 // remote with one git process, fast-forward only. A refused ref is
 // ErrRejected.
 func PushAll(ls ...*Ledger) error {
-	var specs []string
+	var specs, refs []string
 	for _, l := range ls {
 		if _, err := l.git(nil, "rev-parse", "--verify", "--quiet", l.OwnRef()); err == nil {
 			specs = append(specs, l.OwnRef()+":"+l.OwnRef())
+			refs = append(refs, l.OwnRef())
 		}
 	}
 	if len(specs) == 0 {
@@ -239,7 +240,7 @@ func PushAll(ls ...*Ledger) error {
 	}
 	_, err := ls[0].git(nil, append([]string{"push", "--quiet", "--no-verify", ls[0].Remote}, specs...)...)
 	if err != nil && (strings.Contains(err.Error(), "rejected") || strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(err.Error(), "fetch first")) {
-		return fmt.Errorf("%w (%s)", ErrRejected, strings.Join(specs, ", "))
+		return fmt.Errorf("%w (%s)", ErrRejected, strings.Join(refs, ", "))
 	}
 	return err
 }
