@@ -3,15 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/swarm-guard/swarm-guard/hooks/claude"
 )
 
 // Exit codes: the one table. Claude Code treats 2 as "block" and any other
 // non-zero code as a non-blocking error, so 2 is also what every usage
 // error and every crash returns: nothing that goes wrong can allow a call.
+// The hook's two codes are the protocol's, defined by hooks/claude.
 const (
-	exitOK      = 0 // success; hook: no decision; check: allowed; scan/verify: clean
-	exitFailure = 1 // check: denied or ask; scan: findings; verify: violations; doctor: a check failed; git hooks: blocked
-	exitBlock   = 2 // hook: the tool call is blocked; every command: usage error or internal failure
+	exitOK      = claude.ExitNoDecision // 0: success; hook: no decision; check: allowed; scan/verify: clean
+	exitFailure = 1                     // check: denied or ask; scan: findings; verify: violations; doctor: a check failed; git hooks: blocked
+	exitBlock   = claude.ExitDeny       // 2: hook: the tool call is blocked; every command: usage error or internal failure
 
 	// swarm-guard run: why the wrapped agent stopped.
 	exitAgentFailed   = 3   // the agent failed on every attempt (non-zero exit, an error result, or no result)

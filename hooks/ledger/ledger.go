@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 )
 
 // Record is one agent's cumulative spend on a task, or in a session.
@@ -102,20 +103,24 @@ func safe(s string) string {
 	return out
 }
 
+// git runs git in the clone as the ledger's own committer, through
+// gitx.Runner; its error keeps git's whole stderr
+// (gitx's message is the first line only, which for a push is "To
+// <url>"): PushAll tells a rejected push by it.
 func (l *Ledger) git(stdin []byte, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = l.Dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C",
+	r := gitx.Runner{Dir: l.Dir, Env: append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C",
 		"GIT_AUTHOR_NAME=swarm-guard", "GIT_AUTHOR_EMAIL=swarm-guard@localhost",
-		"GIT_COMMITTER_NAME=swarm-guard", "GIT_COMMITTER_EMAIL=swarm-guard@localhost")
+		"GIT_COMMITTER_NAME=swarm-guard", "GIT_COMMITTER_EMAIL=swarm-guard@localhost")}
 	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+		r.Stdin = bytes.NewReader(stdin)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := r.Output(args...)
+	var ge *gitx.Error
+	if errors.As(err, &ge) && ge.Code >= 0 {
+		return string(out), fmt.Errorf("git %s: exit status %d: %s", args[0], ge.Code, ge.Stderr)
+	}
 	if err != nil {
-		return string(out), fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		return string(out), err
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -299,9 +304,8 @@ func (l *Ledger) Others() (int64, []Record, error) {
 
 // HasRemote reports whether the clone has the remote.
 func HasRemote(dir, remote string) bool {
-	cmd := exec.Command("git", "remote", "get-url", remote)
-	cmd.Dir = dir
-	return cmd.Run() == nil
+	code, _, err := gitx.Runner{Dir: dir}.ExitCode("remote", "get-url", remote)
+	return err == nil && code == 0
 }
 
 // readAll reads the records of many refs with one git process.
@@ -313,12 +317,9 @@ func (l *Ledger) readAll(refs []string) ([]Record, error) {
 	for _, r := range refs {
 		in.WriteString(r + ":usage.json\n")
 	}
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = l.Dir
-	cmd.Stdin = strings.NewReader(in.String())
-	out, err := cmd.Output()
+	out, err := gitx.Runner{Dir: l.Dir, Stdin: strings.NewReader(in.String())}.Output("cat-file", "--batch")
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %v", err)
+		return nil, err
 	}
 	recs := make([]Record, len(refs))
 	for i := range refs {
