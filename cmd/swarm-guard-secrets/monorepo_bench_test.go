@@ -61,7 +61,7 @@ func genMonorepo(b *testing.B, tracked, untracked int) string {
 // anything), in a generated repository of 50,000 tracked and 5,000
 // untracked files, as whole processes:
 //
-//   - worktree-scan: without the watcher (SWARM_GUARD_WATCH=0), git status
+//   - worktree-scan: without the watcher (SWARM_GUARD_BACKGROUND=0), git status
 //     over the whole worktree: grows with the number of files;
 //   - watcher: the worktree's file watcher answers which files the call
 //     wrote: one socket round trip, whatever the size;
@@ -76,7 +76,7 @@ func BenchmarkHookPostOpaqueMonorepo(b *testing.B) {
 		`"tool_input":{"command":"./tools/generate"},"tool_response":{"stdout":""},"tool_use_id":"t","duration_ms":500}`)
 	hook := filepath.Join(tools, "swarm-guard")
 	b.Run("worktree-scan", func(b *testing.B) {
-		b.Setenv("SWARM_GUARD_WATCH", "0")
+		b.Setenv("SWARM_GUARD_BACKGROUND", "0")
 		timeRuns(b, repo, payload, []int{0}, hook, "hook")
 	})
 	b.Run("watcher", func(b *testing.B) {

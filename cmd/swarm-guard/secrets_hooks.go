@@ -37,10 +37,11 @@ var postToolUse = func(in *claude.Input, ctx *hookenv.Context, pol *policy.Polic
 
 // startWatcher starts the worktree's file watcher (`swarm-guard hook
 // --watch ROOT STATEDIR`, hooks/secretscan/watch) in the background;
-// SWARM_GUARD_WATCH=0 does without it: no background process, and every
-// opaque Bash call looks at the whole worktree.
+// SWARM_GUARD_BACKGROUND=0 does without it (and without the scan
+// server): no background process, and every opaque Bash call looks at the
+// whole worktree.
 func startWatcher(ctx *hookenv.Context) func(watch.Paths) error {
-	if os.Getenv("SWARM_GUARD_WATCH") == "0" {
+	if os.Getenv("SWARM_GUARD_BACKGROUND") == "0" {
 		return nil
 	}
 	return func(p watch.Paths) error {
@@ -65,5 +66,5 @@ func secretsRunner() secretscan.Runner {
 			self = real
 		}
 	}
-	return secretscan.Runner{Self: self}
+	return secretscan.Runner{Self: self, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
 }

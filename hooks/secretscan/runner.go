@@ -20,6 +20,10 @@ type Runner struct {
 	Self string
 	// LookPath finds the scanner on PATH; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Server says to scan through the scan server (swarm-guard-secrets
+	// --serve, started in the background when none answers): the hook
+	// then pays no scanner start-up and no rule compilation.
+	Server bool
 }
 
 // run scans the blocks produce emits with the rules of root.
@@ -28,7 +32,19 @@ func (r Runner) run(ctx context.Context, root string, pol *policy.Policy, produc
 	if err != nil {
 		return nil, err
 	}
-	res, err := client.Run(ctx, exe, wire.Request{Root: root, GitleaksAllow: pol.Secrets.GitleaksAllow}, produce)
+	req := wire.Request{Root: root, GitleaksAllow: pol.Secrets.GitleaksAllow}
+	if r.Server {
+		sock := client.ServerSocket(exe)
+		res, ok, err := client.RunServer(ctx, sock, req, produce)
+		if ok {
+			if err != nil {
+				return nil, err
+			}
+			return res.Findings, nil
+		}
+		_ = client.StartServer(exe, sock) // for the next calls
+	}
+	res, err := client.Run(ctx, exe, req, produce)
 	if err != nil {
 		return nil, err
 	}

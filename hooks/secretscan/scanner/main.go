@@ -59,6 +59,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		case "--version":
 			fmt.Fprintf(stdout, "swarm-guard-secrets protocol %d, gitleaks rules %s\n", wire.Version, defaultRulesVersion)
 			return ExitOK
+		}
+	}
+	if len(args) == 2 && args[0] == "--serve" {
+		// The scan server the hook starts in the background (serve.go).
+		logging.Logger = zerolog.Nop()
+		debug.SetMemoryLimit(memoryLimit)
+		if err := Serve(args[1]); err != nil {
+			fmt.Fprintf(stderr, "swarm-guard-secrets: %v\n", err)
+			return ExitError
+		}
+		return ExitOK
+	}
+	for _, a := range args {
+		switch a {
 		default:
 			return fail(fmt.Errorf("unexpected argument %q; swarm-guard-secrets takes its request on stdin", a))
 		}
@@ -74,27 +88,37 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// the light side reads only the last stderr line, which must be ours.
 	logging.Logger = zerolog.Nop()
 
-	dec := wire.NewDecoder(stdin)
-	req, err := dec.Request()
+	findings, err := scanRequest(stdin)
 	if err != nil {
 		return fail(err)
 	}
-	s, err := New(Options{Root: req.Root, GitleaksAllow: req.GitleaksAllow, DecodeDepth: DefaultDecodeDepth})
-	if err != nil {
-		return fail(err)
-	}
-	findings, err := s.Stream(dec.Block)
-	if err != nil {
-		return fail(err)
-	}
-	if findings != nil {
-		res.Findings = findings
-	}
+	res.Findings = findings
 	if err := writeResult(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "swarm-guard-secrets: cannot write the result: %v\n", err)
 		return ExitError
 	}
 	return ExitOK
+}
+
+// scanRequest reads one request and its blocks and scans them.
+func scanRequest(r io.Reader) ([]wire.Finding, error) {
+	dec := wire.NewDecoder(r)
+	req, err := dec.Request()
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(Options{Root: req.Root, GitleaksAllow: req.GitleaksAllow, DecodeDepth: DefaultDecodeDepth})
+	if err != nil {
+		return nil, err
+	}
+	findings, err := s.Stream(dec.Block)
+	if err != nil {
+		return nil, err
+	}
+	if findings == nil {
+		findings = []wire.Finding{}
+	}
+	return findings, nil
 }
 
 func writeResult(w io.Writer, res wire.Result) error {

@@ -43,7 +43,14 @@ func New(o Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	comp, err := newCompiler(cat, o.DecodeDepth, !o.GitleaksAllow)
+	var comp *compiler
+	if cat == defaultCatalogue() {
+		// gitleaks' own rules: the scan server compiles each once for
+		// all requests.
+		comp, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow)
+	} else {
+		comp, err = newCompiler(cat, o.DecodeDepth, !o.GitleaksAllow)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +63,31 @@ func New(o Options) (*Scanner, error) {
 		w = runtime.GOMAXPROCS(0)
 	}
 	return &Scanner{cat: cat, comp: comp, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
+}
+
+// defaultCompilers holds the compilers of the default rules, one per
+// decode depth and gitleaks:allow setting. A compiler is safe for
+// concurrent use and only grows (catalogue.go, compiler.go).
+var (
+	defaultCompilersMu sync.Mutex
+	defaultCompilers   = map[[2]int]*compiler{}
+)
+
+func defaultCompiler(depth int, ignoreAllow bool) (*compiler, error) {
+	key := [2]int{depth, 0}
+	if ignoreAllow {
+		key[1] = 1
+	}
+	defaultCompilersMu.Lock()
+	defer defaultCompilersMu.Unlock()
+	if c := defaultCompilers[key]; c != nil {
+		return c, nil
+	}
+	c, err := newCompiler(defaultCatalogue(), depth, ignoreAllow)
+	if err == nil {
+		defaultCompilers[key] = c
+	}
+	return c, err
 }
 
 // job is one piece of one block.

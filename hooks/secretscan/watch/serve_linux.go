@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
 )
 
 const supported = true
@@ -84,7 +86,7 @@ func Serve(p Paths) error {
 	defer syscall.Close(s.fd)
 	_ = os.Remove(p.Failed)
 	if dir := filepath.Dir(p.Socket); dir != filepath.Dir(p.Lock) {
-		if err := makeOwnDir(dir); err != nil {
+		if err := rundir.Make(dir); err != nil {
 			_ = os.WriteFile(p.Failed, []byte(err.Error()+"\n"), 0o600)
 			return err
 		}
@@ -413,27 +415,4 @@ func Start(exe string, args ...string) error {
 		return err
 	}
 	return cmd.Process.Release()
-}
-
-// ownDir reports whether dir is a real directory owned by this user that
-// no one else can write: where another user could put a socket, a fake
-// watcher could answer that nothing was written.
-func ownDir(dir string) bool {
-	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid() && fi.Mode().Perm()&0o022 == 0
-}
-
-// makeOwnDir creates dir for this user alone, or checks that it is.
-func makeOwnDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
-		return err
-	}
-	if !ownDir(dir) {
-		return fmt.Errorf("%s is not a directory of this user's alone", dir)
-	}
-	return nil
 }

@@ -12,5 +12,3 @@ func Serve(p Paths) error { return errors.New("no file watcher on this platform"
 
 // Start has nothing to start on this platform.
 func Start(exe string, args ...string) error { return errors.New("no file watcher on this platform") }
-
-func ownDir(string) bool { return false }

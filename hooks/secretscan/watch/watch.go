@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
 )
 
 const (
@@ -41,9 +43,6 @@ const (
 	Idle = 30 * time.Minute
 	// retryFailed is how long after a failed start no new watcher is tried.
 	retryFailed = time.Hour
-	// maxSocketPath is what a unix socket address holds on Linux (108
-	// bytes with the terminating NUL) and macOS (104).
-	maxSocketPath = 100
 )
 
 // Paths are a worktree's watcher files in a state directory.
@@ -53,53 +52,37 @@ type Paths struct {
 
 // For returns the watcher files of worktree root in stateDir. When the
 // socket's path there is too long for a unix socket address, the socket
-// goes into a directory of this user's own (runtimeDirs).
+// goes into a directory of this user's own (package rundir).
 func For(root, stateDir string) Paths {
 	sum := sha256.Sum256([]byte(root))
 	base := filepath.Join(stateDir, "watch-"+hex.EncodeToString(sum[:6]))
 	p := Paths{Root: root, Socket: base + ".sock", Lock: base + ".lock", Failed: base + ".failed", Cookies: base + ".cookies"}
-	if len(p.Socket) > maxSocketPath {
+	if len(p.Socket) > rundir.MaxSocketPath {
 		sum := sha256.Sum256([]byte(root + "\x00" + stateDir))
-		name := "watch-" + hex.EncodeToString(sum[:8]) + ".sock"
-		for _, d := range runtimeDirs() {
-			if s := filepath.Join(d, name); len(s) <= maxSocketPath {
-				p.Socket = s
-				break
-			}
+		if s := rundir.Socket("watch-" + hex.EncodeToString(sum[:8]) + ".sock"); s != "" {
+			p.Socket = s
 		}
 	}
 	return p
-}
-
-// runtimeDirs are where a socket goes whose path in the state directory is
-// too long, first that fits: $XDG_RUNTIME_DIR/swarm-guard, then
-// swarm-guard-<uid> in $TMPDIR and in /tmp.
-func runtimeDirs() []string {
-	var out []string
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "swarm-guard"))
-	}
-	own := fmt.Sprintf("swarm-guard-%d", os.Getuid())
-	return append(out, filepath.Join(os.TempDir(), own), filepath.Join("/tmp", own))
 }
 
 // Usable reports whether a watcher can serve this worktree here: the
 // platform has one, the socket path fits in an address, and its
 // directory, when outside the state directory, is this user's alone.
 func (p Paths) Usable() bool {
-	if !supported || len(p.Socket) > maxSocketPath {
+	if !supported || len(p.Socket) > rundir.MaxSocketPath {
 		return false
 	}
 	if filepath.Dir(p.Socket) == filepath.Dir(p.Lock) {
 		return true
 	}
-	return ownDir(filepath.Dir(p.Socket))
+	return rundir.Own(filepath.Dir(p.Socket))
 }
 
 // ShouldStart reports whether PostToolUse should start a watcher: none
 // answered, and none failed to start within the last hour.
 func (p Paths) ShouldStart(now time.Time) bool {
-	if !supported || len(p.Socket) > maxSocketPath {
+	if !supported || len(p.Socket) > rundir.MaxSocketPath {
 		return false
 	}
 	if fi, err := os.Stat(p.Failed); err == nil && now.Sub(fi.ModTime()) < retryFailed {

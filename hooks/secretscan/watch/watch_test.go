@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
 )
 
 // serve starts a watcher of a new git worktree in this process and waits
@@ -135,8 +137,8 @@ func TestNoWatcherNoAnswer(t *testing.T) {
 	}
 	deep := filepath.Join(root, strings.Repeat("d", 120))
 	long := For(deep, filepath.Join(deep, ".git", "swarm-guard"))
-	if !slices.Contains(runtimeDirs(), filepath.Dir(long.Socket)) || len(long.Socket) > maxSocketPath {
-		t.Errorf("a state directory too deep for a socket address: the socket is %s, want it in one of %q", long.Socket, runtimeDirs())
+	if !slices.Contains(rundir.Dirs(), filepath.Dir(long.Socket)) || len(long.Socket) > rundir.MaxSocketPath {
+		t.Errorf("a state directory too deep for a socket address: the socket is %s, want it in one of %q", long.Socket, rundir.Dirs())
 	}
 }
 
