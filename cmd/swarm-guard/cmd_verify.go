@@ -121,6 +121,15 @@ func runVerify(c *cli, args []string) error {
 		}
 	}
 
+	// Where this clone's hooks recorded who made its commits, the
+	// trailers must agree (nothing is recorded in CI).
+	records, err := loadCommitRecords(abs)
+	if err != nil {
+		return fail(err)
+	}
+	if records != nil {
+		opts.Recorded = records.recordSays
+	}
 	rep, err := ci.Verify(context.Background(), opts)
 	if err != nil {
 		return fail(err)

@@ -54,6 +54,11 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 	if p := forgedTrailer(hc, existing, humans); p != "" {
 		return refuse(c, hc.hook, p)
 	}
+	if agentSessionHuman(c) {
+		hc.recordCommit(true, "")
+	} else if id, err := hc.agent(); err == nil {
+		hc.recordCommit(false, id.ID)
+	}
 	if source == "template" {
 		// The author edits the template next; a trailer in it would make
 		// an untouched template look edited, so git would not abort.

@@ -123,6 +123,8 @@ func hints(r *Report) []string {
 			out = append(out, "conflict markers: resolve the conflict, remove the marker lines and rewrite the commit that added them")
 		case KindMinAgents:
 			out = append(out, "min-agents: this range needs commits from more distinct agents (a second agent's review commit, for example)")
+		case KindRecord:
+			out = append(out, "recorded identity: the trailer was written past the hooks; re-commit the commit through the hooks with a message without that line (git commit --amend -m '<subject>' for the last one)")
 		case KindHuman:
 			out = append(out, "human commits: this range must be the agents' work alone ([verify] human_commits = \"deny\"); move a human's changes to a pull request of their own")
 		case KindScope:
@@ -217,6 +219,8 @@ func annotationTitle(v Violation, agentKey string) string {
 		return "out of scope"
 	case KindHuman:
 		return "human commit"
+	case KindRecord:
+		return "recorded identity"
 	}
 	return string(v.Kind)
 }

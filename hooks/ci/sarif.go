@@ -28,6 +28,9 @@ var sarifRules = []sarif.Rule{
 	{ID: string(KindHuman), Name: "HumanCommit",
 		ShortDescription: sarif.Message{Text: "The range holds only agents' commits"},
 		Help:             sarif.Message{Text: "[verify] human_commits = \"deny\": a commit the hooks marked as a human's (default Committed-By: human) fails; move it to a pull request of its own."}},
+	{ID: string(KindRecord), Name: "RecordedIdentity",
+		ShortDescription: sarif.Message{Text: "A commit's trailer names who the git hooks recorded making it"},
+		Help:             sarif.Message{Text: "Where this clone's hooks recorded who made a commit (.git/swarm-guard/commits with git's reflogs), its Agent-Id or Committed-By must agree; re-commit it through the hooks without the forged line."}},
 }
 
 func writeSARIF(w io.Writer, r *Report, toolVersion string) error {

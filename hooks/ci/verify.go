@@ -16,12 +16,13 @@ import (
 type Kind string
 
 const (
-	KindTrailer   Kind = "agent-trailer"   // a commit lacks exactly one well-formed agent trailer
-	KindSecret    Kind = "secret"          // the range adds a secret
-	KindScope     Kind = "out-of-scope"    // the range changes a file outside the task's scope
-	KindConflict  Kind = "conflict-marker" // a commit adds unresolved conflict markers
-	KindMinAgents Kind = "min-agents"      // too few distinct agents across the range
-	KindHuman     Kind = "human-commit"    // a human's commit where [verify] human_commits = "deny"
+	KindTrailer   Kind = "agent-trailer"     // a commit lacks exactly one well-formed agent trailer
+	KindSecret    Kind = "secret"            // the range adds a secret
+	KindScope     Kind = "out-of-scope"      // the range changes a file outside the task's scope
+	KindConflict  Kind = "conflict-marker"   // a commit adds unresolved conflict markers
+	KindMinAgents Kind = "min-agents"        // too few distinct agents across the range
+	KindHuman     Kind = "human-commit"      // a human's commit where [verify] human_commits = "deny"
+	KindRecord    Kind = "recorded-identity" // the trailer names another than the hooks recorded making the commit
 )
 
 // Violation is one thing that makes verify fail. Secret previews are
@@ -84,6 +85,10 @@ type Options struct {
 	// ValidAgentID decides whether a trailer value is a well-formed agent
 	// id; nil means identity.Valid, the rule the git hooks write ids by.
 	ValidAgentID func(string) bool
+	// Recorded says who the git hooks of this clone saw make a commit:
+	// "agent:<id>" or "human" values, ok false when there is no record
+	// (a commit made elsewhere, or in CI). nil: no records.
+	Recorded func(commit string) ([]string, bool)
 }
 
 // Verify checks the commits of a range. An error means verify could not
@@ -127,6 +132,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		denyHumans: pol.Verify.HumanCommits == policy.HumanCommitsDeny, conflicts: rep.ConflictScan,
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
+		recorded: o.Recorded,
 	}
 	var findings []SecretFinding
 	if ps, ok := o.Scanner.(PassScanner); ok {
@@ -253,6 +259,7 @@ type walker struct {
 	exemptMerges  bool
 	exemptAuthors []string
 	predates      map[string]bool // commits in the history of [trailers] since
+	recorded      func(string) ([]string, bool)
 	agents        map[string]bool
 	order         map[string]int // commit id → position in the range, oldest first
 	subjects      map[string]string
@@ -282,6 +289,9 @@ func (w *walker) commit(c *commit) {
 			w.agents[v] = true
 		}
 	}
+	if msg := w.recordMismatch(c); msg != "" {
+		w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindRecord, Commit: c.Hash, Subject: c.Subject, Message: msg})
+	}
 	switch {
 	case c.isMerge() && w.exemptMerges:
 		w.rep.ExemptMerges++
@@ -305,6 +315,44 @@ func (w *walker) commit(c *commit) {
 			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindTrailer, Commit: c.Hash, Subject: c.Subject, Message: msg})
 		}
 	}
+}
+
+// recordMismatch compares a commit's claimed identity (its one agent
+// trailer, or the human marker) with what this clone's hooks recorded
+// when it was made: an agent recorded making it that the trailer does not
+// name is a forged trailer that got past the message hooks. Commits a
+// human made are not second-guessed, as the hooks do not.
+func (w *walker) recordMismatch(c *commit) string {
+	if w.recorded == nil {
+		return ""
+	}
+	who, ok := w.recorded(c.Hash)
+	if !ok || len(who) == 0 {
+		return ""
+	}
+	var agents []string
+	for _, v := range who {
+		id, isAgent := strings.CutPrefix(v, "agent:")
+		if !isAgent {
+			return "" // a human made it (or made one on the same commit)
+		}
+		agents = append(agents, id)
+	}
+	claim := ""
+	switch {
+	case len(c.HumanTrailers) > 0 && len(c.AgentTrailers) == 0:
+		claim = w.humanKey + ": " + policy.HumanValue
+	case len(c.AgentTrailers) == 1 && len(c.HumanTrailers) == 0:
+		for _, id := range agents {
+			if id == c.AgentTrailers[0] {
+				return ""
+			}
+		}
+		claim = w.agentKey + ": " + quoteValue(c.AgentTrailers[0])
+	default:
+		return "" // the trailer check reports it
+	}
+	return fmt.Sprintf("carries %s, but this clone's git hooks recorded agent %s making it", claim, strings.Join(agents, " or "))
 }
 
 // humanProblem says what is wrong with a commit that carries the human

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+)
+
+// The local commit record: who the hooks saw make each commit in this
+// clone, for verify to hold against the commit's trailers.
+//
+// prepare-commit-msg runs for every git commit, --no-verify included, and
+// knows who commits (the session's agent id, or a human) but not the new
+// commit's id. It knows HEAD, the commit the new one is made on (its
+// parent, or for --amend the commit it replaces), so it appends
+//
+//	<HEAD oid> TAB agent:<id> | human
+//
+// to <common git dir>/swarm-guard/commits. git's own reflogs name, for
+// every commit git commit made in this clone, the HEAD it was made on
+// ("<old> <new> ... TAB commit: subject"). Together they say who made
+// that commit; verify flags a trailer that says otherwise. The file lives
+// with the guard's state, which the engine keeps agents from writing.
+
+const commitRecordName = "commits"
+
+// recordValue is how a record names who committed.
+func recordValue(human bool, id string) string {
+	if human {
+		return "human"
+	}
+	return "agent:" + id
+}
+
+// recordCommit appends who is about to commit on the current HEAD. A
+// record that cannot be written warns and never blocks the commit: the
+// trailer checks still hold, the record only backs them.
+func (hc *gitHookContext) recordCommit(human bool, id string) {
+	if hc.repo == nil {
+		return
+	}
+	head := headOID(hc.repo)
+	if head == "" {
+		return
+	}
+	dir := filepath.Join(hc.repo.CommonDir, "swarm-guard")
+	line := head + "\t" + recordValue(human, id) + "\n"
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(filepath.Join(dir, commitRecordName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
+			_, err = f.WriteString(line) // one short write: O_APPEND keeps concurrent lines whole
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err != nil {
+		hc.warn("cannot record who made this commit (%v); verify cannot check its trailer against the record", err)
+	}
+}
+
+// zeroOID is HEAD before the first commit, as reflogs write it.
+const zeroOID = "0000000000000000000000000000000000000000"
+
+// headOID reads the commit HEAD points at without running git: a detached
+// HEAD's id, or its branch's from the loose ref or packed-refs. An unborn
+// branch is zeroOID; "" when it cannot be read (a reftable repository).
+func headOID(r *gitrepo.Repo) string {
+	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	h := strings.TrimSpace(string(data))
+	ref, symbolic := strings.CutPrefix(h, "ref:")
+	if !symbolic {
+		return h
+	}
+	ref = strings.TrimSpace(ref)
+	if b, err := os.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(ref))); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	if packed, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
+		for _, l := range bytes.Split(packed, []byte("\n")) {
+			if oid, name, ok := bytes.Cut(l, []byte(" ")); ok && string(name) == ref && len(oid) >= 40 {
+				return string(oid)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
+		return ""
+	}
+	return zeroOID
+}
+
+// commitRecords is what this clone's record and reflogs say about the
+// commits git commit made here: commit id → the record values of the
+// HEAD it was made on.
+type commitRecords map[string][]string
+
+// loadCommitRecords reads the record and every reflog of the repository
+// holding dir. No record (CI, a clone without the hooks) is an empty map.
+func loadCommitRecords(dir string) (commitRecords, error) {
+	repo, ok := gitrepo.Find(dir)
+	if !ok {
+		return nil, nil
+	}
+	byHead := map[string][]string{}
+	f, err := os.Open(filepath.Join(repo.CommonDir, "swarm-guard", commitRecordName))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("cannot read the local commit record: %w", err)
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		head, who, ok := strings.Cut(sc.Text(), "\t")
+		if ok && !contains(byHead[head], who) {
+			byHead[head] = append(byHead[head], who)
+		}
+	}
+	f.Close()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("cannot read the local commit record: %w", err)
+	}
+	out := commitRecords{}
+	visit := func(path string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			head, rest, ok := strings.Cut(l, "\t")
+			if !ok || !strings.HasPrefix(rest, "commit") {
+				continue // only git commit's entries: not replays, merges or checkouts
+			}
+			f := strings.Fields(head)
+			if len(f) < 2 {
+				continue
+			}
+			if who, ok := byHead[f[0]]; ok {
+				out[f[1]] = who
+			}
+		}
+	}
+	logs := filepath.Join(repo.CommonDir, "logs")
+	_ = filepath.WalkDir(logs, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			visit(path)
+		}
+		return nil
+	})
+	wts, _ := filepath.Glob(filepath.Join(repo.CommonDir, "worktrees", "*", "logs", "HEAD"))
+	for _, w := range wts {
+		visit(w)
+	}
+	return out, nil
+}
+
+// recordSays is verify's question: who the hooks saw make a commit here.
+func (r commitRecords) recordSays(commit string) ([]string, bool) {
+	who, ok := r[commit]
+	return who, ok
+}
+
+// agentSessionHuman reports whether the hooks take this commit for a
+// human's.
+func agentSessionHuman(c *cli) bool { return !hookenv.AgentCommit(c.getenv) }
