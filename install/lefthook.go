@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -503,3 +505,40 @@ func planLefthookRemoval(o Options, rec *record) ([]Change, error) {
 			return forget(o.StateDir, path)
 		}}}, nil
 }
+
+// LefthookExecutable is the lefthook that lefthook's hook at runner will
+// run in the worktree at root, as far as can be told without running it:
+// $LEFTHOOK_BIN, lefthook on PATH, the path lefthook wrote into its hook,
+// the npm package in node_modules. "" when none: lefthook's hook then
+// prints "Can't find lefthook in PATH" and exits 0, so the commit goes
+// through unchecked (unless a runner it also tries, such as bundle exec,
+// go tool or mise, provides lefthook).
+func LefthookExecutable(root, runner string, getenv func(string) string) string {
+	if b := getenv("LEFTHOOK_BIN"); b != "" && isExecutable(b) {
+		return b
+	}
+	if p := findLefthook(root); p != "" {
+		return p
+	}
+	if data, err := os.ReadFile(runner); err == nil {
+		for _, m := range lefthookBaked.FindAllStringSubmatch(string(data), -1) {
+			if isExecutable(m[1]) {
+				return m[1]
+			}
+		}
+	}
+	cpu := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	for _, p := range []string{
+		filepath.Join(root, "node_modules", "lefthook-"+runtime.GOOS+"-"+cpu, "bin", "lefthook"),
+		filepath.Join(root, "node_modules", "lefthook", "bin", "index.js"),
+	} {
+		if isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// lefthookBaked finds the absolute path lefthook install writes into its
+// hook: `elif /path/to/lefthook -h >/dev/null 2>&1`.
+var lefthookBaked = regexp.MustCompile(`(?m)^\s*elif (/\S+) -h >/dev/null 2>&1$`)

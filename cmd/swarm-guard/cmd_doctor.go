@@ -293,7 +293,21 @@ func (d *doctor) checkGitHooks() []doctorResult {
 	for _, b := range sortedKeys(binaries) {
 		out = append(out, d.binaryResult("git hook binary", b, true))
 	}
+	if g.Lefthook != nil && g.Husky == "" {
+		out = append(out, d.lefthookResult(g))
+	}
 	return out
+}
+
+// lefthookResult checks that lefthook's hooks find lefthook: without it
+// they print "Can't find lefthook in PATH" and let the commit through.
+func (d *doctor) lefthookResult(g *install.GitHooks) doctorResult {
+	runner := filepath.Join(g.Dir, "pre-commit")
+	if lh := install.LefthookExecutable(d.t.ctx.Env.Root, runner, os.Getenv); lh != "" {
+		return doctorOK("lefthook", lh+" (lefthook's hooks run it)")
+	}
+	return doctorWarn("lefthook", "no lefthook on PATH, in node_modules or where lefthook's hook looks first: the hook then prints \"Can't find lefthook in PATH\" and lets every commit through, unchecked by swarm-guard",
+		"install lefthook where its hooks find it (npm install --save-dev lefthook, or lefthook on PATH); ignore this if bundle, go tool, mise or another runner provides it")
 }
 
 func (d *doctor) checkSecretScanner() []doctorResult {

@@ -52,6 +52,10 @@ func scriptParams(dir string) testscript.Params {
 				e.Setenv(k, v)
 			}
 			e.Setenv("LEFTHOOK_DIR", realLefthookDir())
+			// testscript puts the registered commands (swarm-guard, ...)
+			// in a directory at the front of PATH: scripts that narrow
+			// PATH keep them with $SG_TESTBIN.
+			e.Setenv("SG_TESTBIN", filepath.SplitList(os.Getenv("PATH"))[0])
 			for k, v := range goEnvForTools() {
 				e.Setenv(k, v)
 			}
