@@ -168,3 +168,51 @@ func TestSessionLedger(t *testing.T) {
 		t.Fatalf("agent-a's task record %+v %v, want 300 tokens in session S1", tr, err)
 	}
 }
+
+// One whole sync of a run with a task and a swarm session, 50 other
+// agents' records on each: record, one push, one fetch, both totals.
+func BenchmarkSyncTaskAndSession50Agents(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not found")
+	}
+	dir := b.TempDir()
+	t := &testing.T{}
+	run(t, dir, "init", "-q", "--bare", "remote.git")
+	run(t, dir, "clone", "-q", "remote.git", "w")
+	now := time.Now()
+	for i := 0; i < 50; i++ {
+		agent := "agent-" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		lt := &Ledger{Dir: filepath.Join(dir, "w"), Remote: "origin", Task: "T1", Session: "S1", Agent: agent}
+		ls := &Ledger{Dir: lt.Dir, Remote: "origin", Task: "T1", Session: "S1", BySession: true, Agent: agent}
+		for _, l := range []*Ledger{lt, ls} {
+			if _, err := l.Add(100, 1, now); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := PushAll(lt, ls); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run(t, dir, "clone", "-q", "remote.git", "r")
+	lt := &Ledger{Dir: filepath.Join(dir, "r"), Remote: "origin", Task: "T1", Session: "S1", Agent: "me"}
+	ls := &Ledger{Dir: lt.Dir, Remote: "origin", Task: "T1", Session: "S1", BySession: true, Agent: "me"}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, l := range []*Ledger{lt, ls} {
+			if _, err := l.Add(100, 1, now); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := PushAll(lt, ls); err != nil {
+			b.Fatal(err)
+		}
+		if err := FetchAll(lt, ls); err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range []*Ledger{lt, ls} {
+			if others, _, err := l.Others(); err != nil || others != 5000 {
+				b.Fatalf("%d %v", others, err)
+			}
+		}
+	}
+}
