@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/swarm-guard/swarm-guard/policy/tomlkeys"
 )
 
 // Errors is every problem found in one policy file, in file order. Its
@@ -57,7 +59,7 @@ func diagnose(data []byte, name string, base *Policy) error {
 		}
 		return &Error{File: name, Msg: oneLine(err.Error())}
 	}
-	lines := keyLines(data)
+	lines := tomlkeys.Index(data)
 	var errs []*Error
 	checkTable(raw, reflect.TypeOf(Policy{}), "", &errs)
 	if len(errs) == 0 {
@@ -77,7 +79,7 @@ func diagnose(data []byte, name string, base *Policy) error {
 	for _, e := range errs {
 		e.File = name
 		if e.Line == 0 {
-			e.Line = lineOf(lines, e.Key)
+			e.Line = lines.Find(e.Key)
 		}
 	}
 	sort.SliceStable(errs, func(i, j int) bool {
@@ -90,30 +92,6 @@ func diagnose(data []byte, name string, base *Policy) error {
 		return errs[0]
 	}
 	return Errors(errs)
-}
-
-// lineOf finds the line of a key such as "allow[1].rules" or
-// "protected_branches[0]": the key itself, else its closest parent.
-func lineOf(lines map[string]int, key string) int {
-	k := key
-	for k != "" {
-		if n := lines[k]; n > 0 {
-			return n
-		}
-		plain := k
-		if i := strings.IndexByte(plain, '['); i >= 0 {
-			plain = plain[:i] + plain[strings.IndexByte(plain, ']')+1:]
-		}
-		if n := lines[plain]; n > 0 {
-			return n
-		}
-		i := strings.LastIndexAny(k, ".[")
-		if i < 0 {
-			break
-		}
-		k = k[:i]
-	}
-	return 0
 }
 
 // checkTable checks one TOML table against a struct type: every key known,

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -321,64 +320,6 @@ func globErrors(key string, globs []string) []*Error {
 		}
 	}
 	return errs
-}
-
-var (
-	tableRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[?\s*([^\]]+?)\s*\]\]?`) })
-	keyRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.\-]+)\s*=`) })
-)
-
-// keyLines maps dotted key paths ("rules.force-push", "allow") to the first
-// line that defines them. BurntSushi/toml reports positions only for syntax
-// errors, and an unknown or invalid key must name its line too.
-func keyLines(data []byte) map[string]int {
-	lines := map[string]int{}
-	table, indexed := "", ""
-	arrays := map[string]int{} // [[name]] tables seen so far, by name
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		text := sc.Text()
-		trimmed := strings.TrimSpace(text)
-		if strings.HasPrefix(trimmed, "#") || trimmed == "" {
-			continue
-		}
-		if m := tableRE().FindStringSubmatch(text); m != nil && strings.HasPrefix(trimmed, "[") {
-			table, indexed = unquoteKey(m[1]), ""
-			if _, ok := lines[table]; !ok {
-				lines[table] = n
-			}
-			if strings.HasPrefix(trimmed, "[[") {
-				// Entries of an array of tables are also keyed by
-				// index, "allow[1].rules", as validation names them.
-				indexed = fmt.Sprintf("%s[%d]", table, arrays[table])
-				arrays[table]++
-				lines[indexed] = n
-			}
-			continue
-		}
-		if m := keyRE().FindStringSubmatch(text); m != nil {
-			k := unquoteKey(m[1])
-			if table != "" {
-				k = table + "." + k
-			}
-			if _, ok := lines[k]; !ok {
-				lines[k] = n
-			}
-			if indexed != "" {
-				lines[indexed+"."+unquoteKey(m[1])] = n
-			}
-		}
-	}
-	return lines
-}
-
-func unquoteKey(k string) string {
-	parts := strings.Split(k, ".")
-	for i, p := range parts {
-		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
-	}
-	return strings.Join(parts, ".")
 }
 
 // validMCPAccess reports whether s is an MCP access level ("" allowed

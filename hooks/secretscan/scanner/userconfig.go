@@ -1,7 +1,6 @@
 package scanner
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,9 +9,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/zricethezav/gitleaks/v8/config"
+
+	"github.com/swarm-guard/swarm-guard/policy/tomlkeys"
 )
 
 // ConfigFileName is the repository's gitleaks config, read from the root.
@@ -259,51 +261,16 @@ func checkAllowlist(key, condition, target string, regexes, paths []string, othe
 	return nil
 }
 
-// findKeyLine guesses the line that defines a key such as
-// `rules[2] (id "x").regex` or `extend.path`: BurntSushi/toml reports
-// positions only for syntax errors. It counts [[rules]] headers for the
-// index and then looks for the last key segment. 0 means unknown.
+// findKeyLine finds the line that defines a key as validation names it,
+// such as `rules[2] (id "x").regex`, `rules[0] (id "x").allowlists[1].regexes[0]`
+// or `extend.path`: the key, else its closest parent (the [[rules]] entry's
+// header). 0 means unknown.
 func findKeyLine(data []byte, key string) int {
-	table, index := "", -1
-	if strings.HasPrefix(key, "rules[") {
-		table = "[[rules]]"
-		fmt.Sscanf(key, "rules[%d]", &index)
-	} else if strings.HasPrefix(key, "extend") {
-		table = "[extend]"
-	}
-	last := key
-	if i := strings.LastIndexByte(key, '.'); i >= 0 {
-		last = key[i+1:]
-	}
-	if j := strings.IndexByte(last, '['); j >= 0 {
-		last = last[:j]
-	}
-	seen, inTable, headerLine := -1, table == "", 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
-		t := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(t, "[") {
-			if table != "" && strings.HasPrefix(t, table) {
-				seen++
-				inTable = index < 0 || seen == index
-				if inTable {
-					headerLine = n
-				}
-			} else if !strings.HasPrefix(t, "[[rules.") && !strings.HasPrefix(t, "[rules.") {
-				inTable = table == ""
-			}
-			continue
-		}
-		if inTable {
-			k, _, ok := strings.Cut(t, "=")
-			if ok && strings.EqualFold(strings.Trim(strings.TrimSpace(k), `"'`), last) {
-				return n
-			}
-		}
-	}
-	return headerLine
+	return tomlkeys.Index(data).FindFold(ruleIDRE().ReplaceAllString(key, ""))
 }
+
+// ruleIDRE matches the ` (id "x")` validation adds after a rule's index.
+var ruleIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(id "(?:[^"\\]|\\.)*"\)`) })
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
