@@ -315,6 +315,11 @@ func (a *analyzer) invoke(inv *invocation) {
 	if !quietProgram(inv) {
 		a.opaque = true
 	}
+	if a.env.CaseInsensitive && inv.name != strings.ToLower(inv.name) {
+		// RM and Git find /bin/rm and git on a file system that ignores
+		// case (macOS): judge them as the program that runs.
+		inv.name = strings.ToLower(inv.name)
+	}
 	if h, ok := handlers[inv.name]; ok {
 		h(a, inv)
 		return

@@ -91,6 +91,12 @@ type Env struct {
 	// Oversight is swarm-guard run's --oversight for this task ("" means
 	// the policy's [swarm] oversight).
 	Oversight string
+
+	// CaseInsensitive says the file system compares names without case,
+	// as macOS's default (APFS, HFS+) does: .GIT is the git directory,
+	// .Claude/Settings.json the hook settings, and RM finds /bin/rm. The
+	// adapter sets it from the platform; the engine never asks the system.
+	CaseInsensitive bool
 }
 
 // ToolInput is the subset of Claude Code tool inputs the engine reads.

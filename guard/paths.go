@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -23,6 +24,11 @@ type matchers struct {
 	worktrees  []string // other agents' worktrees
 	hooksDirs  []string
 	settingsRx []string
+	// caseRefs are the places whose names a case-insensitive file system
+	// matches in any case, longest first (see Env.CaseInsensitive).
+	caseRefs []string // built on first use
+	caseEnv  *Env
+	nocase   bool
 }
 
 func compileMatchers(p *policy.Policy, env *Env) *matchers {
@@ -88,7 +94,58 @@ func compileMatchers(p *policy.Policy, env *Env) *matchers {
 	}
 	m.protected = append(m.protected, env.GuardPaths...)
 	m.protected = append(m.protected, exp(p.ProtectedPaths)...)
+	if env.CaseInsensitive {
+		m.nocase = true
+		m.caseEnv = env
+	}
 	return m
+}
+
+// canonCase spells p the way the guard's own places are spelled when the
+// file system ignores case: /work/repo/.GIT/Hooks is /work/repo/.git/hooks
+// there. The longest place whose name matches p's start in any case wins.
+func (a *analyzer) canonCase(p string) string {
+	if !a.m.nocase {
+		return p
+	}
+	if a.m.caseRefs == nil {
+		a.m.caseRefs = caseRefs(a.m, a.m.caseEnv)
+	}
+	for _, r := range a.m.caseRefs {
+		if len(p) >= len(r) && strings.EqualFold(p[:len(r)], r) && (len(p) == len(r) || p[len(r)] == '/') {
+			return r + p[len(r):]
+		}
+	}
+	return p
+}
+
+func caseRefs(m *matchers, env *Env) []string {
+	refs := []string{env.Root, env.Home, env.Temp, env.GitDir, env.CommonDir}
+	refs = append(refs, m.gitDirs...)
+	refs = append(refs, m.hooksDirs...)
+	refs = append(refs, m.worktrees...)
+	for _, pat := range m.protected {
+		if i := strings.IndexAny(pat, "*?[{"); i >= 0 {
+			pat = path.Dir(pat[:i] + "x")
+		}
+		refs = append(refs, pat)
+	}
+	out := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if r != "" && r != "/" && r != "." {
+			out = append(out, strings.TrimSuffix(r, "/"))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// globMatch matches a policy glob, in any case when the file system ignores it.
+func (a *analyzer) globMatch(pat, p string) bool {
+	if doublestar.MatchUnvalidated(pat, p) {
+		return true
+	}
+	return a.m.nocase && doublestar.MatchUnvalidated(strings.ToLower(pat), strings.ToLower(p))
 }
 
 func (a *analyzer) resolve(p string) string {
@@ -132,6 +189,7 @@ func isSink(p string) bool {
 
 // classify places an absolute path and explains what it is when outside.
 func (a *analyzer) classify(p string, st *state) (place, string) {
+	p = a.canonCase(p)
 	if st != nil && st.remote {
 		return placeOutside, p + " on another machine"
 	}
@@ -206,8 +264,9 @@ func (a *analyzer) writable(p string) bool {
 // protectedHit returns the protected path that an operation on p touches:
 // p itself, or (for recursive deletes and moves) something below p.
 func (a *analyzer) protectedHit(p string, recursive bool) string {
+	p = a.canonCase(p)
 	for _, pat := range a.m.protected {
-		if doublestar.MatchUnvalidated(pat, p) || pat == p {
+		if a.globMatch(pat, p) || pat == p {
 			return p
 		}
 		if recursive {
@@ -241,9 +300,10 @@ func (a *analyzer) sensitiveBelow(dir string) string {
 
 // isSecret reports whether a path matches a secret-file glob and no exception.
 func (a *analyzer) isSecret(p string) bool {
+	p = a.canonCase(p)
 	hit := false
 	for _, pat := range a.m.secret {
-		if doublestar.MatchUnvalidated(pat, p) {
+		if a.globMatch(pat, p) {
 			hit = true
 			break
 		}
@@ -381,7 +441,7 @@ func (a *analyzer) resolveArg(x arg, st *state) target {
 		} else {
 			abs = a.resolveParent(abs, strings.HasSuffix(p, "/"))
 		}
-		t.paths = append(t.paths, abs)
+		t.paths = append(t.paths, a.canonCase(abs))
 	}
 	return t
 }

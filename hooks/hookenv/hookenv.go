@@ -2,6 +2,7 @@ package hookenv
 
 import (
 	"os"
+	"runtime"
 	"path/filepath"
 	"strings"
 
@@ -28,6 +29,11 @@ type Context struct {
 	Repo     *gitrepo.Repo // nil outside a git worktree
 	StateDir string        // where the audit log and state files live
 }
+
+// caseInsensitiveFS: macOS's default file systems (APFS, HFS+) and
+// Windows' compare names without case, so .GIT is .git and RM runs rm.
+// The engine is told, it never asks.
+var caseInsensitiveFS = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
 
 // passedVars are environment variables the agent's shell sees with the
 // same values as the hook, so the engine may expand them.
@@ -107,6 +113,7 @@ func Build(o Options) *Context {
 		Repo:    &repoInfo{clones: map[string]string{}},
 	}
 	env.ReadFile = readFile
+	env.CaseInsensitive = caseInsensitiveFS
 	// swarm-guard run's --oversight for this task: set in the agent's
 	// environment by run, which the agent's commands cannot change.
 	env.Oversight = getenv("SWARM_GUARD_OVERSIGHT")

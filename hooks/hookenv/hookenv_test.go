@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -157,5 +158,17 @@ func TestBuildProtectsGuardState(t *testing.T) {
 		if !found {
 			t.Errorf("%s is not protected: %q", p, ctx.Env.GuardPaths)
 		}
+	}
+}
+
+// The darwin (and windows) builds judge names as their file systems
+// compare them: without case. Linux builds compare them exactly.
+func TestBuildTellsTheEngineTheFileSystemCase(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := map[string]string{"HOME": "/home/x", "CLAUDE_PROJECT_DIR": dir}
+	ctx := Build(Options{Cwd: dir, Getenv: func(k string) string { return env[k] }})
+	want := runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+	if ctx.Env.CaseInsensitive != want {
+		t.Errorf("on %s CaseInsensitive = %v, want %v", runtime.GOOS, ctx.Env.CaseInsensitive, want)
 	}
 }
