@@ -2,8 +2,8 @@ package hookenv
 
 import (
 	"os"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard"
