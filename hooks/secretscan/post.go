@@ -18,6 +18,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
@@ -82,7 +83,7 @@ func PostToolUse(r PostRequest) claude.Response {
 		r.Getenv = os.Getenv
 	}
 	root := r.Ctx.Env.Root
-	var targets []target
+	var targets, outputs []target
 	command := ""
 	switch r.In.ToolName {
 	case guard.ToolBash:
@@ -92,6 +93,7 @@ func PostToolUse(r PostRequest) claude.Response {
 		}
 		command = *ti.Command
 		targets = bashTargets(r, command)
+		outputs = bashOutputTargets(r)
 	case guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit:
 		var ti struct {
 			FilePath string `json:"file_path"`
@@ -124,6 +126,7 @@ func PostToolUse(r PostRequest) claude.Response {
 			kept = append(kept, t)
 		}
 	}
+	kept = append(kept, outputs...) // not paths: no path rule applies
 	if len(kept) == 0 {
 		return claude.Response{}
 	}
@@ -143,13 +146,36 @@ func PostToolUse(r PostRequest) claude.Response {
 		}
 		return claude.Response{}
 	}
-	reason := fmt.Sprintf("swarm-guard found %s in what this %s call wrote: %s. Remove %s now: %s.",
-		plural(len(findings), "secret"), r.In.ToolName, locations(findings, 5), them(len(findings)), fixAdvice(pol))
+	written, printed := splitOutputFindings(findings)
+	var reasons []string
+	var updated json.RawMessage
+	if len(printed) > 0 {
+		var n int
+		updated, n = withheldOutput(r.In.ToolResponse, printed)
+		reasons = append(reasons, fmt.Sprintf("swarm-guard withheld %s of this Bash call's output: %s held %s (%s). Do not print credentials: read them into a variable or a file the command uses, without echoing them; if one is real, tell a human, who rotates it.",
+			plural(n, "line"), them2(n), plural(len(printed), "secret"), locations(printed, 5)))
+		if updated == nil {
+			reasons[0] = fmt.Sprintf("swarm-guard found %s in this Bash call's output: %s. Do not repeat, write or send %s anywhere; if one is real, tell a human, who rotates it.",
+				plural(len(printed), "secret"), locations(printed, 5), them(len(printed)))
+		}
+	}
+	if len(written) > 0 {
+		reasons = append([]string{fmt.Sprintf("swarm-guard found %s in what this %s call wrote: %s. Remove %s now: %s.",
+			plural(len(written), "secret"), r.In.ToolName, locations(written, 5), them(len(written)), fixAdvice(pol))}, reasons...)
+	}
+	reason := strings.Join(reasons, " ")
 	if guard.IsMCPTool(r.In.ToolName) {
 		reason = fmt.Sprintf("swarm-guard found %s in the result of %s: %s. Do not repeat, write or send %s anywhere; tell a human, who rotates %s.",
 			plural(len(findings), "secret"), r.In.ToolName, locations(findings, 5), them(len(findings)), them(len(findings)))
 	}
-	return block(r, command, policy.RuleSecretContent, reason)
+	return blockWith(r, command, policy.RuleSecretContent, reason, updated)
+}
+
+func them2(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "they"
 }
 
 func them(n int) string {
@@ -162,10 +188,26 @@ func them(n int) string {
 // block answers PostToolUse with a block decision and records it in the
 // audit log, redacted like every record.
 func block(r PostRequest, command, rule, reason string) claude.Response {
+	return blockWith(r, command, rule, reason, nil)
+}
+
+// blockWith is block that also replaces the tool's output the model reads
+// (hookSpecificOutput.updatedToolOutput, Claude Code 2.1.121 and later)
+// when updated is set.
+func blockWith(r PostRequest, command, rule, reason string, updated json.RawMessage) claude.Response {
+	type specific struct {
+		HookEventName     string          `json:"hookEventName"`
+		UpdatedToolOutput json.RawMessage `json:"updatedToolOutput"`
+	}
+	var hso *specific
+	if updated != nil {
+		hso = &specific{HookEventName: r.In.HookEventName, UpdatedToolOutput: updated}
+	}
 	out, _ := json.Marshal(struct {
-		Decision string `json:"decision"`
-		Reason   string `json:"reason"`
-	}{"block", redact.String(reason)})
+		Decision string    `json:"decision"`
+		Reason   string    `json:"reason"`
+		Specific *specific `json:"hookSpecificOutput,omitempty"`
+	}{"block", redact.String(reason), hso})
 	resp := claude.Response{Stdout: string(out) + "\n"}
 	agent := r.Getenv("SWARM_GUARD_AGENT_ID")
 	if agent == "" {
@@ -336,6 +378,106 @@ func opaqueStatus(ctx context.Context, r PostRequest, since time.Time) map[strin
 	}
 	sort.Strings(rels)
 	return gitStatus(ctx, root, rels...)
+}
+
+// Bash's output streams as scan targets are named so in findings.
+const (
+	outStdout = "(stdout)"
+	outStderr = "(stderr)"
+)
+
+// maxOutputScan bounds the output scanned after one Bash call (Claude Code
+// cuts Bash output at 30,000 characters by default).
+const maxOutputScan = 1 << 20
+
+// bashOutputTargets are the stdout and stderr of a Bash call (PostToolUse's
+// tool_response), which the model reads next: a secret printed there
+// lands in its context. A stream that holds none of the default rules'
+// keywords and nothing gitleaks would decode cannot hold a finding of
+// theirs and is not sent to the scanner; with a .gitleaks.toml every
+// stream is.
+func bashOutputTargets(r PostRequest) []target {
+	var resp struct {
+		Stdout *string `json:"stdout"`
+		Stderr *string `json:"stderr"`
+	}
+	if len(r.In.ToolResponse) == 0 || json.Unmarshal(r.In.ToolResponse, &resp) != nil {
+		return nil
+	}
+	custom := false
+	if root := r.Ctx.Env.Root; root != "" {
+		_, err := os.Stat(filepath.Join(root, ".gitleaks.toml"))
+		custom = err == nil
+	}
+	var out []target
+	for _, s := range []struct {
+		name string
+		text *string
+	}{{outStdout, resp.Stdout}, {outStderr, resp.Stderr}} {
+		if s.text == nil || *s.text == "" || len(*s.text) > maxOutputScan {
+			continue
+		}
+		if custom || keywords.MayHoldSecret(*s.text) {
+			out = append(out, target{rel: s.name, text: s.text})
+		}
+	}
+	return out
+}
+
+// splitOutputFindings separates findings in files from findings in the
+// output streams.
+func splitOutputFindings(fs []wire.Finding) (written, printed []wire.Finding) {
+	for _, f := range fs {
+		if f.File == outStdout || f.File == outStderr {
+			printed = append(printed, f)
+		} else {
+			written = append(written, f)
+		}
+	}
+	return written, printed
+}
+
+// withheldOutput is the Bash tool_response with every line that holds a
+// finding replaced by a notice, and how many lines that is; nil when the
+// response cannot be rewritten.
+func withheldOutput(resp json.RawMessage, printed []wire.Finding) (json.RawMessage, int) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(resp, &obj) != nil {
+		return nil, 0
+	}
+	total := 0
+	for key, name := range map[string]string{"stdout": outStdout, "stderr": outStderr} {
+		var text string
+		if raw, ok := obj[key]; !ok || json.Unmarshal(raw, &text) != nil {
+			continue
+		}
+		lines := strings.Split(text, "\n")
+		changed := false
+		for _, f := range printed {
+			if f.File != name {
+				continue
+			}
+			for l := f.Line; l <= max(f.Line, f.EndLine) && l >= 1 && l <= len(lines); l++ {
+				notice := "[swarm-guard: line withheld, it held a secret (" + f.Rule + ")]"
+				if lines[l-1] != notice {
+					lines[l-1] = notice
+					total++
+					changed = true
+				}
+			}
+		}
+		if changed {
+			obj[key], _ = json.Marshal(strings.Join(lines, "\n"))
+		}
+	}
+	if total == 0 {
+		return nil, 0
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return nil, 0
+	}
+	return out, total
 }
 
 // inside reports whether p is dir or below it.
