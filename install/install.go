@@ -89,6 +89,9 @@ func PlanInstall(o Options) (*Plan, error) {
 		p.Changes = append(p.Changes, changes...)
 		p.Notes = append(p.Notes, notes...)
 		p.Notes = append(p.Notes, o.Git.Notes...)
+		if n := preCommitNote(o.Root); n != "" {
+			p.Notes = append(p.Notes, n)
+		}
 	}
 	return p, nil
 }

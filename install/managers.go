@@ -62,3 +62,17 @@ func migrationMode(path string, data []byte) bool {
 	legacy, err := os.ReadFile(legacyName(path))
 	return err == nil && IsOurGitHook(legacy) && isExecutable(legacyName(path))
 }
+
+// preCommitNote offers the pre-commit framework's way when the worktree
+// at root has its config: swarm-guard's own hooks stay where they are
+// (pre-commit install runs them first, as <hook>.legacy), or its hooks
+// are listed in that config. "" without one.
+func preCommitNote(root string) string {
+	for _, name := range []string{".pre-commit-config.yaml", ".pre-commit-config.yml"} {
+		if _, err := os.Stat(filepath.Join(root, name)); err == nil {
+			return "the pre-commit framework is configured here (" + name + "): after `pre-commit install`, swarm-guard's hooks still run first (pre-commit's migration mode keeps them as <hook>.legacy) and doctor checks them there; " +
+				"to run swarm-guard through the framework instead, list this repository's hooks swarm-guard-secrets, swarm-guard-pre-commit and swarm-guard-trailers (.pre-commit-hooks.yaml, language: golang) in " + name
+		}
+	}
+	return ""
+}
