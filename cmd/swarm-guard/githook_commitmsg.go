@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
-	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -147,7 +146,7 @@ func contentLines(msg string, o trailer.Options) []string {
 // choosing would otherwise forge the commit's identity, which verify then
 // trusts. Humans (no agent session) write what they like.
 func forgedTrailer(hc *gitHookContext, vals, humans []string) string {
-	if !hookenv.AgentSession(hc.c.getenv) {
+	if !inAgentSession(hc.c) {
 		return ""
 	}
 	key, humanKey := hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey

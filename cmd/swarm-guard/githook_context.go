@@ -5,7 +5,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
-	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -95,7 +94,7 @@ func (hc *gitHookContext) trailerOptions() trailer.Options {
 // so verify can tell it from an agent's and from one that skipped the
 // hooks.
 func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, error) {
-	if !hookenv.AgentCommit(hc.c.getenv) {
+	if !agentCommit(hc.c) {
 		return []trailer.Trailer{{Key: hc.pol.Trailers.HumanKey, Value: policy.HumanValue}}, nil
 	}
 	id, err := hc.agent()

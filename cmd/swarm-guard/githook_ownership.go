@@ -20,7 +20,7 @@ import (
 // A [rules] foreign-branch = "off" turns it off here too.
 func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 	getenv := hc.c.getenv
-	if !hookenv.AgentSession(getenv) || hc.pol.RuleAction(policy.RuleForeignBranch) == policy.Off {
+	if !inAgentSession(hc.c) || hc.pol.RuleAction(policy.RuleForeignBranch) == policy.Off {
 		return nil
 	}
 	home := hc.repo

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
-	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 )
 
 func init() { gitHooks["prepare-commit-msg"] = runPrepareCommitMsg }
@@ -71,7 +70,7 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 		// leaves it empty. commit-msg adds it afterwards.
 		return nil
 	}
-	agent := hookenv.AgentCommit(c.getenv)
+	agent := agentCommit(c)
 	if len(humans) > 0 || (len(existing) > 0 && (!agent || c.getenv(envSession) == "")) {
 		// The message already names its agent, or its human, which is
 		// kept; an agent's own may still get its session trailer below.

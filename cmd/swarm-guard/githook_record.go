@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
-	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 )
 
 // The local commit record: who the hooks saw make each commit in this
@@ -173,4 +172,4 @@ func (r commitRecords) recordSays(commit string) ([]string, bool) {
 
 // agentSessionHuman reports whether the hooks take this commit for a
 // human's.
-func agentSessionHuman(c *cli) bool { return !hookenv.AgentCommit(c.getenv) }
+func agentSessionHuman(c *cli) bool { return !agentCommit(c) }
