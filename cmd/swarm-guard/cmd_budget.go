@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
@@ -81,6 +82,15 @@ type budgetView struct {
 	File    string     `json:"file"`
 	Session budgetLine `json:"session"`
 	Tasks   []taskLine `json:"tasks"`
+	// Swarm is this clone's part of the named swarm sessions; their
+	// totals over every clone are in the remote (report --session).
+	Swarm []swarmLine `json:"swarm_sessions"`
+}
+
+type swarmLine struct {
+	Session string       `json:"session"`
+	Usage   budget.Usage `json:"usage"`
+	Tokens  int64        `json:"budgeted_tokens"`
 }
 
 type budgetLine struct {
@@ -110,7 +120,7 @@ func budgetShow(c *cli, pol *policy.Policy, path string, args []string) error {
 	if err != nil {
 		return stateError(err)
 	}
-	v := budgetView{File: path, Tasks: []taskLine{}}
+	v := budgetView{File: path, Tasks: []taskLine{}, Swarm: []swarmLine{}}
 	v.Session = budgetLine{ID: l.Session.ID, Runs: l.Session.Runs, Usage: l.Session.Usage, Tokens: l.Session.Usage.Budgeted(), Limit: pol.Budget.SessionTokens}
 	if !l.Session.Started.IsZero() {
 		t := l.Session.Started
@@ -119,6 +129,15 @@ func budgetShow(c *cli, pol *policy.Policy, path string, args []string) error {
 	for _, name := range l.TaskNames() {
 		t := l.Tasks[name]
 		v.Tasks = append(v.Tasks, taskLine{Task: name, budgetLine: budgetLine{Runs: t.Runs, Usage: t.Usage, Tokens: t.Usage.Budgeted(), Limit: pol.Budget.TaskTokens}})
+	}
+	names := make([]string, 0, len(l.Swarm))
+	for name := range l.Swarm {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		u := l.Swarm[name].Usage
+		v.Swarm = append(v.Swarm, swarmLine{Session: name, Usage: u, Tokens: u.Budgeted()})
 	}
 	switch *format {
 	case "json":
@@ -140,6 +159,9 @@ func budgetShow(c *cli, pol *policy.Policy, path string, args []string) error {
 	}
 	for _, t := range v.Tasks {
 		fmt.Fprintf(c.stdout, "task %s: %d runs, %s\n", t.Task, t.Runs, ofLimit(t.Tokens, t.Limit))
+	}
+	for _, sw := range v.Swarm {
+		fmt.Fprintf(c.stdout, "swarm session %s: %s tokens in this clone; swarm-guard report --session %s shows every clone's\n", sw.Session, budget.Exact(sw.Tokens), sw.Session)
 	}
 	return nil
 }
