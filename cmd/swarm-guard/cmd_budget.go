@@ -10,7 +10,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
-	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -66,13 +65,13 @@ func budgetContext(c *cli) (string, *policy.Policy, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot find the working directory: %w", err)
 	}
-	root, commonDir := wd, ""
-	if repo, ok := gitrepo.Find(wd); ok {
-		root, commonDir = repo.Root, repo.CommonDir
-	}
-	pol, err := policy.Load(root)
+	repo, _, pol, err := repoPolicy(wd, wd)
 	if err != nil {
 		return "", nil, fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
+	}
+	commonDir := ""
+	if repo != nil {
+		commonDir = repo.CommonDir
 	}
 	return audit.Dir(commonDir, c.getenv), pol, nil
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 func init() {
@@ -60,12 +58,7 @@ func runID(c *cli, args []string) error {
 	if err != nil {
 		return usageErrorf("usage: bad --dir %q: %v", *dir, err)
 	}
-	repo, _ := gitrepo.Find(where)
-	root := ""
-	if repo != nil {
-		root = repo.Root
-	}
-	pol, err := policy.Load(root)
+	repo, _, pol, err := repoPolicy(where, "")
 	if err != nil {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("the policy is broken: %v; fix it (swarm-guard policy check)", err)}
 	}

@@ -225,15 +225,12 @@ func newRunner(c *cli, args []string) (*runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot find the working directory: %w", err)
 	}
-	root, commonDir := wd, ""
-	repo, inRepo := gitrepo.Find(wd)
-	if inRepo {
-		root, commonDir = repo.Root, repo.CommonDir
-	} else {
-		repo = nil
-	}
 	// The policy is loaded before the flags: it supplies their defaults.
-	pol, err := policy.Load(root)
+	repo, root, pol, err := repoPolicy(wd, wd)
+	commonDir := ""
+	if repo != nil {
+		commonDir = repo.CommonDir
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
 	}

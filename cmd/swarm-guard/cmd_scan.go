@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 func init() {
@@ -62,13 +60,10 @@ func runScan(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot tell the current directory: %w", err)
 	}
-	root := ""
-	if repo, ok := gitrepo.Find(wd); ok {
-		root = repo.Root
-	} else if *staged || *revs != "" {
+	repo, root, pol, err := repoPolicy(wd, "")
+	if repo == nil && (*staged || *revs != "") {
 		return fmt.Errorf("%s is not inside a git repository; --staged and --range need one", wd)
 	}
-	pol, err := policy.Load(root)
 	if err != nil {
 		return fmt.Errorf("the policy is broken: %v; fix it (swarm-guard policy check)", err)
 	}

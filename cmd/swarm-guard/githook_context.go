@@ -30,11 +30,7 @@ func newGitHookContext(c *cli, hook string) (*gitHookContext, error) {
 		return nil, refuse(c, hook, fmt.Sprintf("cannot tell the current directory (%v); run git from inside the worktree", err))
 	}
 	hc := &gitHookContext{c: c, hook: hook}
-	root := ""
-	if r, ok := gitrepo.Find(wd); ok {
-		hc.repo, root = r, r.Root
-	}
-	if hc.pol, err = policy.Load(root); err != nil {
+	if hc.repo, _, hc.pol, err = repoPolicy(wd, ""); err != nil {
 		return nil, refuse(c, hook, fmt.Sprintf("the policy is broken, so every swarm-guard git hook refuses: %v; fix it (swarm-guard policy check)", err))
 	}
 	return hc, nil
