@@ -127,6 +127,7 @@ func init() {
 	registerArchivers()
 	registerDBTasks()
 	handlers["hash"] = (*analyzer).hashCmd
+	handlers["osascript"] = (*analyzer).osascript
 	registerTaskRunners() // wraps the package managers registered above
 	registerExfil()       // wraps the network clients registered above
 	registerSelfGuard()   // the guard's own CLI and the hook managers

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -13,7 +14,8 @@ func registerFileOps() {
 		"truncate": (*analyzer).truncate, "mv": (*analyzer).mv, "cp": (*analyzer).cp, "install": (*analyzer).installCmd,
 		"ln": (*analyzer).ln, "rsync": (*analyzer).rsync, "dd": (*analyzer).dd, "tee": (*analyzer).tee,
 		"touch": (*analyzer).touch, "chmod": (*analyzer).chmodLike, "chown": (*analyzer).chmodLike,
-		"chgrp": (*analyzer).chmodLike, "chattr": (*analyzer).chmodLike, "setfacl": (*analyzer).setfacl,
+		"chgrp": (*analyzer).chmodLike, "chattr": (*analyzer).chmodLike, "chflags": (*analyzer).chmodLike,
+		"setfacl": (*analyzer).setfacl, "ditto": (*analyzer).ditto,
 		"sed": (*analyzer).sed, "find": (*analyzer).find, "mkfs": (*analyzer).device, "mke2fs": (*analyzer).device,
 		"wipefs": (*analyzer).device, "fdisk": (*analyzer).device, "sfdisk": (*analyzer).device,
 		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device,
@@ -108,6 +110,20 @@ func (a *analyzer) cp(inv *invocation) {
 		}
 	}
 	a.copyTargets(inv, p, sources, dest, "cp writes to")
+}
+
+// ditto (macOS) copies directory trees like cp -R: ditto SRC... DST.
+// With -c it writes an archive, with -x it extracts into DST.
+func (a *analyzer) ditto(inv *invocation) {
+	p := parseOpts(inv.args(), optSpec{long: longs("arch", "bom", "zlibCompressionLevel", "password")})
+	sources, dest, ok := moveOperands(p)
+	if !ok {
+		return
+	}
+	for _, s := range sources {
+		a.readTree(inv, s, "ditto")
+	}
+	a.writePath(inv, dest, "ditto writes to")
 }
 
 // copyTargets checks what cp, mv and install write: dest, and when dest
@@ -346,7 +362,34 @@ func (a *analyzer) changePath(inv *invocation, x arg, recursive bool) {
 }
 
 func (a *analyzer) sed(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "efl", long: longs("expression", "file", "line-length"), optionalLS: longs("in-place", "follow-symlinks")})
+	a.sedArgs(inv, inv.args())
+	// BSD (macOS) sed's -i takes its backup suffix as the next word: sed -i
+	// '' 'w /etc/x' f runs the script 'w /etc/x' there, while GNU sed reads
+	// '' as the script. Judge the BSD reading too.
+	args := inv.args()
+	for i := 0; i+1 < len(args); i++ {
+		x := args[i]
+		if x.dynamic || x.s == "--" || !strings.HasPrefix(x.s, "-") {
+			return
+		}
+		if strings.HasPrefix(x.s, "--") {
+			continue
+		}
+		cluster := x.s[1:]
+		k := strings.IndexAny(cluster, "efli")
+		if k < 0 || k < len(cluster)-1 {
+			continue // no option taking a value, or its value is attached
+		}
+		if cluster[k] == 'i' {
+			a.sedArgs(inv, append(slices.Clone(args[:i+1]), args[i+2:]...))
+			return
+		}
+		i++ // -e SCRIPT, -f FILE, -l N
+	}
+}
+
+func (a *analyzer) sedArgs(inv *invocation, args []arg) {
+	p := parseOpts(args, optSpec{short: "efl", long: longs("expression", "file", "line-length"), optionalLS: longs("in-place", "follow-symlinks")})
 	files := p.operands
 	scripts := p.values("e", "expression")
 	if len(scripts) == 0 && len(p.values("f", "file")) == 0 && len(files) > 0 {

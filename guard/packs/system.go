@@ -12,7 +12,7 @@ import (
 var system = &Pack{
 	Name: "system",
 	Programs: []string{"crontab", "kill", "pkill", "killall", "killall5", "shutdown", "reboot", "halt", "poweroff",
-		"init", "telinit", "systemctl", "service", "iptables", "ip6tables", "nft", "ufw", "launchctl"},
+		"init", "telinit", "systemctl", "service", "iptables", "ip6tables", "nft", "ufw", "launchctl", "diskutil", "tmutil"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveSystem, Name: "crontab-remove",
@@ -108,6 +108,30 @@ var system = &Pack{
 			},
 			Deny:  []string{"iptables -F", "sudo iptables --flush INPUT", "nft flush ruleset", "ufw disable", "iptables -P INPUT ACCEPT"},
 			Allow: []string{"iptables -L -n", "nft list ruleset", "ufw status"},
+		},
+		{
+			ID: policy.RuleDestructiveSystem, Name: "macos-disk-erase",
+			Reason:  "erases or repartitions a disk or volume, or deletes Time Machine backups (macOS)",
+			Instead: "read disks with diskutil list or diskutil info; ask a human to erase or repartition",
+			Match: func(c Call) bool {
+				switch c.Program {
+				case "diskutil":
+					sub := strings.ToLower(c.Pos(0))
+					switch sub {
+					case "erasedisk", "erasevolume", "reformat", "zerodisk", "randomdisk", "secureerase", "partitiondisk",
+						"splitpartition", "mergepartitions", "resizevolume":
+						return true
+					case "apfs", "ap", "corestorage", "cs", "appleraid", "ar":
+						verb := strings.ToLower(c.Pos(1))
+						return strings.HasPrefix(verb, "delete") || strings.HasPrefix(verb, "erase") || verb == "resizecontainer"
+					}
+				case "tmutil":
+					return c.Sub("delete") || c.Sub("deletelocalsnapshots") || c.Sub("thinlocalsnapshots") || c.Sub("disable")
+				}
+				return false
+			},
+			Deny:  []string{"diskutil eraseDisk APFS Blank disk2", "diskutil zeroDisk disk3", "diskutil apfs deleteVolume disk1s5", "tmutil delete /Volumes/TM/Backups.backupdb/mac/latest", "tmutil deletelocalsnapshots /"},
+			Allow: []string{"diskutil list", "diskutil info disk0", "tmutil listbackups", "tmutil status"},
 		},
 	},
 }
