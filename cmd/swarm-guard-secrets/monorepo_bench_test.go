@@ -75,6 +75,9 @@ func BenchmarkHookPostOpaqueMonorepo(b *testing.B) {
 	payload := []byte(`{"session_id":"bench","cwd":"` + repo + `","hook_event_name":"PostToolUse","tool_name":"Bash",` +
 		`"tool_input":{"command":"./tools/generate"},"tool_response":{"stdout":""},"tool_use_id":"t","duration_ms":500}`)
 	hook := filepath.Join(tools, "swarm-guard")
+	b.Run("empty-go", func(b *testing.B) {
+		timeRuns(b, repo, nil, []int{0}, emptyGo(b, tools))
+	})
 	b.Run("worktree-scan", func(b *testing.B) {
 		b.Setenv("SWARM_GUARD_BACKGROUND", "0")
 		timeRuns(b, repo, payload, []int{0}, hook, "hook")
@@ -87,9 +90,6 @@ func BenchmarkHookPostOpaqueMonorepo(b *testing.B) {
 		}
 		waitWatcher(b, repo)
 		timeRuns(b, repo, payload, []int{0}, hook, "hook")
-	})
-	b.Run("empty-go", func(b *testing.B) {
-		timeRuns(b, repo, nil, []int{0}, emptyGo(b, tools))
 	})
 }
 

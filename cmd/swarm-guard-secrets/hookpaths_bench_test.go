@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkHookPaths times every path of the Claude Code hook as the
+// client runs it, one whole `swarm-guard hook` process per call, next to
+// an empty Go program measured in the same run: `make bench` prints each
+// path's median as a multiple of the empty program's (the README's
+// Performance table). The background helpers (scan server, worktree
+// watcher) are started and warm before a path that uses them is timed;
+// the "-cold" paths run without them (SWARM_GUARD_BACKGROUND=0), as every
+// session's first call does.
+func BenchmarkHookPaths(b *testing.B) {
+	tools := buildTools(b)
+	hook := filepath.Join(tools, "swarm-guard")
+	repo := gitRepo(b)
+	if err := os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	git(b, repo, "add", "notes.txt")
+	git(b, repo, "commit", "-q", "-m", "notes")
+	ev := func(event, tool string, input, response any) []byte {
+		m := map[string]any{"session_id": "bench", "cwd": repo, "hook_event_name": event, "tool_name": tool, "tool_input": input, "tool_use_id": "t"}
+		if response != nil {
+			m["tool_response"], m["duration_ms"] = response, 500
+		}
+		p, err := json.Marshal(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	bashOut := func(stdout string) map[string]any {
+		return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
+	}
+	write10k := ev("PreToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "server.go"), "content": string(goSource(b, 10<<10))}, nil)
+	opaque := ev("PostToolUse", "Bash", map[string]any{"command": "./tools/generate"}, bashOut(""))
+	paths := []struct {
+		name    string
+		payload []byte
+		cold    bool // without the background helpers
+	}{
+		{"pre-bash-allow", ev("PreToolUse", "Bash", map[string]any{"command": "go test ./... && git add -A && git commit -m wip"}, nil), false},
+		{"pre-bash-deny", ev("PreToolUse", "Bash", map[string]any{"command": "git push --force origin main"}, nil), false},
+		{"pre-write-10kb", write10k, false},
+		{"pre-write-10kb-cold", write10k, true},
+		{"pre-mcp", ev("PreToolUse", "mcp__github__get_issue", map[string]any{"owner": "o", "repo": "r", "issue_number": 1}, nil), false},
+		{"post-bash-writes-nothing", ev("PostToolUse", "Bash", map[string]any{"command": "ls -la"}, bashOut("README.md\nmain.go\n")), false},
+		{"post-bash-redirect", ev("PostToolUse", "Bash", map[string]any{"command": "echo note >> notes.txt"}, bashOut("")), false},
+		{"post-bash-opaque", opaque, false},
+		{"post-bash-opaque-cold", opaque, true},
+		{"post-bash-output-keywords", ev("PostToolUse", "Bash", map[string]any{"command": "go test ./auth"}, bashOut("ok  \tauth/token\t0.012s\n--- PASS: TestAPIKeyRotation (0.00s)\n")), false},
+		{"post-write", ev("PostToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "notes.txt"), "content": "notes\n"}, map[string]any{"type": "update", "filePath": filepath.Join(repo, "notes.txt")}), false},
+		{"post-mcp-result", ev("PostToolUse", "mcp__github__get_issue", map[string]any{"issue_number": 1}, []map[string]any{{"type": "text", "text": "title: flaky test in auth token refresh"}}), false},
+	}
+	// Warm the helpers: the first scan starts the scan server, the first
+	// opaque PostToolUse the watcher.
+	for _, p := range [][]byte{write10k, opaque, write10k} {
+		runHook(b, hook, repo, p, nil)
+		time.Sleep(200 * time.Millisecond)
+	}
+	waitWatcher(b, repo)
+	b.Run("empty-go", func(b *testing.B) {
+		timeRuns(b, repo, nil, []int{0}, emptyGo(b, tools))
+	})
+	for _, p := range paths {
+		b.Run(p.name, func(b *testing.B) {
+			if p.cold {
+				b.Setenv("SWARM_GUARD_BACKGROUND", "0")
+			}
+			timeRuns(b, repo, p.payload, []int{0, 2}, hook, "hook")
+		})
+	}
+}
+
+func runHook(b *testing.B, hook, dir string, payload []byte, env []string) {
+	b.Helper()
+	cmd := exec.Command(hook, "hook")
+	cmd.Dir, cmd.Stdin = dir, bytes.NewReader(payload)
+	cmd.Env = append(gitEnv(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != 2 {
+		b.Fatalf("hook: %v\n%s", err, out)
+	}
+}
