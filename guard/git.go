@@ -413,6 +413,10 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		a.report(inv, policy.RuleGuardTamper, "git commit-tree creates commits without running the git hooks", "use git commit")
 	case "rm":
 		a.gitRm(g, args)
+	case "update-index":
+		if hasAnyFlag(args, "--remove", "--force-remove") {
+			a.untrackProtected(g.inv, parseOpts(args, optSpec{long: longs("cacheinfo", "chmod", "index-info", "index-version")}).operands)
+		}
 	case "mv":
 		p := parseOpts(args, optSpec{})
 		if len(p.operands) >= 2 {
@@ -1180,6 +1184,9 @@ func (a *analyzer) gitRm(g *gitCtx, args []arg) {
 		return
 	}
 	if p.has("cached") {
+		if f, ok := p.value("pathspec-from-file"); ok {
+			a.report(g.inv, policy.RuleGuardTamper, "git rm --cached --pathspec-from-file "+f.show()+" untracks paths the guard cannot see, which may include the files that configure it", "name the paths on the command line")
+		}
 		a.untrackProtected(g.inv, p.operands) // only the index changes
 		return
 	}

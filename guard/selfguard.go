@@ -233,6 +233,14 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 	}
 }
 
+// path2root is a pathspec relative to the top of the worktree.
+func path2root(root, p string) string {
+	if root == "" {
+		return p
+	}
+	return root + "/" + p
+}
+
 // untrackProtected: git rm --cached of a file that configures the guard
 // (a hook manager's config, the policy, Claude Code's settings, the CI
 // workflow) leaves it on disk but makes the next commit delete it from
@@ -241,6 +249,22 @@ func (a *analyzer) untrackProtected(inv *invocation, operands []arg) {
 	for _, x := range operands {
 		if x.dynamic {
 			continue
+		}
+		// Pathspec magic: ":(glob)x", ":/x" (from the top); exclusions
+		// (":!x", ":^x", ":(exclude)x") untrack nothing.
+		if rest, ok := strings.CutPrefix(x.s, ":("); ok {
+			magic, path, found := strings.Cut(rest, ")")
+			if !found || strings.Contains(magic, "exclude") {
+				continue
+			}
+			x.s = path
+			if strings.Contains(magic, "top") {
+				x.s = path2root(a.env.Root, path)
+			}
+		} else if strings.HasPrefix(x.s, ":!") || strings.HasPrefix(x.s, ":^") {
+			continue
+		} else if rest, ok := strings.CutPrefix(x.s, ":/"); ok {
+			x.s = path2root(a.env.Root, rest)
 		}
 		for _, p := range a.resolveArg(x, inv.st).paths {
 			if !a.underRoot(p) || p == a.env.Root {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/hooks/ci"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -88,13 +89,23 @@ func runPrePush(c *cli, args []string) error {
 		}
 	}
 	if hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
-		ps, err := trailerProblems(git, hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey, tips, known, refsOf)
+		var records commitRecords
+		if hc.repo != nil {
+			if records, err = loadCommitRecords(hc.repo.Root); err != nil {
+				return refuse(c, hc.hook, err.Error())
+			}
+		}
+		ps, rs, err := trailerProblems(git, hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey, tips, known, refsOf, records)
 		if err != nil {
 			return refuse(c, hc.hook, err.Error())
 		}
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
 			problems = append(problems, fmt.Sprintf("to add the missing %s trailers to your own commits, re-commit them through the hooks: git rebase <upstream> --exec 'git commit --amend --no-edit --allow-empty' (git rebase --root --exec ... when there is no upstream; git commit --amend --no-edit for the last one alone), then push again", hc.pol.Trailers.AgentKey))
+		}
+		if len(rs) > 0 {
+			problems = append(problems, rs...)
+			problems = append(problems, "those trailers were written past the hooks; re-commit each through the hooks with a message without that line (git commit --amend -m '<subject>' for the last one), then push again")
 		}
 	}
 	if len(problems) > 0 {
@@ -146,7 +157,10 @@ func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
 // trailerProblems lists the commits about to be pushed (reachable from
 // tips, not from known or any remote-tracking branch) that do not carry
 // exactly one well-formed agent trailer. One git log call reads them all.
-func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string, refsOf map[string][]string) ([]string, error) {
+//
+// With records (this clone's record of who made its commits), it also
+// lists the commits whose trailer names someone else (ci.RecordMismatch).
+func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string, refsOf map[string][]string, records commitRecords) (problems, recorded []string, err error) {
 	args := []string{"log", "-z", "--source",
 		"--format=%H%x1f%S%x1f%s%x1f%(trailers:key=" + key + ",unfold,separator=%x1e,key_value_separator=%x1d)" +
 			"%x1f%(trailers:key=" + humanKey + ",unfold,separator=%x1e,key_value_separator=%x1d)"}
@@ -156,29 +170,34 @@ func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string
 	args = append(args, "--remotes", "--")
 	out, err := git.Output(args...)
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the commits being pushed: %v", err)
+		return nil, nil, fmt.Errorf("cannot list the commits being pushed: %v", err)
 	}
-	var problems []string
 	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		if rec == "" {
 			continue
 		}
 		f := strings.Split(rec, "\x1f")
 		if len(f) < 5 {
-			return nil, fmt.Errorf("cannot read git log's output %q", rec)
+			return nil, nil, fmt.Errorf("cannot read git log's output %q", rec)
 		}
 		// The subject may hold the separator; the trailers come last.
 		n := len(f)
 		hash, source, subject, trailers, humans := f[0], f[1], strings.Join(f[2:n-2], "\x1f"), f[n-2], f[n-1]
-		if p := commitTrailerProblem(key, humanKey, trailerValues(trailers), trailerValues(humans)); p != "" {
-			ref := strings.Join(refsOf[source], ", ")
-			if ref == "" {
-				ref = source
-			}
+		ref := strings.Join(refsOf[source], ", ")
+		if ref == "" {
+			ref = source
+		}
+		agentVals, humanVals := trailerValues(trailers), trailerValues(humans)
+		if p := commitTrailerProblem(key, humanKey, agentVals, humanVals); p != "" {
 			problems = append(problems, fmt.Sprintf("%s: commit %s %q has %s", ref, short(hash), truncateSubject(subject), p))
 		}
+		if who, ok := records.recordSays(hash); ok {
+			if m := ci.RecordMismatch(who, agentVals, humanVals, key, humanKey); m != "" {
+				recorded = append(recorded, fmt.Sprintf("%s: commit %s %q %s", ref, short(hash), truncateSubject(subject), m))
+			}
+		}
 	}
-	return problems, nil
+	return problems, recorded, nil
 }
 
 // trailerValues splits a %(trailers:...,separator=%x1e,key_value_separator=%x1d) field.

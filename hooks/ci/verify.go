@@ -327,7 +327,17 @@ func (w *walker) recordMismatch(c *commit) string {
 		return ""
 	}
 	who, ok := w.recorded(c.Hash)
-	if !ok || len(who) == 0 {
+	if !ok {
+		return ""
+	}
+	return RecordMismatch(who, c.AgentTrailers, c.HumanTrailers, w.agentKey, w.humanKey)
+}
+
+// RecordMismatch says how a commit's trailers disagree with who the hooks
+// recorded making it (record values "agent:<id>" or "human"), or "".
+// pre-push asks it too, before the commits leave the clone.
+func RecordMismatch(who, agentTrailers, humanTrailers []string, agentKey, humanKey string) string {
+	if len(who) == 0 {
 		return ""
 	}
 	var agents []string
@@ -340,15 +350,15 @@ func (w *walker) recordMismatch(c *commit) string {
 	}
 	claim := ""
 	switch {
-	case len(c.HumanTrailers) > 0 && len(c.AgentTrailers) == 0:
-		claim = w.humanKey + ": " + policy.HumanValue
-	case len(c.AgentTrailers) == 1 && len(c.HumanTrailers) == 0:
+	case len(humanTrailers) > 0 && len(agentTrailers) == 0:
+		claim = humanKey + ": " + policy.HumanValue
+	case len(agentTrailers) == 1 && len(humanTrailers) == 0:
 		for _, id := range agents {
-			if id == c.AgentTrailers[0] {
+			if id == agentTrailers[0] {
 				return ""
 			}
 		}
-		claim = w.agentKey + ": " + quoteValue(c.AgentTrailers[0])
+		claim = agentKey + ": " + quoteValue(agentTrailers[0])
 	default:
 		return "" // the trailer check reports it
 	}
