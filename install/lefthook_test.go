@@ -26,6 +26,9 @@ func TestLefthookBlocksRoundTrip(t *testing.T) {
 		"empty commands":    "pre-commit:\n  commands:\n  parallel: true\n",
 		"hook options only": "pre-commit:\n  parallel: true\n  skip:\n    - merge\n",
 		"four spaces":       "pre-commit:\n    commands:\n        lint:\n            run: yarn lint\n",
+		"crlf":              "pre-commit:\r\n  commands:\r\n    lint:\r\n      run: x\r\n",
+		"document start":    "---\npre-commit:\n  # the linters\n  commands:\n    # eslint\n    lint:\n      run: x\n",
+		"quoted keys":       "\"pre-commit\":\n  \"commands\":\n    lint:\n      run: x\n",
 		"other keys":        "min_version: 2.0.0\nextends:\n  - other.yml\npre-commit:\n  commands:\n    lint:\n      run: x\noutput:\n  - summary\n",
 	}
 	for name, in := range cases {
