@@ -296,6 +296,7 @@ func (p *Policy) problems() []*Error {
 	}
 	globs("verify.exempt_authors", p.Verify.ExemptAuthors)
 	globs("verify.scope", p.Verify.Scope)
+	globs("verify.agent_branches", p.Verify.AgentBranches)
 	if p.Verify.MinAgents < 0 {
 		bad("verify.min_agents", "must not be negative")
 	}

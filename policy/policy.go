@@ -221,6 +221,10 @@ type Verify struct {
 	// a human's (HumanKey): "allow" (the default) or "deny" (a range
 	// that must be the agents' work alone).
 	HumanCommits string `toml:"human_commits"`
+	// AgentBranches are globs of branches that hold agents' work alone:
+	// on a range whose branch matches, humans' commits fail as under
+	// human_commits = "deny".
+	AgentBranches []string `toml:"agent_branches"`
 }
 
 // Values of [verify] human_commits.
@@ -318,7 +322,7 @@ func builtinDefault() *Policy {
 		Identity: Identity{Source: "auto"},
 		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", HumanKey: "Committed-By", Require: true},
 		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
-		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}, HumanCommits: HumanCommitsAllow},
+		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}, HumanCommits: HumanCommitsAllow, AgentBranches: []string{}},
 		Network:  Network{AllowHosts: []string{}},
 		Swarm:    Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
 		MCP:      MCP{ScanResults: true},
@@ -352,6 +356,7 @@ func (p *Policy) Clone() *Policy {
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Verify.Scope = cloneStrings(p.Verify.Scope)
+	c.Verify.AgentBranches = cloneStrings(p.Verify.AgentBranches)
 	c.Budget.EnvAllow = cloneStrings(p.Budget.EnvAllow)
 	c.Swarm.OwnBranches = cloneStrings(p.Swarm.OwnBranches)
 	c.Network.AllowHosts = cloneStrings(p.Network.AllowHosts)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -44,6 +45,8 @@ Flags:
                       task's expected scope; default: [verify] scope)
   --min-agents N      require N distinct agent ids across the range
                       (default: [verify] min_agents of the policy)
+  --branch NAME       the branch the range is on, for [verify] agent_branches
+                      (default: $GITHUB_HEAD_REF, else the checked-out branch)
   --policy FILE       use this policy file instead of the base's
   --skip-secrets      do not scan for secrets (another CI step does)
   --dir DIR           a directory inside the repository (default: the current one)`,
@@ -75,6 +78,7 @@ func runVerify(c *cli, args []string) error {
 	scope := fs.StringSlice("scope", nil, "")
 	policyFile := fs.String("policy", "", "")
 	skipSecrets := fs.Bool("skip-secrets", false, "")
+	branch := fs.String("branch", "", "")
 	dir := fs.String("dir", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -110,6 +114,17 @@ func runVerify(c *cli, args []string) error {
 		return usageErrorf("usage: bad --dir %q: %v", where, err)
 	}
 	opts.Dir = abs
+	// The range's branch, for [verify] agent_branches: --branch, else the
+	// pull request's head in GitHub Actions, else the checked-out branch.
+	opts.Branch = *branch
+	if opts.Branch == "" {
+		opts.Branch = c.getenv("GITHUB_HEAD_REF")
+	}
+	if opts.Branch == "" {
+		if r, ok := gitrepo.Find(abs); ok {
+			opts.Branch = r.Branch
+		}
+	}
 	if *policyFile != "" {
 		if opts.Policy, err = policy.LoadFile(*policyFile); err != nil {
 			return fail(err)

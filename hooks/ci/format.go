@@ -126,7 +126,7 @@ func hints(r *Report) []string {
 		case KindRecord:
 			out = append(out, "recorded identity: the trailer was written past the hooks; re-commit the commit through the hooks with a message without that line (git commit --amend -m '<subject>' for the last one)")
 		case KindHuman:
-			out = append(out, "human commits: this range must be the agents' work alone ([verify] human_commits = \"deny\"); move a human's changes to a pull request of their own")
+			out = append(out, "human commits: this range must be the agents' work alone ([verify] human_commits = \"deny\" or agent_branches); move a human's changes to a pull request of their own")
 		case KindScope:
 			out = append(out, "scope: the task's changes must stay within its expected scope; move the other changes to a task of their own, or widen --scope / [verify] scope")
 		}

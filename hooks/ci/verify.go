@@ -85,6 +85,9 @@ type Options struct {
 	// ValidAgentID decides whether a trailer value is a well-formed agent
 	// id; nil means identity.Valid, the rule the git hooks write ids by.
 	ValidAgentID func(string) bool
+	// Branch is the branch the range is on (the pull request's head), for
+	// [verify] agent_branches; "" when unknown.
+	Branch string
 	// Recorded says who the git hooks of this clone saw make a commit:
 	// "agent:<id>" or "human" values, ok false when there is no record
 	// (a commit made elsewhere, or in CI). nil: no records.
@@ -130,6 +133,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 		predates: before,
 		rep:      rep, valid: valid, agentKey: pol.Trailers.AgentKey, humanKey: pol.Trailers.HumanKey,
 		denyHumans: pol.Verify.HumanCommits == policy.HumanCommitsDeny, conflicts: rep.ConflictScan,
+		agentBranch:  agentBranch(pol.Verify.AgentBranches, o.Branch),
 		exemptMerges: pol.Verify.ExemptMerges, exemptAuthors: pol.Verify.ExemptAuthors,
 		agents: map[string]bool{}, order: map[string]int{}, subjects: map[string]string{},
 		recorded: o.Recorded,
@@ -255,7 +259,8 @@ type walker struct {
 	valid         func(string) bool
 	agentKey      string
 	humanKey      string
-	denyHumans    bool // [verify] human_commits = "deny"
+	denyHumans    bool   // [verify] human_commits = "deny"
+	agentBranch   string // the range's branch when [verify] agent_branches matches it
 	exemptMerges  bool
 	exemptAuthors []string
 	predates      map[string]bool // commits in the history of [trailers] since
@@ -306,9 +311,13 @@ func (w *walker) commit(c *commit) {
 			break
 		}
 		w.rep.HumanCommits++
-		if w.denyHumans {
+		switch {
+		case w.denyHumans:
 			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindHuman, Commit: c.Hash, Subject: c.Subject,
 				Message: fmt.Sprintf("a human's commit (%s: %s), and [verify] human_commits = \"deny\" admits only agents' commits", w.humanKey, policy.HumanValue)})
+		case w.agentBranch != "":
+			w.rep.Violations = append(w.rep.Violations, Violation{Kind: KindHuman, Commit: c.Hash, Subject: c.Subject,
+				Message: fmt.Sprintf("a human's commit (%s: %s) on %s, an agent branch ([verify] agent_branches) that holds agents' commits alone", w.humanKey, policy.HumanValue, w.agentBranch)})
 		}
 	default:
 		if msg := trailerProblem(c.AgentTrailers, w.agentKey, w.valid); msg != "" {
@@ -363,6 +372,20 @@ func RecordMismatch(who, agentTrailers, humanTrailers []string, agentKey, humanK
 		return "" // the trailer check reports it
 	}
 	return fmt.Sprintf("carries %s, but this clone's git hooks recorded agent %s making it", claim, strings.Join(agents, " or "))
+}
+
+// agentBranch returns branch when an agent_branches glob matches it.
+func agentBranch(globs []string, branch string) string {
+	branch = strings.TrimPrefix(branch, "refs/heads/")
+	if branch == "" {
+		return ""
+	}
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, branch); ok {
+			return branch
+		}
+	}
+	return ""
 }
 
 // humanProblem says what is wrong with a commit that carries the human
