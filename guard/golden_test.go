@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -18,8 +19,9 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/de
 var goldenPath = filepath.Join("..", "testdata", "golden", "decisions.txt")
 
 // goldenDecisions renders the full decision for every corpus case
-// (testdata/corpus/* and the packs' examples), every MCP case and every
-// row of the peers' differences, one block per case in load order:
+// (testdata/corpus/* and the packs' examples), every example of the rule
+// catalog (guard/rules), every MCP case and every row of the peers'
+// differences, one block per case in load order:
 //
 //	== corpus/g01-force-push.txt
 //	$ git push --force
@@ -86,6 +88,11 @@ func goldenDecisions(t *testing.T) []byte {
 			file = "corpus/" + file
 		}
 		block(file, c.command, corpus.CheckCommand(c.command, testEnv()))
+	}
+	for _, r := range rules.All() {
+		for _, ex := range append(append([]string{}, r.Deny...), r.Allow...) {
+			block("rules/"+r.ID, ex, checkExample(corpus, ex))
+		}
 	}
 	def := New(policy.Default())
 	for _, c := range loadMCPCases(t) {
