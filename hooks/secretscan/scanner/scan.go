@@ -29,8 +29,12 @@ type Options struct {
 
 // Scanner scans blocks with one rule set.
 type Scanner struct {
-	cat    *catalogue
-	comp   *compiler
+	cat  *catalogue
+	comp *compiler
+	// gen, when set, holds the generic rule alone, which then runs on
+	// windows of the text (window.go) and never in comp.
+	gen    *compiler
+	genSrc *ruleSource
 	ignore ignoreList
 	depth  int
 	// workers is the number of goroutines Stream uses.
@@ -43,11 +47,16 @@ func New(o Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	var comp *compiler
+	var comp, gen *compiler
+	var genSrc *ruleSource
 	if cat == defaultCatalogue() {
 		// gitleaks' own rules: the scan server compiles each once for
 		// all requests.
-		comp, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow)
+		comp, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, false)
+		if err == nil && defaultWindowable() {
+			genSrc = cat.byID[genericID]
+			gen, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, true)
+		}
 	} else {
 		comp, err = newCompiler(cat, o.DecodeDepth, !o.GitleaksAllow)
 	}
@@ -62,7 +71,7 @@ func New(o Options) (*Scanner, error) {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return &Scanner{cat: cat, comp: comp, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
+	return &Scanner{cat: cat, comp: comp, gen: gen, genSrc: genSrc, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
 }
 
 // defaultCompilers holds the compilers of the default rules, one per
@@ -70,13 +79,16 @@ func New(o Options) (*Scanner, error) {
 // concurrent use and only grows (catalogue.go, compiler.go).
 var (
 	defaultCompilersMu sync.Mutex
-	defaultCompilers   = map[[2]int]*compiler{}
+	defaultCompilers   = map[[3]int]*compiler{}
 )
 
-func defaultCompiler(depth int, ignoreAllow bool) (*compiler, error) {
-	key := [2]int{depth, 0}
+func defaultCompiler(depth int, ignoreAllow, generic bool) (*compiler, error) {
+	key := [3]int{depth, 0, 0}
 	if ignoreAllow {
 		key[1] = 1
+	}
+	if generic {
+		key[2] = 1 // the generic rule's own (window.go)
 	}
 	defaultCompilersMu.Lock()
 	defer defaultCompilersMu.Unlock()
@@ -187,11 +199,28 @@ func (s *Scanner) scanJob(j job) ([]wire.Finding, error) {
 	if j.file != "" && j.file == s.cat.configPath {
 		return nil, nil // gitleaks never scans its own config
 	}
-	det, err := s.comp.detectorFor(s.cat.analyse(j.text, s.depth))
+	a := s.cat.analyse(j.text, s.depth)
+	generic := false
+	if s.gen != nil {
+		a.rules, generic = without(a.rules, s.genSrc)
+	}
+	det, err := s.comp.detectorFor(a)
 	if err != nil {
 		return nil, err
 	}
 	found := det.Detect(detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line})
+	if generic {
+		gdet, gflat, err := s.gen.detectors([]*ruleSource{s.genSrc})
+		if err != nil {
+			return nil, err
+		}
+		if a.decodes {
+			found = append(found, gdet.Detect(detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line})...)
+		} else {
+			found = append(found, detectWindows(gflat, j.text, j.file, j.commit, j.line)...)
+		}
+		found = dropShadowedGeneric(found)
+	}
 	var out []wire.Finding
 	for _, f := range found {
 		if s.ignore.ignored(f.Commit, f.File, f.RuleID, f.StartLine) {
@@ -209,4 +238,36 @@ func (s *Scanner) scanJob(j job) ([]wire.Finding, error) {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), cmp.Compare(a.Rule, b.Rule))
 	})
 	return out, nil
+}
+
+// without returns rules without r, and whether r was there.
+func without(rules []*ruleSource, r *ruleSource) ([]*ruleSource, bool) {
+	for i, x := range rules {
+		if x == r {
+			return append(append([]*ruleSource(nil), rules[:i]...), rules[i+1:]...), true
+		}
+	}
+	return rules, false
+}
+
+// defaultWindowable is windowable for the default rules, once.
+var defaultWindowable = sync.OnceValue(func() bool { return windowable(defaultCatalogue()) })
+
+// windowable reports whether the generic rule of cat is the one the
+// windows are proven for (window.go) and no other rule needs it beside
+// it.
+func windowable(cat *catalogue) bool {
+	r := cat.byID[genericID]
+	if r == nil || len(r.layers) > 0 || len(r.requires) > 0 {
+		return false
+	}
+	for _, o := range cat.rules {
+		for _, id := range o.requires {
+			if id == genericID {
+				return false
+			}
+		}
+	}
+	vc, err := r.spec()
+	return err == nil && len(vc.Rules) == 1 && vc.Rules[0].Regex == genericRegex
 }
