@@ -624,7 +624,7 @@ func (a *analyzer) find(inv *invocation) {
 			if namePat != "" && !matched.dynamic {
 				for _, g := range a.m.gitDirs {
 					for _, n := range gitDirNames {
-						if ok, _ := path.Match(namePat, n); ok && a.findCanReach(start, g, inv.st) {
+						if nameMatch(namePat, n) && a.findCanReach(start, g, inv.st) {
 							a.report(inv, policy.RuleDeleteOutside, "find -delete with -name "+namePat+" can delete "+path.Join(g, n)+" inside the repository's git directory", altDelete)
 						}
 					}

@@ -2,10 +2,13 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	shpattern "mvdan.cc/sh/v3/pattern"
 
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -388,13 +391,18 @@ type target struct {
 	unknown bool     // some resolution is only known at run time
 }
 
-// patternMatch matches an absolute path against an absolute pattern. Shell
-// globs follow the shell's rule that * and ? do not match a leading dot;
-// find-style patterns (walk) match everything below.
+// patternMatch matches an absolute path against an absolute pattern with
+// bash's pattern semantics (mvdan.cc/sh/v3/pattern: [!...], [[:alpha:]],
+// backslash escapes). Shell globs follow the shell's rule that * and ? do
+// not match a leading dot; find-style patterns (walk) match everything
+// below, hidden names included, and ** crosses directories.
 func patternMatch(pattern, p string, walk bool) bool {
 	if walk {
-		ok := doublestar.MatchUnvalidated(pattern, p)
-		return ok
+		// doublestar's ** also matches no directory at all (a/** is a
+		// itself, as find visits its start); the shell reading adds
+		// bash's classes and [!...].
+		return doublestar.MatchUnvalidated(pattern, p) ||
+			shellMatch(pattern, p, shpattern.Filenames|shpattern.EntireString|shpattern.GlobLeadingDot)
 	}
 	pp, ps := strings.Split(pattern, "/"), strings.Split(p, "/")
 	if len(pp) != len(ps) {
@@ -404,12 +412,60 @@ func patternMatch(pattern, p string, walk bool) bool {
 		if strings.HasPrefix(ps[i], ".") && !strings.HasPrefix(pp[i], ".") {
 			return false
 		}
-		// The shell negates a class with [!...], Go's path.Match with [^...].
-		if ok, _ := path.Match(strings.ReplaceAll(pp[i], "[!", "[^"), ps[i]); !ok {
+		if !shellMatch(pp[i], ps[i], shpattern.EntireString|shpattern.NoGlobStar) {
 			return false
 		}
 	}
 	return true
+}
+
+// nameMatch matches a find -name pattern against a file name: fnmatch
+// without FNM_PERIOD, so wildcards match a leading dot.
+func nameMatch(pattern, name string) bool {
+	return shellMatch(pattern, name, shpattern.EntireString|shpattern.NoGlobStar|shpattern.GlobLeadingDot)
+}
+
+// shellMatch matches s against a shell pattern. A pattern bash cannot read
+// as one ("[abc" without its ]) matches itself literally, as in bash.
+func shellMatch(pat, s string, mode shpattern.Mode) bool {
+	if !strings.ContainsAny(pat, `*?[\`) {
+		return pat == s
+	}
+	rx := shellRegexp(pat, mode)
+	if rx == nil {
+		return pat == s
+	}
+	return rx.MatchString(s)
+}
+
+// globCache keeps compiled patterns: the same few globs are matched against
+// every protected path a command may reach.
+var globCache struct {
+	sync.Mutex
+	m map[globKey]*regexp.Regexp
+}
+
+type globKey struct {
+	pat  string
+	mode shpattern.Mode
+}
+
+func shellRegexp(pat string, mode shpattern.Mode) *regexp.Regexp {
+	k := globKey{pat, mode}
+	globCache.Lock()
+	defer globCache.Unlock()
+	if rx, ok := globCache.m[k]; ok {
+		return rx
+	}
+	var rx *regexp.Regexp
+	if src, err := shpattern.Regexp(pat, mode); err == nil {
+		rx, _ = regexp.Compile(src)
+	}
+	if globCache.m == nil || len(globCache.m) > 512 {
+		globCache.m = map[globKey]*regexp.Regexp{}
+	}
+	globCache.m[k] = rx
+	return rx
 }
 
 func (a *analyzer) resolveArg(x arg, st *state) target {
