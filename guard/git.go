@@ -411,6 +411,12 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		a.report(inv, policy.RuleDestructiveGit, "git prune deletes unreachable commits that could still be recovered", "leave unreachable objects to git's own gc")
 	case "commit-tree":
 		a.report(inv, policy.RuleGuardTamper, "git commit-tree creates commits without running the git hooks", "use git commit")
+	case "fast-import":
+		a.report(inv, policy.RuleGuardTamper, "git fast-import creates commits without running the git hooks, with any trailer it is given", "use git commit")
+	case "hash-object":
+		a.hashObjectCommit(inv, args)
+	case "replace":
+		a.gitReplace(inv, args)
 	case "rm":
 		a.gitRm(g, args)
 	case "update-index":

@@ -233,6 +233,29 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 	}
 }
 
+// hashObjectCommit: git hash-object -w -t commit writes a commit object
+// whose message, trailers included, never met the git hooks.
+func (a *analyzer) hashObjectCommit(inv *invocation, args []arg) {
+	p := parseOpts(args, optSpec{short: "t", long: longs("path")})
+	if !p.has("w") {
+		return
+	}
+	if t, ok := p.value("t"); ok && (t.dynamic || t.s == "commit") {
+		a.report(inv, policy.RuleGuardTamper, "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given", "use git commit")
+	}
+}
+
+// gitReplace: git replace makes git show another object in place of a
+// commit (--edit, --graft, git replace A B), so history reads as commits
+// the hooks never saw. Listing replacements stays allowed.
+func (a *analyzer) gitReplace(inv *invocation, args []arg) {
+	p := parseOpts(args, optSpec{long: longs("format")})
+	if len(p.operands) == 0 && !p.has("edit", "graft", "convert-graft-file") || p.has("l", "list") {
+		return
+	}
+	a.report(inv, policy.RuleGuardTamper, "git replace shows another commit in place of a real one, which the git hooks never checked", "make a new commit with git commit instead")
+}
+
 // path2root is a pathspec relative to the top of the worktree.
 func path2root(root, p string) string {
 	if root == "" {

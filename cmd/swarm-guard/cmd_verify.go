@@ -22,8 +22,11 @@ func init() {
 		usage: `Usage: swarm-guard verify [--range BASE..HEAD] [--format text|json|github|sarif] [--min-agents N]
 
 Checks every commit of the range, whoever pushed it and whichever hooks it
-skipped: exactly one well-formed agent trailer per commit ([verify]
-exempt_merges and exempt_authors in the policy), no secrets in the lines
+skipped: exactly one well-formed agent trailer per commit, or the human
+marker (Committed-By: human) the hooks write outside agent sessions
+([verify] exempt_merges, exempt_authors, human_commits and agent_branches
+in the policy); in a clone whose hooks recorded who made its commits, a
+trailer that names someone else; no secrets in the lines
 the range adds (even if a later commit removes them), no unresolved
 conflict markers, and optionally a minimum number of distinct agents.
 The policy is read from the range's base commit, so a pull request cannot

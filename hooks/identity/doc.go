@@ -14,6 +14,10 @@
 // well-formed id is an error naming the file, never silently replaced,
 // because a new id would split one agent's history in two.
 //
+// Only agents' commits get an id: a commit made outside any agent session
+// (see hooks/hookenv.AgentCommit) gets the human marker ([trailers]
+// human_key, "Committed-By: human") instead.
+//
 // Ids are hygiene, not authentication: anyone can set the environment
 // variable. Valid is the one definition of a well-formed id, shared by the
 // git hooks and swarm-guard verify.
