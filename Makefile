@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: actionlint dist dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e mcp-real
+.PHONY: action-test actionlint dist dist-archives dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e mcp-real
 
 all: build
 
@@ -106,7 +106,12 @@ hook-managers:
 # packages (npm/build.sh). Nothing is published.
 DIST ?= dist
 DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
-dist:
+dist: dist-archives
+	npm/build.sh $(DIST) $(patsubst v%,%,$(VERSION))
+
+# The release archives alone (what the GitHub Action downloads), for
+# DIST_TARGETS; make dist-archives DIST_TARGETS=linux/amd64 builds one.
+dist-archives:
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	for t in $(DIST_TARGETS); do \
 	  os=$${t%/*}; arch=$${t#*/}; d=$(DIST)/swarm-guard_$${os}_$${arch}; \
@@ -114,12 +119,23 @@ dist:
 	  cp LICENSE README.md $$d/ && tar -C $(DIST) -czf $$d.tar.gz swarm-guard_$${os}_$${arch} || exit 1; \
 	done
 	cd $(DIST) && sha256sum *.tar.gz > checksums.txt
-	npm/build.sh $(DIST) $(patsubst v%,%,$(VERSION))
 
 # Installs the packed npm tarballs into a throwaway project offline and runs
 # the binary through npx and node_modules/.bin, as a hook would.
 dist-test: dist
 	npm/test.sh $(DIST) $(patsubst v%,%,$(VERSION))
+
+# The GitHub Action's own steps (action.yml) run as a runner would, against
+# a release of this checkout built for this machine and served from a
+# directory (the action's download-url input): install with the checksum
+# check, then verify a pull request's range (install/action_test.go).
+ACTION_TEST_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/swarm-guard/action-test
+ACTION_TEST_VERSION := v0.0.0-actiontest
+action-test:
+	$(MAKE) --no-print-directory dist-archives DIST="$(ACTION_TEST_DIR)/$(ACTION_TEST_VERSION)" VERSION=$(ACTION_TEST_VERSION) \
+		DIST_TARGETS="$$($(GO) env GOOS)/$$($(GO) env GOARCH)"
+	SWARM_GUARD_ACTION_RELEASES="$(ACTION_TEST_DIR)" SWARM_GUARD_ACTION_VERSION=$(ACTION_TEST_VERSION) \
+		$(GO) test -count=1 -run TestActionInstallsAndVerifies -v ./install/
 
 # actionlint for the workflow test (install/actionlint_test.go), built in
 # the cache, not added to go.mod.
