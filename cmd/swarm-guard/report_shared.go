@@ -27,6 +27,7 @@ type sharedReport struct {
 	Budget  int64            `json:"budget_tokens"` // [budget] task_tokens or session_tokens; 0: none
 	Left    int64            `json:"left_tokens"`
 	Problem string           `json:"problem,omitempty"` // the remote could not be read: the last fetched records
+	Broken  string           `json:"broken,omitempty"`  // records that could not be read, not counted
 }
 
 // readSharedLedger reads the ledger of a task, or with session set of a
@@ -50,7 +51,10 @@ func readSharedLedger(c *cli, root, task, session string) *sharedReport {
 		s.Problem = oneLineErr(err)
 	}
 	_, all, err := l.Others()
-	if err != nil {
+	switch {
+	case errors.Is(err, ledger.ErrBroken):
+		s.Broken = oneLineErr(err)
+	case err != nil:
 		s.Problem = oneLineErr(err)
 	}
 	s.Agents = all
@@ -77,6 +81,9 @@ func writeShared(w io.Writer, s *sharedReport) {
 	fmt.Fprintf(w, "\n%s across clones (the ledger in %s):\n", what, s.Remote)
 	if s.Problem != "" {
 		fmt.Fprintf(w, "  (the remote could not be read: %s; showing the last fetched records)\n", s.Problem)
+	}
+	if s.Broken != "" {
+		fmt.Fprintf(w, "  (%s)\n", s.Broken)
 	}
 	for _, r := range s.Agents {
 		fmt.Fprintf(w, "  %-20s %s tokens%s\n", r.Agent, budget.Count(r.Tokens), taskSplit(r.Tasks))

@@ -32,6 +32,8 @@ type sharedLedger struct {
 	skip      int   // due syncs still to skip: the backoff after failures
 	warned    bool
 	rejected  bool // the remote refused the agent's own ref: sharing stopped, reported once
+	// warnedBroken: a broken record (not counted) was reported.
+	warnedBroken bool
 }
 
 // maxBackoffSyncs caps the backoff: after failures, every 2nd, 4th, ...
@@ -161,9 +163,13 @@ func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) e
 	} else {
 		for _, l := range s.ls {
 			others, _, err := l.Others()
-			if err != nil {
+			if err != nil && !errors.Is(err, ledger.ErrBroken) {
 				problem = err
 				break
+			}
+			if err != nil && !s.warnedBroken {
+				s.warnedBroken = true
+				fmt.Fprintf(warn, "swarm-guard run: %v\n", err)
 			}
 			if l.BySession {
 				s.othersS = others

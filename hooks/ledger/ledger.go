@@ -211,7 +211,7 @@ func (l *Ledger) Push() error { return PushAll(l) }
 // Fetch brings every agent's record of the task (or session) from the
 // remote.
 func (l *Ledger) Fetch() error {
-	_, err := l.git(nil, "fetch", "--quiet", "--no-tags", l.Remote, l.FetchSpec())
+	_, err := l.git(nil, "fetch", "--quiet", "--no-tags", "--prune", l.Remote, l.FetchSpec())
 	return err
 }
 
@@ -221,7 +221,7 @@ func FetchAll(ls ...*Ledger) error {
 	if len(ls) == 0 {
 		return nil
 	}
-	args := []string{"fetch", "--quiet", "--no-tags", ls[0].Remote}
+	args := []string{"fetch", "--quiet", "--no-tags", "--prune", ls[0].Remote}
 	for _, l := range ls {
 		args = append(args, l.FetchSpec())
 	}
@@ -283,11 +283,14 @@ func (l *Ledger) Others() (int64, []Record, error) {
 			refs = append(refs, ref)
 		}
 	}
-	recs, err := l.readAll(refs)
-	if err != nil {
-		return 0, nil, err
+	recs, broken := l.readAll(refs)
+	if broken != nil && !errors.Is(broken, ErrBroken) {
+		return 0, nil, broken
 	}
 	for i, ref := range refs {
+		if recs[i].Agent == "" {
+			continue // broken: reported
+		}
 		agent := ref[strings.LastIndexByte(ref, '/')+1:]
 		byAgent[agent] = recs[i]
 		if strings.HasPrefix(ref, l.seen()) {
@@ -299,7 +302,7 @@ func (l *Ledger) Others() (int64, []Record, error) {
 		all = append(all, r)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Agent < all[j].Agent })
-	return total, all, nil
+	return total, all, broken
 }
 
 // HasRemote reports whether the clone has the remote.
@@ -308,7 +311,14 @@ func HasRemote(dir, remote string) bool {
 	return err == nil && code == 0
 }
 
-// readAll reads the records of many refs with one git process.
+// ErrBroken means some refs hold no readable usage record; the others
+// were read. The error names the refs on the remote and how to remove
+// them.
+var ErrBroken = errors.New("broken usage record")
+
+// readAll reads the records of many refs with one git process. A ref
+// without a readable record leaves its Record zero and is named in an
+// ErrBroken error; the other records are still returned.
 func (l *Ledger) readAll(refs []string) ([]Record, error) {
 	if len(refs) == 0 {
 		return nil, nil
@@ -322,6 +332,7 @@ func (l *Ledger) readAll(refs []string) ([]Record, error) {
 		return nil, err
 	}
 	recs := make([]Record, len(refs))
+	var broken []string
 	for i := range refs {
 		// "<oid> blob <size>\n<content>\n", or "<name> missing\n".
 		nl := bytes.IndexByte(out, '\n')
@@ -331,20 +342,31 @@ func (l *Ledger) readAll(refs []string) ([]Record, error) {
 		head := strings.Fields(string(out[:nl]))
 		out = out[nl+1:]
 		if len(head) != 3 {
-			continue // missing: no record
+			broken = append(broken, refs[i]) // no usage.json
+			continue
 		}
 		var size int
 		fmt.Sscan(head[2], &size)
 		if size > len(out) {
 			return nil, fmt.Errorf("git cat-file: short output")
 		}
-		if err := json.Unmarshal(out[:size], &recs[i]); err != nil {
-			return nil, fmt.Errorf("%s holds a broken usage record: %v", refs[i], err)
+		if err := json.Unmarshal(out[:size], &recs[i]); err != nil || recs[i].Agent == "" {
+			recs[i] = Record{}
+			broken = append(broken, refs[i])
 		}
 		out = out[size:]
 		if len(out) > 0 && out[0] == '\n' {
 			out = out[1:]
 		}
+	}
+	if len(broken) > 0 {
+		var remote []string
+		for _, ref := range broken {
+			ref = strings.Replace(ref, seenSessionPrefix, ownSessionPrefix, 1)
+			remote = append(remote, strings.Replace(ref, seenPrefix, ownPrefix, 1))
+		}
+		return recs, fmt.Errorf("%w in %s on %s (not counted; a human removes it: git push %s :%s)", ErrBroken,
+			strings.Join(remote, ", "), l.Remote, l.Remote, strings.Join(remote, " :"))
 	}
 	return recs, nil
 }
@@ -355,7 +377,7 @@ func (l *Ledger) readAll(refs []string) ([]Record, error) {
 // the clone holds, with the error.
 func AllTasks(dir, remote string) ([]Record, error) {
 	l := &Ledger{Dir: dir, Remote: remote}
-	_, ferr := l.git(nil, "fetch", "--quiet", "--no-tags", remote, "+"+ownPrefix+"*:"+seenPrefix+"*")
+	_, ferr := l.git(nil, "fetch", "--quiet", "--no-tags", "--prune", remote, "+"+ownPrefix+"*:"+seenPrefix+"*")
 	out, err := l.git(nil, "for-each-ref", "--format=%(refname)", ownPrefix, seenPrefix)
 	if err != nil {
 		return nil, err
@@ -370,9 +392,18 @@ func AllTasks(dir, remote string) ([]Record, error) {
 			}
 		}
 	}
-	recs, err := l.readAll(refs)
-	if err != nil {
+	all, err := l.readAll(refs)
+	if err != nil && !errors.Is(err, ErrBroken) {
 		return nil, err
+	}
+	if ferr == nil {
+		ferr = err
+	}
+	var recs []Record
+	for _, r := range all {
+		if r.Agent != "" {
+			recs = append(recs, r)
+		}
 	}
 	sort.Slice(recs, func(i, j int) bool {
 		if recs[i].Task != recs[j].Task {
