@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -13,8 +14,8 @@ import (
 // BenchmarkHookPaths times every path of the Claude Code hook as the
 // client runs it, one whole `swarm-guard hook` process per call, next to
 // an empty Go program measured in the same run: `make bench` prints each
-// path's median as a multiple of the empty program's (the README's
-// Performance table). The background helpers (scan server, worktree
+// path's median, and the median of its ratios to the empty program run
+// in turn with it (the README's Performance table). The background helpers (scan server, worktree
 // watcher) are started and warm before a path that uses them is timed;
 // the "-cold" paths run without them (SWARM_GUARD_BACKGROUND=0), as every
 // session's first call does.
@@ -68,17 +69,52 @@ func BenchmarkHookPaths(b *testing.B) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	waitWatcher(b, repo)
+	empty := emptyGo(b, tools)
 	b.Run("empty-go", func(b *testing.B) {
-		timeRuns(b, repo, nil, []int{0}, emptyGo(b, tools))
+		timeRuns(b, repo, nil, []int{0}, empty)
 	})
 	for _, p := range paths {
 		b.Run(p.name, func(b *testing.B) {
 			if p.cold {
 				b.Setenv("SWARM_GUARD_BACKGROUND", "0")
 			}
-			timeRuns(b, repo, p.payload, []int{0, 2}, hook, "hook")
+			pairedRuns(b, repo, p.payload, hook, empty)
 		})
 	}
+}
+
+// pairedRuns runs the hook and the empty Go program in turn, b.N times
+// each, and reports the hook's median wall time and the median of the
+// per-pair ratios ("x-empty"): a ratio taken pair by pair holds when the
+// machine's speed drifts during the run.
+func pairedRuns(b *testing.B, dir string, payload []byte, hook, empty string) {
+	b.Helper()
+	run := func(name string, stdin []byte, args ...string) time.Duration {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, gitEnv(), bytes.NewReader(stdin)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if code := cmd.ProcessState.ExitCode(); err != nil && code != 2 {
+			b.Fatalf("%s: %v: %s", filepath.Base(name), err, stderr.String())
+		}
+		return d
+	}
+	var times, ratios []float64
+	b.ResetTimer()
+	for b.Loop() {
+		h := run(hook, payload, "hook")
+		e := run(empty, nil)
+		times = append(times, float64(h.Microseconds())/1000)
+		ratios = append(ratios, float64(h)/float64(max(e, time.Microsecond)))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	slices.Sort(ratios)
+	b.ReportMetric(times[len(times)/2], "median-ms")
+	b.ReportMetric(ratios[len(ratios)/2], "x-empty")
 }
 
 func runHook(b *testing.B, hook, dir string, payload []byte, env []string) {

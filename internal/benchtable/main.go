@@ -1,7 +1,8 @@
 // Command benchtable turns `go test -bench` output into the table of the
 // README's Performance section (`make bench` runs it): every benchmark
-// that reports a median, and, where its group also timed "empty-go", the
-// median as a multiple of that empty Go program measured in the same run.
+// that reports a median, as a multiple of an empty Go program: the median
+// of the pair-by-pair ratios when the benchmark reports them (x-empty),
+// else its median over the "empty-go" of its group.
 // Absolute times on shared machines vary threefold between days; the
 // multiples are what the README quotes.
 package main
@@ -16,11 +17,15 @@ import (
 	"strings"
 )
 
-var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+.*?([\d.]+) (?:median-ms|ms-median)\b`)
+var (
+	line  = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+.*?([\d.]+) (?:median-ms|ms-median)\b`)
+	ratio = regexp.MustCompile(`\s([\d.]+) x-empty\b`)
+)
 
 type row struct {
 	group, name string
 	ms          float64
+	paired      float64 // median of pair-by-pair ratios to the empty program, 0 when not measured
 }
 
 func main() {
@@ -50,7 +55,11 @@ func run(in io.Reader, out io.Writer) error {
 		if name == "empty-go" {
 			base[group] = ms
 		}
-		rows = append(rows, row{group, name, ms})
+		r := row{group: group, name: name, ms: ms}
+		if m := ratio.FindStringSubmatch(sc.Text()); m != nil {
+			r.paired, _ = strconv.ParseFloat(m[1], 64)
+		}
+		rows = append(rows, r)
 	}
 	if err := sc.Err(); err != nil {
 		return err
@@ -61,11 +70,14 @@ func run(in io.Reader, out io.Writer) error {
 	fmt.Fprintln(out, "| benchmark | path | median | × empty Go program |")
 	fmt.Fprintln(out, "|---|---|---|---|")
 	for _, r := range rows {
-		ratio := "–"
-		if b := base[r.group]; b > 0 {
-			ratio = fmt.Sprintf("%.1f×", r.ms/b)
+		x := "–"
+		switch b := base[r.group]; {
+		case r.paired > 0:
+			x = fmt.Sprintf("%.1f×", r.paired)
+		case b > 0:
+			x = fmt.Sprintf("%.1f×", r.ms/b)
 		}
-		fmt.Fprintf(out, "| %s | %s | %.2f ms | %s |\n", r.group, r.name, r.ms, ratio)
+		fmt.Fprintf(out, "| %s | %s | %.2f ms | %s |\n", r.group, r.name, r.ms, x)
 	}
 	return nil
 }

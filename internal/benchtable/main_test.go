@@ -8,7 +8,8 @@ import (
 func TestTable(t *testing.T) {
 	in := `goos: linux
 BenchmarkHookPaths/empty-go-2         	      20	   3345772 ns/op	         0.9000 median-ms
-BenchmarkHookPaths/pre-bash-allow-2   	      20	   3241541 ns/op	         2.700 median-ms
+BenchmarkHookPaths/pre-bash-allow-2   	      20	   3241541 ns/op	         2.700 median-ms	         2.500 x-empty
+BenchmarkHookPaths/pre-bash-deny-2   	      20	   3241541 ns/op	         1.800 median-ms
 BenchmarkHookProcessBashAllow-2   	      20	   3241541 ns/op	         2.5 ms-median	 3.1 ms-p90
 PASS
 `
@@ -19,7 +20,8 @@ PASS
 	want := `| benchmark | path | median | × empty Go program |
 |---|---|---|---|
 | HookPaths | empty-go | 0.90 ms | 1.0× |
-| HookPaths | pre-bash-allow | 2.70 ms | 3.0× |
+| HookPaths | pre-bash-allow | 2.70 ms | 2.5× |
+| HookPaths | pre-bash-deny | 1.80 ms | 2.0× |
 | HookProcessBashAllow |  | 2.50 ms | – |
 `
 	if out.String() != want {
