@@ -2,8 +2,6 @@ package guard
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,27 +43,8 @@ const (
 // TestPackTableInREADME keeps the README's pack table equal to the packs'
 // own rules and examples.
 func TestPackTableInREADME(t *testing.T) {
-	path := filepath.Join("..", "README.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	i, j := strings.Index(s, packsBegin), strings.Index(s, packsEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q section", packsBegin, packsEnd)
-	}
-	want := s[:i+len(packsBegin)] + packTable() + s[j:]
-	if want == s {
-		return
-	}
-	if *updateREADME {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's pack table is out of date with guard/packs; run: go test ./guard -run TestPackTableInREADME -update-packs")
+	checkREADMESection(t, packsBegin, packsEnd, packTable(), *updateREADME,
+		"pack table is out of date with guard/packs", "go test ./guard -run TestPackTableInREADME -update-packs")
 }
 
 // TestPackRulesAreComplete: every pack rule says why, what to do instead,

@@ -62,25 +62,6 @@ func TestPeerDifferences(t *testing.T) {
 		}
 		b.WriteString("| `" + strings.ReplaceAll(r.command, "|", `\|`) + "` | " + r.ours + " | " + r.safetyNet + " | " + r.dcg + " | " + r.why + " |\n")
 	}
-	path := filepath.Join("..", "README.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	i, j := strings.Index(s, peersBegin), strings.Index(s, peersEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q section", peersBegin, peersEnd)
-	}
-	want := s[:i+len(peersBegin)] + b.String() + s[j:]
-	if want == s {
-		return
-	}
-	if *updatePeers {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's table of differences is out of date with testdata/peers/differences.txt; run: go test ./guard -run TestPeerDifferences -update-peers")
+	checkREADMESection(t, peersBegin, peersEnd, b.String(), *updatePeers,
+		"table of differences is out of date with testdata/peers/differences.txt", "go test ./guard -run TestPeerDifferences -update-peers")
 }

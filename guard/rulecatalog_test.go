@@ -2,8 +2,6 @@ package guard
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,25 +107,6 @@ const (
 // TestRuleTableInREADME keeps the README's rule table equal to the
 // catalog's rules and examples.
 func TestRuleTableInREADME(t *testing.T) {
-	path := filepath.Join("..", "README.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	i, j := strings.Index(s, rulesBegin), strings.Index(s, rulesEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q section", rulesBegin, rulesEnd)
-	}
-	want := s[:i+len(rulesBegin)] + ruleTable() + s[j:]
-	if want == s {
-		return
-	}
-	if *updateRules {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's rule table is out of date with guard/rules; run: go test ./guard -run TestRuleTableInREADME -update-rules")
+	checkREADMESection(t, rulesBegin, rulesEnd, ruleTable(), *updateRules,
+		"rule table is out of date with guard/rules", "go test ./guard -run TestRuleTableInREADME -update-rules")
 }
