@@ -28,8 +28,9 @@ const ModulePath = "github.com/swarm-guard/swarm-guard"
 // unedited copy of one install wrote: it is kept unless --force.
 var ErrCIWorkflowEdited = errors.New("workflow file edited")
 
-// githubWorkflowBody is the workflow. %s is the version to install.
-const githubWorkflowBody = `name: swarm-guard
+// workflowStart is both workflows' start: the trigger, the read-only
+// token, and the job up to the checkout of the pull request's head.
+const workflowStart = `name: swarm-guard
 
 on:
   pull_request:
@@ -52,7 +53,22 @@ jobs:
           # The pull request's head, not GitHub's test merge commit, which
           # no agent wrote.
           ref: ${{ github.event.pull_request.head.sha }}
-      - name: Set up Go
+`
+
+// workflowReportStep ends both workflows: the budgets the pull request's
+// tasks spent.
+const workflowReportStep = `      - name: Token spend of the pull request's tasks
+        # The task and session budgets its commits' agents used, from the
+        # usage ledger in the remote (refs/swarm-guard/); informational.
+        if: ${{ !cancelled() }}
+        env:
+          BASE_SHA: ${{ github.event.pull_request.base.sha }}
+          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
+        run: swarm-guard report --range "$BASE_SHA..$HEAD_SHA"
+`
+
+// githubWorkflowBody is the workflow. %s is the version to install.
+const githubWorkflowBody = workflowStart + `      - name: Set up Go
         uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6ab5 # v5.5.0
         with:
           # swarm-guard needs Go 1.26; the project's own Go version does
@@ -70,56 +86,20 @@ jobs:
           BASE_SHA: ${{ github.event.pull_request.base.sha }}
           HEAD_SHA: ${{ github.event.pull_request.head.sha }}
         run: swarm-guard verify --format github --range "$BASE_SHA..$HEAD_SHA"
-      - name: Token spend of the pull request's tasks
-        # The task and session budgets its commits' agents used, from the
-        # usage ledger in the remote (refs/swarm-guard/); informational.
-        if: ${{ !cancelled() }}
-        env:
-          BASE_SHA: ${{ github.event.pull_request.base.sha }}
-          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
-        run: swarm-guard report --range "$BASE_SHA..$HEAD_SHA"
-`
+` + workflowReportStep
 
 // githubActionWorkflowBody is the workflow for a release build: the
 // swarm-guard action (action.yml at the repository root) at the same
 // release tag installs that release's binaries, checksummed and cached,
 // instead of building from source. %s is the version, three times.
-const githubActionWorkflowBody = `name: swarm-guard
-on:
-  pull_request:
-permissions:
-  contents: read
-jobs:
-  verify:
-    name: swarm-guard verify
-    runs-on: ubuntu-latest
-    timeout-minutes: 15
-    steps:
-      - name: Check out the pull request with its full history
-        uses: actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955 # v4.3.0
-        with:
-          # verify reads every commit of the pull request; with the default
-          # fetch-depth: 1 it stops with exit 2 ("fetch full history").
-          fetch-depth: 0
-          # The pull request's head, not GitHub's test merge commit, which
-          # no agent wrote.
-          ref: ${{ github.event.pull_request.head.sha }}
-      - name: Verify the pull request's commits
+const githubActionWorkflowBody = workflowStart + `      - name: Verify the pull request's commits
         # Installs swarm-guard %s (cached) and runs swarm-guard verify:
         # exit 0 pass, 1 violations (annotated on the pull request), 2 verify
         # could not run (shallow clone, missing scanner).
         uses: swarm-guard/swarm-guard@%s
         with:
           version: %s
-      - name: Token spend of the pull request's tasks
-        # The task and session budgets its commits' agents used, from the
-        # usage ledger in the remote (refs/swarm-guard/); informational.
-        if: ${{ !cancelled() }}
-        env:
-          BASE_SHA: ${{ github.event.pull_request.base.sha }}
-          HEAD_SHA: ${{ github.event.pull_request.head.sha }}
-        run: swarm-guard report --range "$BASE_SHA..$HEAD_SHA"
-`
+` + workflowReportStep
 
 // The header marks the file as generated and carries a checksum of the
 // body, so install can tell its own unedited output (safe to regenerate)

@@ -218,16 +218,26 @@ func hasAnyOurHooks(data []byte) bool {
 // ourHookCommands returns, per hook event, the swarm-guard commands a
 // settings document runs; nil when it is not valid JSON.
 func ourHookCommands(data []byte) map[string][]string {
+	out := map[string][]string{}
+	eachOurHandler(data, func(event, command string, _ *object) {
+		out[event] = append(out[event], command)
+	})
+	return out
+}
+
+// eachOurHandler calls fn for every swarm-guard handler in a settings
+// document, with its event and command; nothing for a document that does
+// not parse.
+func eachOurHandler(data []byte, fn func(event, command string, handler *object)) {
 	root, err := settingsRoot(data)
 	if err != nil {
-		return nil
+		return
 	}
 	hv, _ := root.get("hooks")
 	hooks, _ := hv.(*object)
 	if hooks == nil {
-		return nil
+		return
 	}
-	out := map[string][]string{}
 	for _, ev := range hooks.keys {
 		groups, _ := hooks.vals[ev].([]any)
 		for _, g := range groups {
@@ -242,15 +252,14 @@ func ourHookCommands(data []byte) map[string][]string {
 				if ho == nil {
 					continue
 				}
-				if c, ok := ho.get("command"); ok {
+				if c, _ := ho.get("command"); c != nil {
 					if cmd, ok := c.(string); ok && IsOurHook(cmd, "") {
-						out[ev] = append(out[ev], cmd)
+						fn(ev, cmd, ho)
 					}
 				}
 			}
 		}
 	}
-	return out
 }
 
 // isEmptyObject reports whether a marshalled settings document is {}.
@@ -269,40 +278,12 @@ func RunSettings(binary string, onFailureBlock bool) ([]byte, error) {
 // auto keeps that choice, so a teammate with another Claude Code version does
 // not rewrite the committed file.
 func ourOnFailureBlock(data []byte) bool {
-	root, err := settingsRoot(data)
-	if err != nil {
-		return false
-	}
-	hv, _ := root.get("hooks")
-	hooks, _ := hv.(*object)
-	if hooks == nil {
-		return false
-	}
-	seen := false
-	for _, ev := range hooks.keys {
-		groups, _ := hooks.vals[ev].([]any)
-		for _, g := range groups {
-			grp, _ := g.(*object)
-			if grp == nil {
-				continue
-			}
-			hl, _ := grp.get("hooks")
-			handlers, _ := hl.([]any)
-			for _, h := range handlers {
-				ho, _ := h.(*object)
-				if ho == nil {
-					continue
-				}
-				c, _ := ho.get("command")
-				if cmd, ok := c.(string); !ok || !IsOurHook(cmd, "") {
-					continue
-				}
-				seen = true
-				if f, _ := ho.get("onFailure"); f != "block" {
-					return false
-				}
-			}
+	seen, all := false, true
+	eachOurHandler(data, func(_, _ string, handler *object) {
+		seen = true
+		if f, _ := handler.get("onFailure"); f != "block" {
+			all = false
 		}
-	}
-	return seen
+	})
+	return seen && all
 }
