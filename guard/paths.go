@@ -542,7 +542,8 @@ func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, strin
 	}
 	// The pattern expands below static: what counts is whether that area is
 	// writable (/tmp/*), not static itself.
-	if a.writable(static + "/x") {
+	if pl, _ := a.classify(static+"/x", st); pl == placeWritable {
+		// (classify, not writable: a home under /tmp is still a home.)
 		return placeWritable, ""
 	}
 	if why == "" {

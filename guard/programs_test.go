@@ -38,3 +38,28 @@ func TestCompiledProgramIsNotAScript(t *testing.T) {
 		}
 	}
 }
+
+// In containers and CI the home directory often lies under /tmp. It is
+// still the home: a glob or find below it is not a temp-dir cleanup.
+func TestHomeUnderTempIsStillHome(t *testing.T) {
+	eng := New(policy.Default())
+	for _, c := range []struct{ cmd, want string }{
+		{"find ~ -name '*.md' -delete", policy.RuleDeleteOutside},
+		{"rm -rf ~/*", policy.RuleDeleteOutside},
+		{"rm -rf ~/projects/*.log", policy.RuleDeleteOutside},
+		{"rm -rf ~", policy.RuleDeleteOutside},
+		{"rm -rf /tmp/ci/build-cache/*", "allow"},
+		{"find /tmp/ci/build-cache -name '*.o' -delete", "allow"},
+	} {
+		env := testEnv()
+		env.Home = "/tmp/ci/home"
+		d := eng.CheckCommand(c.cmd, env)
+		got := "allow"
+		if d.Action != "" {
+			got = d.Rule
+		}
+		if got != c.want {
+			t.Errorf("%q with HOME under /tmp: got %s (%s), want %s", c.cmd, got, d.Reason, c.want)
+		}
+	}
+}
