@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
@@ -19,7 +22,7 @@ its reason on stderr and exit code 2; otherwise the exit code is 0 and stdout
 is empty (or holds the JSON of an "ask" decision). Installed by
 swarm-guard install; not meant to be run by hand. --plugin is how the
 Claude Code plugin runs it: it does nothing when the project's
-.claude/settings.json already runs swarm-guard.`,
+.claude/settings.json already runs swarm-guard for the event.`,
 		run: runHook,
 	})
 }
@@ -31,7 +34,19 @@ func runHook(c *cli, args []string) error {
 		// the plugin's step aside so no call is judged (and logged) twice.
 		if dir := c.getenv("CLAUDE_PROJECT_DIR"); dir != "" {
 			if s := install.InspectSettings(dir); len(s.Ours) > 0 {
-				return nil
+				// Per event: settings from an older install may lack one
+				// (PostToolUseFailure), which the plugin then still serves.
+				in, err := io.ReadAll(c.stdin)
+				if err != nil {
+					return err
+				}
+				var ev struct {
+					Name string `json:"hook_event_name"`
+				}
+				if json.Unmarshal(in, &ev) != nil || len(s.Ours[ev.Name]) > 0 {
+					return nil
+				}
+				c.stdin = bytes.NewReader(in)
 			}
 		}
 		args = nil
