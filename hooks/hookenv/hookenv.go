@@ -45,7 +45,8 @@ var passedVars = []string{"TMPDIR", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_CO
 // git sees it) or under swarm-guard run (SWARM_GUARD_RUN). A human at a
 // plain shell is neither; the git hooks treat that human as the owner of
 // every branch. An agent cannot pass as a human by unsetting the variables:
-// the engine denies commands that unset or override them.
+// the engine denies commands that unset or override them, and on Linux the
+// git hooks also look for them in their parent processes (AgentAncestor).
 func AgentSession(getenv func(string) string) bool {
 	if getenv == nil {
 		getenv = os.Getenv
