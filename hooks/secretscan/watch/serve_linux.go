@@ -110,6 +110,7 @@ func Serve(p Paths) error {
 			go s.answer(conn)
 		}
 	}()
+	exe, _ := os.Executable()
 	tick := time.NewTicker(checkEvery)
 	defer tick.Stop()
 	for {
@@ -120,8 +121,14 @@ func Serve(p Paths) error {
 			s.mu.Lock()
 			idle := now.Sub(s.last) > Idle
 			s.mu.Unlock()
-			if _, err := os.Stat(p.Root); err != nil || idle {
-				return nil
+			_, rootErr := os.Stat(p.Root)
+			exeGone := false
+			if exe != "" {
+				_, err := os.Stat(exe)
+				exeGone = err != nil
+			}
+			if rootErr != nil || exeGone || idle {
+				return nil // gone, or uninstalled (a test run's copy removed)
 			}
 		}
 	}
