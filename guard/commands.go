@@ -1047,11 +1047,14 @@ func (a *analyzer) xargs(inv *invocation) {
 		repl, hasRepl = arg{s: "{}"}, true
 	}
 	argv := make([]arg, 0, len(cmd)+1)
+	spliced := false
 	if hasRepl && repl.s != "" {
 		for i, x := range cmd {
 			if strings.Contains(x.s, repl.s) {
 				if a.isShellScriptPosition(cmd, i) {
-					// sh -c 'rm -rf {}': the input lands inside the script text.
+					// sh -c 'rm -rf {}': the input lands inside the script
+					// text, as code: a line such as $(rm -rf ~) runs.
+					spliced = unknown.dynamic
 					x.s = strings.ReplaceAll(x.s, repl.s, "$__xargs_input")
 				} else {
 					x = unknown
@@ -1063,6 +1066,10 @@ func (a *analyzer) xargs(inv *invocation) {
 		argv = append(append(argv, cmd...), unknown)
 	}
 	a.reinvoke(inv, argv, "xargs")
+	if spliced {
+		a.report(inv, policy.RuleDynamicCommand, "xargs puts its input into the text of a shell script, where a line of it runs as code",
+			"pass the input as an argument instead: xargs -I{} sh -c 'cmd \"$1\"' _ {}")
+	}
 }
 
 // isShellScriptPosition reports whether argv[i] is the script of sh -c.
@@ -1070,10 +1077,19 @@ func (a *analyzer) isShellScriptPosition(argv []arg, i int) bool {
 	if len(argv) == 0 || !isShellName(commandName(argv[0].s)) {
 		return false
 	}
-	for j := 1; j < i; j++ {
-		if strings.HasPrefix(argv[j].s, "-") && strings.Contains(argv[j].s, "c") {
-			return true
+	// The script is the first operand after the option cluster holding
+	// c (bash -c -e 'script' name args): later words are $0, $1, ...
+	seenC := false
+	for j := 1; j < len(argv) && j <= i; j++ {
+		w := argv[j].s
+		if !seenC {
+			seenC = strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "c")
+			continue
 		}
+		if w == "--" || strings.HasPrefix(w, "-") && !argv[j].dynamic && j < i {
+			continue
+		}
+		return j == i
 	}
 	return false
 }
