@@ -1,6 +1,7 @@
 // Package packs holds the guard's knowledge of infrastructure and system
 // tools as data: one file per family of tools (Terraform, Kubernetes,
-// cloud CLIs, containers, data stores, system commands), each rule with
+// cloud CLIs, remote storage and backups, containers, data stores, message
+// brokers and Vault, system commands), each rule with
 // its policy rule id, its reason, what to do instead, its matcher over the
 // invocation's words, and the commands it must deny and must allow beside
 // it. A newcomer who asks "why is terraform destroy denied?" opens
@@ -8,7 +9,7 @@
 //
 // The package is pure (no I/O); guard registers a handler for every
 // program a pack names and reports each matching rule. The examples are
-// run through the whole engine by guard's TestPackExamples, and the
+// run through the whole engine with the corpus (guard's TestCorpus), and the
 // README's pack table is generated from them (go test ./guard -run
 // TestPackTableInREADME -update-packs).
 package packs

@@ -153,7 +153,7 @@ func (c Call) AnyPos(skip int, f func(string) bool) bool {
 
 // All returns every pack, in documentation order.
 func All() []*Pack {
-	return []*Pack{terraform, kubernetes, cloud, containers, datastores, system}
+	return []*Pack{terraform, kubernetes, cloud, storage, containers, datastores, brokers, system}
 }
 
 // ByProgram maps each program name to the packs that judge it.
