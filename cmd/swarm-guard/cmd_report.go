@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -215,23 +214,14 @@ func writeGroup(w io.Writer, task, agent string, g budget.Group) {
 
 // outcomeList is "2 success, 1 timeout", most frequent first.
 func outcomeList(m map[budget.Outcome]int) string {
-	type oc struct {
-		o budget.Outcome
-		n int
-	}
-	var list []oc
+	byName := make(map[string]int, len(m))
 	for o, n := range m {
-		list = append(list, oc{o, n})
+		byName[string(o)] = n
 	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].n != list[j].n {
-			return list[i].n > list[j].n
-		}
-		return list[i].o < list[j].o
-	})
-	parts := make([]string, len(list))
-	for i, x := range list {
-		parts[i] = fmt.Sprintf("%d %s", x.n, x.o)
+	rows := sortedCounts(byName, 0)
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = fmt.Sprintf("%d %s", r.Count, r.Key)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -107,23 +107,10 @@ func Run(ctx context.Context, exe string, req wire.Request, produce func(Emit) e
 // own result then explains why.
 var errPipe = errors.New("the scanner closed its input")
 
+// send writes the request and the blocks to the scanner's stdin, then
+// closes it: the end of the input is the end of the request.
 func send(stdin io.WriteCloser, req wire.Request, produce func(Emit) error) error {
-	enc := wire.NewEncoder(stdin)
-	write := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return fmt.Errorf("%w: %v", errPipe, err)
-		}
-		return nil
-	}
-	err := write(req)
-	if err == nil && produce != nil {
-		err = produce(func(b wire.Block) error { return write(b) })
-	}
-	if err == nil {
-		if ferr := enc.Flush(); ferr != nil {
-			err = fmt.Errorf("%w: %v", errPipe, ferr)
-		}
-	}
+	err := sendTo(stdin, req, produce)
 	if cerr := stdin.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("%w: %v", errPipe, cerr)
 	}
