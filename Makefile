@@ -43,7 +43,7 @@ BENCHTIME ?= 20x
 bench:
 	@mkdir -p $(BIN)
 	$(GO) test -run '^$$' -bench 'HookPaths|HookPostOpaqueMonorepo' -benchtime $(BENCHTIME) ./cmd/swarm-guard-secrets > $(BIN)/bench.txt || { cat $(BIN)/bench.txt; exit 1; }
-	@$(GO) run ./internal/benchtable < $(BIN)/bench.txt
+	@$(GO) run ./hooks/benchtable < $(BIN)/bench.txt
 
 bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./...
