@@ -637,6 +637,12 @@ func (a *analyzer) find(inv *invocation) {
 			}
 			argv := make([]arg, 0, len(e.argv))
 			for k, x := range e.argv {
+				if strings.Contains(x.s, "{}") && k > 0 && a.isShellScriptPosition(e.argv, k) {
+					// Like xargs -I: each path becomes text of the script,
+					// and a file named $(...) runs as code.
+					a.report(inv, policy.RuleDynamicCommand, "find puts each path it finds into the text of a shell script, where a file name runs as code",
+						"pass the path as an argument instead: find ... -exec sh -c 'cmd \"$1\"' _ {} \\;")
+				}
 				if strings.Contains(x.s, "{}") {
 					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.dynamic {
 						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
