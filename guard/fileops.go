@@ -599,7 +599,17 @@ func (a *analyzer) find(inv *invocation) {
 			for k < len(expr) && expr[k].s != ";" && !(expr[k].s == "+" && k > j+1 && expr[k-1].s == "{}") {
 				k++
 			}
-			execs = append(execs, execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.s, "dir")})
+			e := execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.s, "dir")}
+			for i, w := range e.argv {
+				if i > 0 && strings.Contains(w.s, "{}") && a.isShellScriptPosition(e.argv, i) {
+					// Like xargs -I: each path becomes text of the script,
+					// and a file named $(...) runs as code.
+					a.report(inv, policy.RuleDynamicCommand, "find puts each path it finds into the text of a shell script, where a file name runs as code",
+						"pass the path as an argument instead: find ... -exec sh -c 'cmd \"$1\"' _ {} \\;")
+					break
+				}
+			}
+			execs = append(execs, e)
 			j = k
 		default:
 			if findTakesValue[x.s] {
@@ -637,12 +647,6 @@ func (a *analyzer) find(inv *invocation) {
 			}
 			argv := make([]arg, 0, len(e.argv))
 			for k, x := range e.argv {
-				if strings.Contains(x.s, "{}") && k > 0 && a.isShellScriptPosition(e.argv, k) {
-					// Like xargs -I: each path becomes text of the script,
-					// and a file named $(...) runs as code.
-					a.report(inv, policy.RuleDynamicCommand, "find puts each path it finds into the text of a shell script, where a file name runs as code",
-						"pass the path as an argument instead: find ... -exec sh -c 'cmd \"$1\"' _ {} \\;")
-				}
 				if strings.Contains(x.s, "{}") {
 					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.dynamic {
 						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
