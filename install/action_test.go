@@ -174,39 +174,31 @@ func TestActionInstallsAndVerifies(t *testing.T) {
 
 	// A pull request: a base commit on main and an agent's commit on top.
 	repo := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-			"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-			"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+	for k, v := range map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.DevNull,
+		"GIT_AUTHOR_NAME": "Agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
+		"GIT_COMMITTER_NAME": "Agent", "GIT_COMMITTER_EMAIL": "agent@example.com"} {
+		t.Setenv(k, v)
 	}
-	git("init", "-q", "-b", "main")
+	git(t, repo, "init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git("add", "-A")
-	git("commit", "-q", "-m", "base")
-	base := git("rev-parse", "HEAD")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "base")
+	base := git(t, repo, "rev-parse", "HEAD")
 	if err := os.WriteFile(filepath.Join(repo, "util.go"), []byte("package main\n\nfunc add(a, b int) int { return a + b }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git("add", "-A")
-	git("commit", "-q", "-m", "add util", "--trailer", "Agent-Id: w1-aaaa")
-	clean := git("rev-parse", "HEAD")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "add util", "--trailer", "Agent-Id: w1-aaaa")
+	clean := git(t, repo, "rev-parse", "HEAD")
 	secret := fakesecret.GitHubPAT()
 	if err := os.WriteFile(filepath.Join(repo, "config.go"), []byte("package main\n\nfunc token() string {\n\t"+secret.Line+"\n\treturn token\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git("add", "-A")
-	git("commit", "-q", "-m", "add config", "--trailer", "Agent-Id: w1-aaaa")
-	leaky := git("rev-parse", "HEAD")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "add config", "--trailer", "Agent-Id: w1-aaaa")
+	leaky := git(t, repo, "rev-parse", "HEAD")
 
 	newRun := func(head string, inputs map[string]string) *actionRun {
 		in := map[string]string{"version": version, "download-url": "file://" + releases}

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func git(t *testing.T, dir string, args ...string) {
+// git runs git in dir (ignoring a GIT_DIR the tests set) and returns its
+// output, trimmed.
+func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -17,9 +19,11 @@ func git(t *testing.T, dir string, args ...string) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+	return strings.TrimSpace(string(out))
 }
 
 func TestLocateGitHooks(t *testing.T) {
