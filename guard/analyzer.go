@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -42,6 +43,8 @@ type analyzer struct {
 	links  map[string]string   // symlink -> target
 	progs  map[string]string   // copy -> original; "hash:name" -> program
 	runs   []fileRun           // files run as scripts or programs
+
+	ruleFacts *rules.Facts // what the rules know besides an effect (effects.go)
 }
 
 // declaredFunc is a function declaration with the state it was declared in.

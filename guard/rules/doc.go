@@ -14,5 +14,10 @@
 // /work/repo/.worktrees/agent-2; see guard/corpus_test.go) through the
 // whole engine in guard's TestRuleCatalog, and the README's rule table is
 // generated from them (go test ./guard -run TestRuleTableInREADME
-// -update-rules). The package is pure: data only.
+// -update-rules).
+//
+// A rule that has moved to the effects model (guard/effect) also holds its
+// judge: the function that decides it from an effect alone. The engine and
+// the git hooks call JudgeEffect with the same effect types, so they cannot
+// disagree. The package is pure: no I/O, no clock, no environment.
 package rules

@@ -18,6 +18,10 @@ type Rule struct {
 	// TestedBy names where a rule without examples is tested: rules
 	// that judge content or usage, not a tool call.
 	TestedBy string
+	// Judge decides the rule on effects (see judge.go and guard/effect).
+	// A rule without one is still judged inside the engine's tool code,
+	// not yet moved to effects.
+	Judge Judge
 }
 
 // Label is the rule's short label in the default policy (G1…G10), or "".

@@ -1,0 +1,29 @@
+package guard
+
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
+)
+
+// judge hands one effect of inv to the rules (guard/rules.JudgeEffect)
+// and records their verdicts as findings of inv. Tool code that has moved
+// to the effects model describes what an invocation does and calls judge;
+// it no longer decides rules itself.
+func (a *analyzer) judge(inv *invocation, e effect.Effect) {
+	for _, v := range rules.JudgeEffect(e, a.facts()) {
+		n := len(a.findings)
+		a.report(inv, v.Rule, v.Reason, v.Instead)
+		if v.Ask && len(a.findings) > n {
+			a.findings[len(a.findings)-1].ask = true
+		}
+	}
+}
+
+// facts is what the rules may know about this decision besides the
+// effect, built once per decision.
+func (a *analyzer) facts() *rules.Facts {
+	if a.ruleFacts == nil {
+		a.ruleFacts = &rules.Facts{Policy: a.pol, Agent: a.agent()}
+	}
+	return a.ruleFacts
+}
