@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -65,7 +66,7 @@ func budgetContext(c *cli) (string, *policy.Policy, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot find the working directory: %w", err)
 	}
-	repo, _, pol, err := repoPolicy(wd, wd)
+	repo, _, pol, err := hookenv.RepoPolicy(wd, wd)
 	if err != nil {
 		return "", nil, fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
 	}

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"github.com/swarm-guard/swarm-guard/hooks/githook"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+)
+
 func init() {
 	commands = append(commands, &command{
 		name:    "git-hook",
@@ -13,20 +18,48 @@ by hand. A non-zero exit blocks the git operation.`,
 	})
 }
 
-// gitHooks maps a git hook name to its implementation, each in its own
-// githook_<name>.go file.
-var gitHooks = map[string]func(c *cli, args []string) error{}
+// agentAncestor is hookenv.AgentAncestor; the test binary replaces it so
+// scripts are not judged by the session the tests happen to run in.
+var agentAncestor = hookenv.AgentAncestor
 
+// runGitHook checks git's arguments and runs the hook (hooks/githook).
 func runGitHook(c *cli, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("usage: git-hook needs the hook name")
 	}
-	h, ok := gitHooks[args[0]]
-	if !ok {
-		return usageErrorf("usage: unknown git hook %q; swarm-guard handles pre-commit, prepare-commit-msg, commit-msg and pre-push", args[0])
+	env := githook.Env{
+		Stdin: c.stdin, Stderr: c.stderr, Getenv: c.getenv, Workdir: c.workdir, Executable: c.executable,
+		AgentAncestor: func() int { return agentAncestor() },
 	}
-	if err := h(c, args[1:]); err != nil {
-		return err
+	hook, args := args[0], args[1:]
+	var code int
+	switch hook {
+	case "pre-commit":
+		code = githook.PreCommit(env)
+	case "prepare-commit-msg":
+		if len(args) < 1 || len(args) > 3 {
+			return usageErrorf("usage: git-hook prepare-commit-msg <message file> [<source> [<commit>]]")
+		}
+		source := ""
+		if len(args) > 1 {
+			source = args[1]
+		}
+		code = githook.PrepareCommitMsg(env, args[0], source)
+	case "commit-msg":
+		if len(args) != 1 {
+			return usageErrorf("usage: git-hook commit-msg <message file>")
+		}
+		code = githook.CommitMsg(env, args[0])
+	case "pre-push":
+		if len(args) != 2 {
+			return usageErrorf("usage: git-hook pre-push <remote> <url>, with git's ref lines on stdin")
+		}
+		code = githook.PrePush(env)
+	default:
+		return usageErrorf("usage: unknown git hook %q; swarm-guard handles pre-commit, prepare-commit-msg, commit-msg and pre-push", hook)
+	}
+	if code != githook.Pass {
+		return silentExit(exitFailure)
 	}
 	return nil
 }

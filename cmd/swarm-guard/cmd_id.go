@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/swarm-guard/swarm-guard/hooks/githook"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 )
 
@@ -58,11 +60,11 @@ func runID(c *cli, args []string) error {
 	if err != nil {
 		return usageErrorf("usage: bad --dir %q: %v", *dir, err)
 	}
-	repo, _, pol, err := repoPolicy(where, "")
+	repo, _, pol, err := hookenv.RepoPolicy(where, "")
 	if err != nil {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("the policy is broken: %v; fix it (swarm-guard policy check)", err)}
 	}
-	id, err := resolveAgent(c, repo, pol)
+	id, err := githook.AgentID(c.getenv, repo, pol)
 	if err != nil {
 		return &exitError{code: exitFailure, msg: err.Error()}
 	}

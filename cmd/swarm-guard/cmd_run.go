@@ -19,6 +19,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/agent"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/hooks/sessionbudget"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
@@ -226,7 +227,7 @@ func newRunner(c *cli, args []string) (*runner, error) {
 		return nil, fmt.Errorf("cannot find the working directory: %w", err)
 	}
 	// The policy is loaded before the flags: it supplies their defaults.
-	repo, root, pol, err := repoPolicy(wd, wd)
+	repo, root, pol, err := hookenv.RepoPolicy(wd, wd)
 	commonDir := ""
 	if repo != nil {
 		commonDir = repo.CommonDir

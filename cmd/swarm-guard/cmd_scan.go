@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
 )
@@ -60,7 +61,7 @@ func runScan(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot tell the current directory: %w", err)
 	}
-	repo, root, pol, err := repoPolicy(wd, "")
+	repo, root, pol, err := hookenv.RepoPolicy(wd, "")
 	if repo == nil && (*staged || *revs != "") {
 		return fmt.Errorf("%s is not inside a git repository; --staged and --range need one", wd)
 	}

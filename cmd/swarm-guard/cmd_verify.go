@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
+	"github.com/swarm-guard/swarm-guard/hooks/githook"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -141,12 +142,12 @@ func runVerify(c *cli, args []string) error {
 
 	// Where this clone's hooks recorded who made its commits, the
 	// trailers must agree (nothing is recorded in CI).
-	records, err := loadCommitRecords(abs)
+	records, err := githook.LoadCommitRecords(abs)
 	if err != nil {
 		return fail(err)
 	}
 	if records != nil {
-		opts.Recorded = records.recordSays
+		opts.Recorded = records.RecordSays
 	}
 	rep, err := ci.Verify(context.Background(), opts)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"bufio"
@@ -99,14 +99,14 @@ func headOID(r *gitrepo.Repo) string {
 	return zeroOID
 }
 
-// commitRecords is what this clone's record and reflogs say about the
+// CommitRecords is what this clone's record and reflogs say about the
 // commits git commit made here: commit id → the record values of the
 // HEAD it was made on.
-type commitRecords map[string][]string
+type CommitRecords map[string][]string
 
-// loadCommitRecords reads the record and every reflog of the repository
+// LoadCommitRecords reads the record and every reflog of the repository
 // holding dir. No record (CI, a clone without the hooks) is an empty map.
-func loadCommitRecords(dir string) (commitRecords, error) {
+func LoadCommitRecords(dir string) (CommitRecords, error) {
 	repo, ok := gitrepo.Find(dir)
 	if !ok {
 		return nil, nil
@@ -130,7 +130,7 @@ func loadCommitRecords(dir string) (commitRecords, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("cannot read the local commit record: %w", err)
 	}
-	out := commitRecords{}
+	out := CommitRecords{}
 	visit := func(path string) {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -164,12 +164,12 @@ func loadCommitRecords(dir string) (commitRecords, error) {
 	return out, nil
 }
 
-// recordSays is verify's question: who the hooks saw make a commit here.
-func (r commitRecords) recordSays(commit string) ([]string, bool) {
+// RecordSays is verify's question: who the hooks saw make a commit here.
+func (r CommitRecords) RecordSays(commit string) ([]string, bool) {
 	who, ok := r[commit]
 	return who, ok
 }
 
 // agentSessionHuman reports whether the hooks take this commit for a
 // human's.
-func agentSessionHuman(c *cli) bool { return !agentCommit(c) }
+func agentSessionHuman(c Env) bool { return !agentCommit(c) }

@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"fmt"
@@ -11,18 +11,15 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-func init() { gitHooks["commit-msg"] = runCommitMsg }
-
-// runCommitMsg makes sure the message git is about to commit carries
+// CommitMsg makes sure the message git is about to commit carries
 // exactly one well-formed agent trailer. It adds a missing one first:
 // prepare-commit-msg leaves a message the author writes in the editor to
 // this hook, and an editor may drop what prepare-commit-msg added. With
-// trailers.require off it only adds, never refuses.
-func runCommitMsg(c *cli, args []string) error {
-	if len(args) != 1 {
-		return usageErrorf("usage: git-hook commit-msg <message file>")
-	}
-	file := args[0]
+// trailers.require off it only adds, never refuses. file is git's
+// argument: the message file.
+func CommitMsg(c Env, file string) int { return exitCode(commitMsg(c, file)) }
+
+func commitMsg(c Env, file string) error {
 	hc, err := newGitHookContext(c, "commit-msg")
 	if err != nil {
 		return err
@@ -156,7 +153,7 @@ func forgedTrailer(hc *gitHookContext, vals, humans []string) string {
 	if len(vals) == 0 {
 		return ""
 	}
-	id, err := resolveAgent(hc.c, hc.repo, hc.pol)
+	id, err := hc.agent()
 	if err != nil {
 		return ""
 	}

@@ -1,10 +1,13 @@
-package main
+package githook
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -13,10 +16,43 @@ import (
 // when set, commits also get the policy's session trailer.
 const envSession = "SWARM_GUARD_SESSION"
 
+// Env is the process a git hook runs in.
+type Env struct {
+	Stdin  io.Reader
+	Stderr io.Writer
+	Getenv func(string) string
+	// Workdir is the directory git runs the hook in: the worktree's top
+	// level, or the git dir of a bare repository.
+	Workdir func() (string, error)
+	// Executable is this program's path, for the secret scanner that
+	// runs next to it.
+	Executable func() (string, error)
+	// AgentAncestor is hookenv.AgentAncestor when nil; tests replace it
+	// so that scripts are not judged by the session they happen to run in.
+	AgentAncestor func() int
+}
+
+// The exit codes git acts on.
+const (
+	Pass    = 0 // the git operation goes on
+	Blocked = 1 // the hook printed why, and git stops the operation
+)
+
+// errBlocked is what refuse returns: the hook printed its problems.
+var errBlocked = errors.New("blocked")
+
+// exitCode turns a hook's result into Pass or Blocked.
+func exitCode(err error) int {
+	if err != nil {
+		return Blocked
+	}
+	return Pass
+}
+
 // gitHookContext is what every git hook starts from: the worktree git
 // runs the hook in (its top level is the working directory) and its policy.
 type gitHookContext struct {
-	c    *cli
+	c    Env
 	hook string
 	repo *gitrepo.Repo // nil when git ran the hook outside a worktree (bare repository)
 	pol  *policy.Policy
@@ -24,41 +60,42 @@ type gitHookContext struct {
 
 // newGitHookContext loads the worktree and its policy. A broken policy
 // blocks every git hook: guessing what it meant is worse.
-func newGitHookContext(c *cli, hook string) (*gitHookContext, error) {
-	wd, err := c.workdir()
+func newGitHookContext(c Env, hook string) (*gitHookContext, error) {
+	wd, err := c.Workdir()
 	if err != nil {
 		return nil, refuse(c, hook, fmt.Sprintf("cannot tell the current directory (%v); run git from inside the worktree", err))
 	}
 	hc := &gitHookContext{c: c, hook: hook}
-	if hc.repo, _, hc.pol, err = repoPolicy(wd, ""); err != nil {
+	if hc.repo, _, hc.pol, err = hookenv.RepoPolicy(wd, ""); err != nil {
 		return nil, refuse(c, hook, fmt.Sprintf("the policy is broken, so every swarm-guard git hook refuses: %v; fix it (swarm-guard policy check)", err))
 	}
 	return hc, nil
 }
 
 // refuse prints one line per problem and blocks the git operation.
-func refuse(c *cli, hook string, problems ...string) error {
+func refuse(c Env, hook string, problems ...string) error {
 	for _, p := range problems {
-		fmt.Fprintf(c.stderr, "swarm-guard %s: %s\n", hook, p)
+		fmt.Fprintf(c.Stderr, "swarm-guard %s: %s\n", hook, p)
 	}
-	return failed()
+	return errBlocked
 }
 
 // warn prints a problem that does not block.
 func (hc *gitHookContext) warn(format string, args ...any) {
-	fmt.Fprintf(hc.c.stderr, "swarm-guard %s: warning: %s\n", hc.hook, fmt.Sprintf(format, args...))
+	fmt.Fprintf(hc.c.Stderr, "swarm-guard %s: warning: %s\n", hc.hook, fmt.Sprintf(format, args...))
 }
 
 // agent resolves the agent id for this worktree.
 func (hc *gitHookContext) agent() (identity.Identity, error) {
-	return resolveAgent(hc.c, hc.repo, hc.pol)
+	return AgentID(hc.c.Getenv, hc.repo, hc.pol)
 }
 
-// resolveAgent is identity.Resolve with the process's environment, the
-// policy's identity source and the worktree's branch.
-func resolveAgent(c *cli, repo *gitrepo.Repo, pol *policy.Policy) (identity.Identity, error) {
+// AgentID is the agent id the hooks stamp on commits: identity.Resolve
+// with the process's environment, the policy's identity source and the
+// worktree's branch (repo may be nil).
+func AgentID(getenv func(string) string, repo *gitrepo.Repo, pol *policy.Policy) (identity.Identity, error) {
 	return identity.Resolve(identity.Options{
-		Getenv:    c.getenv,
+		Getenv:    getenv,
 		UseBranch: pol.Identity.Source == "branch",
 		Branch:    identity.Branch(repo),
 	})
@@ -98,7 +135,7 @@ func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, err
 		return nil, err
 	}
 	ts := []trailer.Trailer{{Key: hc.pol.Trailers.AgentKey, Value: id.ID}}
-	if s := hc.c.getenv(envSession); s != "" && (len(existing) == 0 || contains(existing, id.ID)) {
+	if s := hc.c.Getenv(envSession); s != "" && (len(existing) == 0 || contains(existing, id.ID)) {
 		if identity.Valid(s) {
 			ts = append(ts, trailer.Trailer{Key: hc.pol.Trailers.SessionKey, Value: s})
 		} else {

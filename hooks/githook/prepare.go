@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"fmt"
@@ -8,21 +8,17 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
 )
 
-func init() { gitHooks["prepare-commit-msg"] = runPrepareCommitMsg }
-
-// runPrepareCommitMsg adds the agent trailer to the message git is about
+// PrepareCommitMsg adds the agent trailer to the message git is about
 // to commit. It is the one message hook that `git commit --no-verify`,
 // cherry-pick, revert and rebase still run, so it does the stamping;
-// commit-msg checks. Arguments: <message file> [<source> [<commit>]],
-// source being message, template, merge, squash or commit.
-func runPrepareCommitMsg(c *cli, args []string) error {
-	if len(args) < 1 || len(args) > 3 {
-		return usageErrorf("usage: git-hook prepare-commit-msg <message file> [<source> [<commit>]]")
-	}
-	file, source := args[0], ""
-	if len(args) > 1 {
-		source = args[1]
-	}
+// commit-msg checks. file and source are git's first two arguments: the
+// message file and where the message came from ("" when git gave none,
+// else message, template, merge, squash or commit).
+func PrepareCommitMsg(c Env, file, source string) int {
+	return exitCode(prepareCommitMsg(c, file, source))
+}
+
+func prepareCommitMsg(c Env, file, source string) error {
 	hc, err := newGitHookContext(c, "prepare-commit-msg")
 	if err != nil {
 		return err
@@ -71,7 +67,7 @@ func runPrepareCommitMsg(c *cli, args []string) error {
 		return nil
 	}
 	agent := agentCommit(c)
-	if len(humans) > 0 || (len(existing) > 0 && (!agent || c.getenv(envSession) == "")) {
+	if len(humans) > 0 || (len(existing) > 0 && (!agent || c.Getenv(envSession) == "")) {
 		// The message already names its agent, or its human, which is
 		// kept; an agent's own may still get its session trailer below.
 		return nil

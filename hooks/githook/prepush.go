@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"bufio"
@@ -11,8 +11,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-func init() { gitHooks["pre-push"] = runPrePush }
-
 // refUpdate is one line git gives pre-push on stdin.
 type refUpdate struct {
 	localRef, localOID, remoteRef, remoteOID string
@@ -23,16 +21,16 @@ func (u refUpdate) creates() bool { return isZeroOID(u.remoteOID) }
 
 func isZeroOID(oid string) bool { return strings.Trim(oid, "0") == "" }
 
-// runPrePush refuses, listing every offending ref and commit: updates
+// PrePush refuses, listing every offending ref and commit: updates
 // that are not fast-forwards, deletes of protected branches, updates of
 // protected branches (git.push_to_protected) and, with
 // git.push_requires_trailer, commits about to be pushed without exactly
-// one well-formed agent trailer. Arguments: <remote name> <remote url>;
-// stdin: "<local ref> <local oid> <remote ref> <remote oid>" lines.
-func runPrePush(c *cli, args []string) error {
-	if len(args) != 2 {
-		return usageErrorf("usage: git-hook pre-push <remote> <url>, with git's ref lines on stdin")
-	}
+// one well-formed agent trailer. git's arguments (<remote name> <remote
+// url>) are the caller's to check; stdin: "<local ref> <local oid>
+// <remote ref> <remote oid>" lines.
+func PrePush(c Env) int { return exitCode(prePush(c)) }
+
+func prePush(c Env) error {
 	hc, err := newGitHookContext(c, "pre-push")
 	if err != nil {
 		return err
@@ -89,9 +87,9 @@ func runPrePush(c *cli, args []string) error {
 		}
 	}
 	if hc.pol.Git.PushRequiresTrailer && len(tips) > 0 {
-		var records commitRecords
+		var records CommitRecords
 		if hc.repo != nil {
-			if records, err = loadCommitRecords(hc.repo.Root); err != nil {
+			if records, err = LoadCommitRecords(hc.repo.Root); err != nil {
 				return refuse(c, hc.hook, err.Error())
 			}
 		}
@@ -114,9 +112,9 @@ func runPrePush(c *cli, args []string) error {
 	return nil
 }
 
-func readRefUpdates(c *cli) ([]refUpdate, error) {
+func readRefUpdates(c Env) ([]refUpdate, error) {
 	var out []refUpdate
-	sc := bufio.NewScanner(c.stdin)
+	sc := bufio.NewScanner(c.Stdin)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
@@ -160,7 +158,7 @@ func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
 //
 // With records (this clone's record of who made its commits), it also
 // lists the commits whose trailer names someone else (ci.RecordMismatch).
-func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string, refsOf map[string][]string, records commitRecords) (problems, recorded []string, err error) {
+func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string, refsOf map[string][]string, records CommitRecords) (problems, recorded []string, err error) {
 	args := []string{"log", "-z", "--source",
 		"--format=%H%x1f%S%x1f%s%x1f%(trailers:key=" + key + ",unfold,separator=%x1e,key_value_separator=%x1d)" +
 			"%x1f%(trailers:key=" + humanKey + ",unfold,separator=%x1e,key_value_separator=%x1d)"}
@@ -191,7 +189,7 @@ func trailerProblems(git gitx.Runner, key, humanKey string, tips, known []string
 		if p := commitTrailerProblem(key, humanKey, agentVals, humanVals); p != "" {
 			problems = append(problems, fmt.Sprintf("%s: commit %s %q has %s", ref, short(hash), truncateSubject(subject), p))
 		}
-		if who, ok := records.recordSays(hash); ok {
+		if who, ok := records.RecordSays(hash); ok {
 			if m := ci.RecordMismatch(who, agentVals, humanVals, key, humanKey); m != "" {
 				recorded = append(recorded, fmt.Sprintf("%s: commit %s %q %s", ref, short(hash), truncateSubject(subject), m))
 			}

@@ -1,4 +1,4 @@
-package main
+package githook
 
 import "github.com/swarm-guard/swarm-guard/hooks/hookenv"
 
@@ -8,17 +8,21 @@ import "github.com/swarm-guard/swarm-guard/hooks/hookenv"
 // python's os.environ.pop), a parent process started in an agent session
 // (hookenv.AgentAncestor).
 
-// agentAncestor is hookenv.AgentAncestor; the test binary replaces it so
-// scripts are not judged by the session the tests happen to run in.
-var agentAncestor = hookenv.AgentAncestor
+// agentAncestor is Env.AgentAncestor, else hookenv.AgentAncestor.
+func agentAncestor(c Env) int {
+	if c.AgentAncestor != nil {
+		return c.AgentAncestor()
+	}
+	return hookenv.AgentAncestor()
+}
 
 // inAgentSession reports whether the hook runs inside an agent's session.
-func inAgentSession(c *cli) bool {
-	return hookenv.AgentSession(c.getenv) || agentAncestor() != 0
+func inAgentSession(c Env) bool {
+	return hookenv.AgentSession(c.Getenv) || agentAncestor(c) != 0
 }
 
 // agentCommit reports whether the commit being made is an agent's (it
 // gets the Agent-Id) rather than a human's.
-func agentCommit(c *cli) bool {
-	return hookenv.AgentCommit(c.getenv) || agentAncestor() != 0
+func agentCommit(c Env) bool {
+	return hookenv.AgentCommit(c.Getenv) || agentAncestor(c) != 0
 }

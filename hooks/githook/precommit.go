@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"context"
@@ -9,18 +9,15 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
 )
 
-func init() {
-	// Replaces the branch-check-only hook githook_branch.go registers.
-	gitHooks["pre-commit"] = runPreCommit
-}
-
-// runPreCommit is the pre-commit git hook: the branch check first, then
+// PreCommit is the pre-commit git hook: the branch check first, then
 // the staged additions, scanned for secrets and unresolved conflict
 // markers. git runs it in the worktree with the environment of the commit,
 // so GIT_INDEX_FILE (git commit -a, git commit <paths>) selects the index
 // that is about to be committed. Anything that goes wrong blocks the
 // commit: an unscanned commit is how a secret gets out.
-func runPreCommit(c *cli, args []string) error {
+func PreCommit(c Env) int { return exitCode(preCommit(c)) }
+
+func preCommit(c Env) error {
 	if err := preCommitBranchCheck(c); err != nil {
 		return err
 	}
@@ -31,7 +28,7 @@ func runPreCommit(c *cli, args []string) error {
 	if hc.repo == nil {
 		return nil // a bare repository has no worktree to commit from
 	}
-	self, _ := c.executable()
+	self, _ := c.Executable()
 	findings, err := secretscan.PreCommit(context.Background(), secretscan.PreCommitRequest{
 		Dir: hc.repo.Root, Root: hc.repo.Root, Policy: hc.pol, Runner: secretscan.Runner{Self: self},
 	})
@@ -58,9 +55,9 @@ func runPreCommit(c *cli, args []string) error {
 	default:
 		what = fmt.Sprintf("%d unresolved conflict marker(s)", markers)
 	}
-	fmt.Fprintf(c.stderr, "swarm-guard pre-commit: the staged changes add %s; the commit is blocked:\n", what)
+	fmt.Fprintf(c.Stderr, "swarm-guard pre-commit: the staged changes add %s; the commit is blocked:\n", what)
 	for _, f := range findings {
-		fmt.Fprintf(c.stderr, "  %s: %s: %s\n", format.Location(f), f.Rule, f.Preview)
+		fmt.Fprintf(c.Stderr, "  %s: %s: %s\n", format.Location(f), f.Rule, f.Preview)
 	}
 	var fixes []string
 	if secrets > 0 {

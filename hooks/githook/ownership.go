@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // plain shell owns every branch of the swarm and is never stopped by it.
 // A [rules] foreign-branch = "off" turns it off here too.
 func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
-	getenv := hc.c.getenv
+	getenv := hc.c.Getenv
 	if !inAgentSession(hc.c) || hc.pol.RuleAction(policy.RuleForeignBranch) == policy.Off {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package githook
 
 import (
 	"fmt"
@@ -6,21 +6,11 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-func init() {
-	// The pre-commit hook is the secret scan's (githook_precommit.go), which
-	// calls preCommitBranchCheck first. Until that file registers it, the
-	// branch check is the whole hook, so that installed hooks never fail
-	// with "unknown git hook". Map assignment order between the two init
-	// functions does not matter: theirs overwrites, or finds this absent.
-	if _, ok := gitHooks["pre-commit"]; !ok {
-		gitHooks["pre-commit"] = func(c *cli, args []string) error { return preCommitBranchCheck(c) }
-	}
-}
-
 // preCommitBranchCheck refuses a commit on a protected branch when the
 // policy says git.commit_on_protected = "deny". A detached HEAD (a rebase
-// in progress, a bisect) is no branch and passes.
-func preCommitBranchCheck(c *cli) error {
+// in progress, a bisect) is no branch and passes. PreCommit runs it
+// first.
+func preCommitBranchCheck(c Env) error {
 	hc, err := newGitHookContext(c, "pre-commit")
 	if err != nil {
 		return err
