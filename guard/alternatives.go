@@ -13,7 +13,6 @@ var (
 	altDelete        = rules.DeleteOutsideWorktree.Instead
 	altWrite         = rules.WriteOutsideWorktree.Instead
 	altSecret        = rules.SecretFile.Instead
-	altSQL           = rules.DestructiveSQL.Instead
 	altExfil         = rules.SecretExfiltration.Instead
 	altOversight     = rules.Oversight.Instead
 )

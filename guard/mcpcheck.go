@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
@@ -63,8 +64,8 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		// A tool that runs SQL does what its SQL does.
 		access = mcp.Read
 		for _, sql := range sqls {
-			if fs := sqlcheck.Destructive(sql); len(fs) > 0 {
-				a.report(inv, policy.RuleDestructiveSQL, where+" runs "+fs[0].Why+": "+clip(fs[0].Statement), altSQL)
+			a.judge(inv, effect.SQL{By: where, Text: sql}) // the rule Bash's clients go through
+			if len(sqlcheck.Destructive(sql)) > 0 {
 				access = mcp.Destructive
 			} else if !sqlcheck.ReadOnly(sql) && access < mcp.Write {
 				access = mcp.Write // DML, DDL, or SQL the guard cannot read

@@ -3,8 +3,7 @@ package guard
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // sqlClient describes where a database client takes SQL from.
@@ -61,11 +60,11 @@ func registerSQL() {
 	handlers["mongo"] = (*analyzer).mongo
 }
 
-// checkSQL reports the destructive statements in sql.
+// checkSQL hands the SQL inv runs from source (-c/-e, argument, input)
+// to the rules (guard/rules/destructive_sql.go). A part only known at run
+// time reads as a name, so `DELETE FROM $t` is still a DELETE without WHERE.
 func (a *analyzer) checkSQL(inv *invocation, sql, source string) {
-	for _, f := range sqlcheck.Destructive(strings.ReplaceAll(sql, unknownMark, "x")) {
-		a.report(inv, policy.RuleDestructiveSQL, inv.name+" "+source+" runs "+f.Why+": "+clip(f.Statement), altSQL)
-	}
+	a.judge(inv, effect.SQL{By: inv.name + " " + source, Text: strings.ReplaceAll(sql, unknownMark, "x")})
 }
 
 func (a *analyzer) sqlClient(inv *invocation) {
@@ -176,13 +175,13 @@ func (a *analyzer) bigquery(inv *invocation) {
 }
 
 func (a *analyzer) dropdb(inv *invocation) {
-	a.report(inv, policy.RuleDestructiveSQL, "dropdb deletes a whole database", altSQL)
+	a.judge(inv, effect.DataWipe{Tool: "dropdb", What: effect.WholeDatabase})
 }
 
 func (a *analyzer) mysqladmin(inv *invocation) {
 	for _, x := range inv.args() {
 		if strings.EqualFold(x.s, "drop") {
-			a.report(inv, policy.RuleDestructiveSQL, "mysqladmin drop deletes a whole database", altSQL)
+			a.judge(inv, effect.DataWipe{Tool: "mysqladmin drop", What: effect.WholeDatabase})
 			return
 		}
 	}
@@ -192,14 +191,14 @@ func (a *analyzer) redisCli(inv *invocation) {
 	for _, x := range inv.args() {
 		switch strings.ToUpper(x.s) {
 		case "FLUSHALL", "FLUSHDB":
-			a.report(inv, policy.RuleDestructiveSQL, "redis-cli "+x.s+" deletes every key", "delete the keys you mean with DEL or UNLINK")
+			a.judge(inv, effect.DataWipe{Tool: "redis-cli " + x.s, What: effect.EveryKey})
 			return
 		}
 	}
 	if inv.in != nil && !inv.in.dynamic {
 		up := strings.ToUpper(inv.in.text)
 		if strings.Contains(up, "FLUSHALL") || strings.Contains(up, "FLUSHDB") {
-			a.report(inv, policy.RuleDestructiveSQL, "redis-cli input runs FLUSHALL/FLUSHDB, which deletes every key", "delete the keys you mean with DEL or UNLINK")
+			a.judge(inv, effect.DataWipe{Tool: "redis-cli", What: effect.EveryKeyInput})
 		}
 	}
 }
@@ -215,7 +214,7 @@ func (a *analyzer) mongo(inv *invocation) {
 	}
 	for _, c := range code {
 		if strings.Contains(c, "dropDatabase(") || strings.Contains(c, ".drop(") || strings.Contains(c, "deleteMany({})") || strings.Contains(c, "remove({})") {
-			a.report(inv, policy.RuleDestructiveSQL, inv.name+" drops a collection or database, or deletes every document", "delete the documents you mean with a filter")
+			a.judge(inv, effect.DataWipe{Tool: inv.name, What: effect.Documents})
 			return
 		}
 	}
@@ -271,7 +270,7 @@ func (a *analyzer) checkDBTask(inv *invocation, tool string, args []arg) {
 			}
 		}
 		if matched {
-			a.report(inv, policy.RuleDestructiveSQL, tool+" "+task+" drops or wipes the database's data", altSQL)
+			a.judge(inv, effect.DataWipe{Tool: tool + " " + task, What: effect.FrameworkData})
 			return
 		}
 	}

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // DestructiveSQL (G8): schema and data removal through any database
 // client or framework command.
@@ -22,4 +26,33 @@ var DestructiveSQL = Rule{
 		"rails db:migrate",
 		`psql -c "SELECT count(*) FROM t"`,
 	},
+	Judge: judgeDestructiveSQL,
+}
+
+// judgeDestructiveSQL denies every destructive statement of SQL, whoever
+// runs it (a shell client or an MCP tool), and every wholesale wipe.
+func judgeDestructiveSQL(e effect.Effect, _ *Facts) []Verdict {
+	switch x := e.(type) {
+	case effect.SQL:
+		var out []Verdict
+		for _, f := range sqlcheck.Destructive(x.Text) {
+			out = append(out, Verdict{Reason: x.By + " runs " + f.Why + ": " + clip(f.Statement)})
+		}
+		return out
+	case effect.DataWipe:
+		keys := "delete the keys you mean with DEL or UNLINK"
+		switch x.What {
+		case effect.WholeDatabase:
+			return []Verdict{{Reason: x.Tool + " deletes a whole database"}}
+		case effect.FrameworkData:
+			return []Verdict{{Reason: x.Tool + " drops or wipes the database's data"}}
+		case effect.EveryKey:
+			return []Verdict{{Reason: x.Tool + " deletes every key", Instead: keys}}
+		case effect.EveryKeyInput:
+			return []Verdict{{Reason: x.Tool + " input runs FLUSHALL/FLUSHDB, which deletes every key", Instead: keys}}
+		case effect.Documents:
+			return []Verdict{{Reason: x.Tool + " drops a collection or database, or deletes every document", Instead: "delete the documents you mean with a filter"}}
+		}
+	}
+	return nil
 }
