@@ -24,6 +24,7 @@ func (a *analyzer) judge(inv *invocation, e effect.Effect) {
 func (a *analyzer) facts() *rules.Facts {
 	if a.ruleFacts == nil {
 		a.ruleFacts = &rules.Facts{Policy: a.pol, Agent: a.agent()}
+		a.pathFacts(a.ruleFacts)
 	}
 	return a.ruleFacts
 }

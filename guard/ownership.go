@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -16,13 +17,7 @@ import (
 // add turns the delete/write finding it explains into foreign-worktree.
 const foreignWorktreeMark = ", inside another agent's worktree "
 
-func altForeignWorktree(home string) string {
-	alt := "leave other agents' worktrees to their owners: read them if you need to, and make your changes in your own worktree"
-	if home != "" {
-		alt += " " + home
-	}
-	return alt + " (ask the worktree's owner or a human for changes there)"
-}
+func altForeignWorktree(home string) string { return rules.ForeignWorktreeInstead(home) }
 
 // agent is the swarm.Agent the engine judges for.
 func (a *analyzer) agent() swarm.Agent {

@@ -10,6 +10,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	shpattern "mvdan.cc/sh/v3/pattern"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -554,26 +556,24 @@ func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, strin
 	return placeOutside, why
 }
 
-// deletePath applies G5 (and G4, G7) to a path a command deletes.
+// deletePath applies G5 (and G4, G7) to a path a command deletes: the
+// delete effects go to the rules; guard-tamper is still decided here.
 func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 	verb := inv.name
 	if inv.st.remote {
-		a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+quoteShow(x)+" on another machine, outside the worktree", altDelete)
+		a.judge(inv, effect.Delete{Target: effect.Target{Tool: verb, Shown: quoteShow(x), Remote: true}, Recursive: recursive})
 		return
 	}
 	t := a.resolveArg(x, inv.st)
 	if t.unknown {
-		a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+quoteShow(x)+", a path only known at run time, so it may be outside the worktree",
-			"name the path literally, inside the worktree")
+		a.judge(inv, effect.Delete{Target: effect.Target{Tool: verb, Shown: quoteShow(x), Dynamic: true}, Recursive: recursive})
 		if len(t.paths) == 0 {
 			return
 		}
 	}
 	for _, p := range t.paths {
 		if t.glob {
-			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
-				a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, altDelete)
-			}
+			a.judge(inv, effect.Delete{Target: a.globTarget(verb, p, inv.st, t.walk), Recursive: recursive})
 			if wipesWorktree(p, a.env.Root) && !a.pol.Git.AllowWorktreeWipe {
 				a.report(inv, policy.RuleDestructiveGit, verb+" deletes everything in the worktree ("+p+"), uncommitted and untracked work included",
 					"delete the files you mean by name (rm -rf build dist); a wipe of the whole worktree is for a human ([git] allow_worktree_wipe)")
@@ -587,14 +587,11 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 		if hit == p {
 			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
 		}
-		pl, why := a.classify(p, inv.st)
-		if pl == placeOutside {
-			a.report(inv, policy.RuleDeleteOutside, verb+" deletes "+why, a.deleteAdvice(p))
-		} else if recursive && pl == placeInside {
-			if s := a.sensitiveBelow(p); s != "" {
-				a.report(inv, policy.RuleDeleteOutside, verb+" recursively deletes "+p+", which contains "+s, altDelete)
-			}
+		d := effect.Delete{Target: a.pathTarget(verb, p, inv.st), Recursive: recursive}
+		if recursive && d.Place.Kind == effect.Inside {
+			d.Contains = a.sensitiveBelow(p)
 		}
+		a.judge(inv, d)
 		if hit != "" && hit != p {
 			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
 		}
@@ -602,6 +599,36 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 			a.report(inv, policy.RuleSecretFile, verb+" touches the secret file "+p, altSecret)
 		}
 	}
+}
+
+// pathTarget describes the resolved path p as tool uses it.
+func (a *analyzer) pathTarget(tool, p string, st *state) effect.Target {
+	pl, why := a.classify(p, st)
+	return effect.Target{Tool: tool, Path: p, Place: effectPlace(pl, why)}
+}
+
+// globTarget describes the resolved pattern p as tool uses it.
+func (a *analyzer) globTarget(tool, p string, st *state, walk bool) effect.Target {
+	pl, why := a.globPlace(p, st, walk)
+	return effect.Target{Tool: tool, Path: p, Glob: true, Place: effectPlace(pl, why)}
+}
+
+func effectPlace(pl place, why string) effect.Place {
+	switch pl {
+	case placeInside:
+		return effect.Place{Kind: effect.Inside}
+	case placeWritable:
+		return effect.Place{Kind: effect.Writable}
+	case placeSink:
+		return effect.Place{Kind: effect.Sink}
+	}
+	return effect.Place{Kind: effect.Outside, What: why, Foreign: strings.Contains(why, foreignWorktreeMark)}
+}
+
+// pathFacts copies what the path rules know about this Env into f.
+func (a *analyzer) pathFacts(f *rules.Facts) {
+	f.Root, f.Home, f.Temp = a.env.Root, a.env.Home, a.env.Temp
+	f.GoCache = a.env.Vars["GOCACHE"]
 }
 
 func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool, verb string) {
@@ -695,41 +722,6 @@ func (a *analyzer) readPath(inv *invocation, x arg) {
 			return
 		}
 	}
-}
-
-// toolCaches are caches outside the worktree that their own tool clears
-// safely (it knows what is in use): deleting them by hand is denied, and
-// the advice names the tool's command, which the guard allows.
-var toolCaches = []struct{ dir, clean string }{
-	{"~/.cache/go-build", "go clean -cache"},
-	{"~/go/pkg/mod", "go clean -modcache"},
-	{"~/.npm", "npm cache clean --force"},
-	{"~/.cache/pip", "pip cache purge"},
-	{"~/.cache/yarn", "yarn cache clean"},
-	{"~/.yarn/berry/cache", "yarn cache clean --all"},
-	{"~/.local/share/pnpm/store", "pnpm store prune"},
-	{"~/.cache/pnpm", "pnpm store prune"},
-	{"~/.cache/uv", "uv cache clean"},
-	{"~/.cache/pre-commit", "pre-commit clean"},
-	{"~/.cache/golangci-lint", "golangci-lint cache clean"},
-	{"~/.cache/deno", "deno clean"},
-	{"~/.bun/install/cache", "bun pm cache rm"},
-	{"~/.gradle/caches", "./gradlew --stop, then ask a human to clear the Gradle cache"},
-}
-
-// deleteAdvice is the "instead" of a delete outside the worktree: the
-// cache's own clean command when p is (in) a known tool cache.
-func (a *analyzer) deleteAdvice(p string) string {
-	for _, c := range toolCaches {
-		dir := policy.ExpandPath(c.dir, a.env.Root, a.env.Home, a.env.Temp)
-		if a.env.Home != "" && (p == dir || strings.HasPrefix(p, dir+"/")) {
-			return "clear the cache with its own command, which the guard allows: " + c.clean
-		}
-	}
-	if gocache := a.env.Vars["GOCACHE"]; gocache != "" && (p == gocache || strings.HasPrefix(p, gocache+"/")) {
-		return "clear the cache with its own command, which the guard allows: go clean -cache"
-	}
-	return altDelete
 }
 
 // wipesWorktree reports whether a glob matches every entry at the top of

@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // DeleteOutsideWorktree (G5): an agent's deletes stay in its own worktree
 // and the temp dir; everything else is someone else's.
@@ -19,4 +24,70 @@ var DeleteOutsideWorktree = Rule{
 		"rm -rf /tmp/cache",
 		"find . -name '*.pyc' -delete",
 	},
+	Judge: judgeDeleteOutside,
+}
+
+// judgeDeleteOutside denies a delete anywhere but the worktree, the
+// writable places and devices: on another machine, at a path only known at
+// run time, outside (another agent's worktree is foreign-worktree's), or
+// recursively inside when a git directory or another worktree lies below.
+func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
+	d, ok := e.(effect.Delete)
+	if !ok {
+		return nil
+	}
+	switch {
+	case d.Remote:
+		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + " on another machine, outside the worktree"}}
+	case d.Dynamic:
+		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
+			Instead: "name the path literally, inside the worktree"}}
+	case d.Place.Kind == effect.Outside && !d.Place.Foreign:
+		v := Verdict{Reason: d.Tool + " deletes " + d.Place.What}
+		if !d.Glob {
+			v.Instead = cacheAdvice(d.Path, f)
+		}
+		return []Verdict{v}
+	case d.Recursive && d.Place.Kind == effect.Inside && d.Contains != "":
+		return []Verdict{{Reason: d.Tool + " recursively deletes " + d.Path + ", which contains " + d.Contains}}
+	}
+	return nil
+}
+
+// toolCaches are caches outside the worktree that their own tool clears
+// safely (it knows what is in use): deleting them by hand is denied, and
+// the advice names the tool's command, which the guard allows.
+var toolCaches = []struct{ dir, clean string }{
+	{"~/.cache/go-build", "go clean -cache"},
+	{"~/go/pkg/mod", "go clean -modcache"},
+	{"~/.npm", "npm cache clean --force"},
+	{"~/.cache/pip", "pip cache purge"},
+	{"~/.cache/yarn", "yarn cache clean"},
+	{"~/.yarn/berry/cache", "yarn cache clean --all"},
+	{"~/.local/share/pnpm/store", "pnpm store prune"},
+	{"~/.cache/pnpm", "pnpm store prune"},
+	{"~/.cache/uv", "uv cache clean"},
+	{"~/.cache/pre-commit", "pre-commit clean"},
+	{"~/.cache/golangci-lint", "golangci-lint cache clean"},
+	{"~/.cache/deno", "deno clean"},
+	{"~/.bun/install/cache", "bun pm cache rm"},
+	{"~/.gradle/caches", "./gradlew --stop, then ask a human to clear the Gradle cache"},
+}
+
+// cacheAdvice is the "instead" of deleting p outside the worktree: the
+// cache's own clean command when p is (in) a known tool cache, else ""
+// (the rule's own).
+func cacheAdvice(p string, f *Facts) string {
+	if f.Home != "" {
+		for _, c := range toolCaches {
+			dir := policy.ExpandPath(c.dir, f.Root, f.Home, f.Temp)
+			if p == dir || strings.HasPrefix(p, dir+"/") {
+				return "clear the cache with its own command, which the guard allows: " + c.clean
+			}
+		}
+	}
+	if f.GoCache != "" && (p == f.GoCache || strings.HasPrefix(p, f.GoCache+"/")) {
+		return "clear the cache with its own command, which the guard allows: go clean -cache"
+	}
+	return ""
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // ForeignWorktree: other agents' worktrees (and other clones of the
 // repository) are read-only for this agent.
@@ -21,4 +24,27 @@ var ForeignWorktree = Rule{
 		"git -C .worktrees/agent-2 log",
 		"git worktree list",
 	},
+	Judge: judgeForeignWorktree,
+}
+
+// ForeignWorktreeInstead is the rule's Instead naming the agent's own
+// worktree home ("" leaves it out).
+func ForeignWorktreeInstead(home string) string {
+	alt := "leave other agents' worktrees to their owners: read them if you need to, and make your changes in your own worktree"
+	if home != "" {
+		alt += " " + home
+	}
+	return alt + " (ask the worktree's owner or a human for changes there)"
+}
+
+// judgeForeignWorktree denies deleting a path in another agent's worktree
+// or another checkout of the repository (reading there is fine).
+func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
+	switch e := e.(type) {
+	case effect.Delete:
+		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
+			return []Verdict{{Reason: e.Tool + " deletes " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
+		}
+	}
+	return nil
 }

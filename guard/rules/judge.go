@@ -20,8 +20,12 @@ type Verdict struct {
 // agent it judges for. The caller (the engine, the pre-push hook, verify)
 // fills it; judges never look anything up themselves.
 type Facts struct {
-	Policy *policy.Policy
-	Agent  swarm.Agent
+	Policy  *policy.Policy
+	Agent   swarm.Agent
+	Root    string // the agent's worktree (its home), absolute
+	Home    string // the user's home directory, absolute, or ""
+	Temp    string // the temp dir ($TMPDIR or /tmp)
+	GoCache string // $GOCACHE as the command would see it, or ""
 }
 
 // A Judge returns its rule's verdicts on one effect: none when the rule

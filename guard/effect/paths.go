@@ -1,0 +1,53 @@
+package effect
+
+// The file family: paths an invocation deletes, writes or reads, whoever
+// does it (rm, cp, a redirect, sed -i, the Write and Read tools, an MCP
+// server's path argument). The tool code resolves each operand once
+// (against every working directory it may run in, following symlinks it
+// knows) and says where the result lies; the rules decide from that.
+
+// PlaceKind is where a path lies for the agent.
+type PlaceKind int
+
+const (
+	Inside   PlaceKind = iota // in the agent's own worktree
+	Writable                  // outside it, where the policy lets agents write ([paths] writable: the temp dir)
+	Sink                      // a device that swallows or passes data through (/dev/null, /dev/stdout)
+	Outside                   // anywhere else: home, the system, git directories, other checkouts
+)
+
+// Place is where the tool code found a path to lie.
+type Place struct {
+	Kind PlaceKind
+	// What names the path and its place as reasons say it, when Outside:
+	// "/home/u/x, outside the worktree /w", "/w/.git/hooks, inside the
+	// repository's git directory /w/.git".
+	What string
+	// Foreign: the place is another agent's worktree or another checkout
+	// of the repository (What then ends in its root).
+	Foreign bool
+}
+
+// Target is one path operand as an invocation uses it.
+type Target struct {
+	Tool  string // the program or tool that acts, as reasons name it: "rm", "find", "Write"
+	Path  string // absolute and cleaned, symlinks of its directory resolved; a pattern when Glob
+	Shown string // the operand as written (`$d/x`), for paths not resolved here
+	Glob  bool   // Path is a shell or find pattern
+	// Dynamic: the operand (or the directory it is relative to) is only
+	// known at run time; Path is "" unless some resolution is known.
+	Dynamic bool
+	Remote  bool // the path is on another machine (ssh host rm, rsync to host:)
+	Place   Place
+}
+
+// Delete removes Path (a move's source counts: it disappears from there).
+type Delete struct {
+	Target
+	Recursive bool
+	// Contains is a git directory or another agent's worktree below Path
+	// that a recursive delete of Path reaches, when Path itself is inside.
+	Contains string
+}
+
+func (Delete) isEffect() {}
