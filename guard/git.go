@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -172,8 +174,7 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		return
 	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".push"):
 		if hasValue {
-			g := &gitCtx{inv: inv}
-			a.pushRefspec(g, val, false)
+			a.pushRefspecConfig(inv, val)
 		}
 		return
 	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror") && len(key) > len("remote..mirror"):
@@ -583,95 +584,98 @@ func (a *analyzer) gitPush(g *gitCtx, args []arg) {
 	if p.has("n", "dry-run") {
 		return // a dry run changes nothing
 	}
-	if p.dynamicOption() {
-		a.report(inv, policy.RuleForcePush, "git push has arguments only known at run time, which may force the push or name a protected branch", "write the remote and branch literally")
+	e := effect.Push{
+		Force: p.has("f", "force"), Lease: p.has("force-with-lease"), IfIncludes: p.has("force-if-includes"),
+		Mirror: p.has("mirror"), All: p.has("all", "branches"), Prune: p.has("prune"), Tags: p.has("tags"),
+		Delete: p.has("d", "delete"), Dynamic: p.dynamicOption(),
+	}
+	if e.Dynamic {
+		a.judge(inv, e)
 		return
-	}
-	if p.has("f", "force", "force-with-lease", "force-if-includes") && !a.leaseOnOwnBranch(g, p) {
-		a.report(inv, policy.RuleForcePush, "git push --force rewrites history that other agents may have built on", altForcePush)
-	}
-	if p.has("mirror") {
-		a.report(inv, policy.RuleForcePush, "git push --mirror overwrites and deletes every ref on the remote", altForcePush)
-	}
-	if p.has("prune") {
-		a.report(inv, policy.RuleForcePush, "git push --prune deletes remote branches that have no local counterpart", "push the branches you mean, without --prune")
-	}
-	if p.has("all", "branches", "mirror") {
-		a.report(inv, policy.RuleProtectedBranch, "git push --all pushes every local branch, protected ones ("+strings.Join(a.pol.ProtectedBranches, ", ")+") included", altProtected)
 	}
 	refspecs := p.operands
 	if len(refspecs) > 0 {
-		refspecs = refspecs[1:] // the remote
+		e.Remote = refspecs[0].s
+		refspecs = refspecs[1:]
 	}
-	deleting := p.has("d", "delete")
-	a.pushOwnership(g, p, refspecs)
-	for _, r := range refspecs {
-		a.pushRefspec(g, r, deleting)
-	}
-	if len(refspecs) == 0 && !p.has("all", "branches", "mirror", "tags") {
-		branches, unknown := a.currentBranches(g)
-		for _, b := range branches {
-			if a.pol.IsProtectedBranch(b) {
-				a.report(inv, policy.RuleProtectedBranch, "git push pushes the current branch, "+b+", which is protected", altProtected)
-			}
-		}
-		if unknown {
-			a.report(inv, policy.RuleProtectedBranch, "git push without a refspec pushes the current branch, and the guard cannot tell which branch that is here", "name the branch: git push origin <your-branch>")
-		}
-	}
+	e.Matching = len(refspecs) == 0 && strings.EqualFold(g.config["push.default"], "matching")
+	a.judge(inv, a.describePush(g, e, refspecs))
 }
 
-func (a *analyzer) pushRefspec(g *gitCtx, r arg, deleting bool) {
-	inv := g.inv
-	if r.dynamic {
-		a.report(inv, policy.RuleProtectedBranch, "git push names "+quoteShow(r)+", only known at run time, which may be a protected branch", "write the branch name literally")
-		return
+// pushRefspecConfig: remote.<name>.push sets a refspec every later push
+// of that remote uses; it is judged as a push of that refspec.
+func (a *analyzer) pushRefspecConfig(inv *invocation, val arg) {
+	a.judge(inv, a.describePush(&gitCtx{inv: inv}, effect.Push{}, []arg{val}))
+}
+
+// describePush completes a push's effect from its refspecs: each one
+// normalized, with the remote ref it writes; the branches HEAD names when
+// the push sends the current branch; whether branch ownership applies.
+func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []arg) effect.Push {
+	e.Swarm = a.inSwarmRepo(g)
+	needCurrent := e.Lease || len(refspecs) == 0 && !e.All && !e.Mirror && !e.Tags
+	if len(refspecs) > 0 {
+		e.Refspecs = make([]effect.Refspec, 0, len(refspecs))
 	}
+	for _, r := range refspecs {
+		rs := a.describeRefspec(g, r, e.Delete, e.Swarm)
+		needCurrent = needCurrent || rs.Current
+		e.Refspecs = append(e.Refspecs, rs)
+	}
+	if needCurrent {
+		branches, unknown := a.currentBranches(g)
+		e.CurrentUnknown = unknown
+		e.Current = make([]effect.Branch, len(branches))
+		for i, b := range branches {
+			e.Current[i].Name = b
+			if e.Swarm && b != "" && !a.pol.IsProtectedBranch(b) {
+				e.Current[i].Ref = a.remoteRefName(g, b, b, swarm.RefUpdate)
+				e.Current[i].CheckedOutBy = a.refCheckedOutElsewhere(e.Current[i].Ref)
+			}
+		}
+	}
+	return e
+}
+
+// describeRefspec normalizes one refspec of a push: a delete has no
+// source, a refspec without destination pushes its source to the same
+// name, and HEAD alone is the current branch.
+func (a *analyzer) describeRefspec(g *gitCtx, r arg, deleting, inSwarm bool) effect.Refspec {
+	if r.dynamic {
+		return effect.Refspec{Text: r.show(), Dynamic: true}
+	}
+	rs := effect.Refspec{Text: r.s, Glob: r.glob}
 	spec := r.s
-	a.refspecOwnership(g, spec, deleting)
 	if strings.HasPrefix(spec, "+") {
-		a.report(inv, policy.RuleForcePush, "the refspec "+spec+" forces the push (a leading + is --force for that ref)", altForcePush)
+		rs.Force = true
 		spec = spec[1:]
+	}
+	if spec == ":" && !deleting {
+		rs.Matching = true
+		return rs
 	}
 	src, dst, colon := strings.Cut(spec, ":")
 	if deleting {
-		dst, colon = src, true
-		src = ""
+		dst, colon, src = src, true, ""
 	}
+	op := swarm.RefUpdate
 	if colon && src == "" {
-		if a.protected(dst) {
-			a.report(inv, policy.RuleProtectedBranch, "git push deletes the protected branch "+dst+" on the remote", altProtected)
-		}
-		return
+		rs.Delete = true
+		op = swarm.RefDelete
 	}
 	if !colon || dst == "" {
 		dst = src
-		if src == "HEAD" || src == "@" {
-			branches, unknown := a.currentBranches(g)
-			for _, b := range branches {
-				if a.pol.IsProtectedBranch(b) {
-					a.report(inv, policy.RuleProtectedBranch, "git push "+src+" pushes the current branch, "+b+", which is protected", altProtected)
-				}
-			}
-			if unknown {
-				a.report(inv, policy.RuleProtectedBranch, "git push "+src+" pushes the current branch, and the guard cannot tell which branch that is here", "name the branch: git push origin <your-branch>")
-			}
-			return
+		if !rs.Delete && (src == "HEAD" || src == "@") {
+			rs.Src, rs.Current = src, true
+			return rs
 		}
 	}
-	if strings.Contains(dst, "*") {
-		if p, ok := a.protectedPattern(dst); ok {
-			a.report(inv, policy.RuleProtectedBranch, "the refspec "+r.s+" can push to the protected branch "+p, altProtected)
-		}
-		return
+	rs.Src, rs.Dst = src, dst
+	if inSwarm && !strings.Contains(dst, "*") {
+		rs.Ref = a.remoteRefName(g, src, dst, op)
+		rs.CheckedOutBy = a.refCheckedOutElsewhere(rs.Ref)
 	}
-	if dst == "HEAD" {
-		a.report(inv, policy.RuleProtectedBranch, "git push to the remote's HEAD updates its default branch", altProtected)
-		return
-	}
-	if a.protected(dst) {
-		a.report(inv, policy.RuleProtectedBranch, "git push updates the protected branch "+strings.TrimPrefix(dst, "refs/heads/"), altProtected)
-	}
+	return rs
 }
 
 func (a *analyzer) gitCommit(g *gitCtx, args []arg) {
@@ -1254,37 +1258,4 @@ func (a *analyzer) gitClone(g *gitCtx, args []arg) {
 	if len(p.operands) >= 2 {
 		a.writePath(g.inv, p.operands[1], "git clone writes to")
 	}
-}
-
-// leaseOnOwnBranch reports whether a forced push is one the policy's
-// [git] own_branch_force_with_lease allows: only --force-with-lease (not
-// -f, --force or a +refspec), of the branch checked out here, which is
-// not protected, named as itself or left implicit.
-func (a *analyzer) leaseOnOwnBranch(g *gitCtx, p parsed) bool {
-	if !a.pol.Git.OwnBranchForceWithLease || p.has("f", "force") || !p.has("force-with-lease") {
-		return false
-	}
-	branches, unknown := a.currentBranches(g)
-	if unknown || len(branches) != 1 || a.pol.IsProtectedBranch(branches[0]) {
-		return false
-	}
-	own := branches[0]
-	specs := p.operands
-	if len(specs) > 0 {
-		specs = specs[1:] // the remote
-	}
-	for _, r := range specs {
-		if !r.static() {
-			return false
-		}
-		src, dst, colon := strings.Cut(r.s, ":")
-		if !colon {
-			dst = src
-		}
-		if strings.HasPrefix(r.s, "+") || src != "HEAD" && strings.TrimPrefix(src, "refs/heads/") != own ||
-			strings.TrimPrefix(dst, "refs/heads/") != own && dst != "HEAD" {
-			return false
-		}
-	}
-	return true
 }

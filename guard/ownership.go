@@ -51,117 +51,35 @@ func (a *analyzer) checkedOutElsewhere(branch string) string {
 	return ""
 }
 
-// remoteRef judges one push destination. dst is what the refspec names
-// (refs/heads/x, refs/tags/v1, or a short name); src the source side ("" for
-// a delete).
-func (a *analyzer) remoteRef(g *gitCtx, src, dst string, op swarm.RefOp) {
-	ref := dst
+// remoteRefName names the remote ref a push destination writes the way
+// git does: dst is what the refspec names (refs/heads/x, refs/tags/v1, or
+// a short name); src the source side ("" for a delete).
+func (a *analyzer) remoteRefName(g *gitCtx, src, dst string, op swarm.RefOp) string {
 	switch {
-	case strings.HasPrefix(ref, "refs/"):
-	case strings.HasPrefix(ref, "heads/"), strings.HasPrefix(ref, "tags/"):
-		ref = "refs/" + ref
+	case strings.HasPrefix(dst, "refs/"):
+		return dst
+	case strings.HasPrefix(dst, "heads/"), strings.HasPrefix(dst, "tags/"):
+		return "refs/" + dst
 	case op == swarm.RefUpdate && strings.HasPrefix(src, "refs/tags/"):
-		ref = "refs/tags/" + ref // git names the destination like the source
+		return "refs/tags/" + dst // git names the destination like the source
 	case op == swarm.RefUpdate && a.env.Repo != nil && len(g.inv.st.cwds) > 0 && src != "HEAD" && src != "@" && !looksLikeCommit(src) &&
 		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.env.Repo.HasBranch(g.inv.st.cwds[0], src):
 		// "git push origin v1.0" or "v1.0:v1.0": a source that is no local
 		// branch is a tag. (A commit id may update an existing remote
 		// branch, so it stays a branch push.)
-		ref = "refs/tags/" + ref
-	default:
-		ref = "refs/heads/" + ref
+		return "refs/tags/" + dst
 	}
-	if strings.HasPrefix(ref, "refs/heads/") && a.pol.IsProtectedBranch(ref) {
-		return // protected-branch has its own, clearer finding
-	}
-	if strings.HasPrefix(ref, "refs/remotes/") || ref == "refs/heads/HEAD" {
-		return
-	}
-	if strings.HasPrefix(ref, "refs/for/") || strings.HasPrefix(ref, "refs/drafts/") {
-		return // Gerrit: a review request, the PR of that world
-	}
-	v := a.agent().MayWriteRef(ref, op, a.checkedOutElsewhere(strings.TrimPrefix(ref, "refs/heads/")))
-	if v.Denied {
-		a.report(g.inv, policy.RuleForeignBranch, "git push: "+v.Reason, v.Alternative)
-	}
+	return "refs/heads/" + dst
 }
 
-// pushOwnership judges the options of a push that reach other agents' refs
-// and the current branch a push without refspec sends.
-func (a *analyzer) pushOwnership(g *gitCtx, p parsed, refspecs []arg) {
-	inv := g.inv
-	if !a.inSwarmRepo(g) {
-		return
+// refCheckedOutElsewhere returns the other worktree that has the branch
+// of a full ref checked out, or "".
+func (a *analyzer) refCheckedOutElsewhere(ref string) string {
+	b, ok := strings.CutPrefix(ref, "refs/heads/")
+	if !ok || a.pol.IsProtectedBranch(b) {
+		return ""
 	}
-	alt := a.agent().Instead()
-	if p.has("all", "branches") {
-		a.report(inv, policy.RuleForeignBranch, "git push --all pushes every local branch, other agents' included", alt)
-	}
-	if p.has("mirror") {
-		a.report(inv, policy.RuleForeignBranch, "git push --mirror makes the remote's refs match this repository's, deleting and overwriting other agents' branches and tags", alt)
-	}
-	if p.has("prune") {
-		a.report(inv, policy.RuleForeignBranch, "git push --prune deletes remote branches and tags that have no local counterpart, other agents' included", alt)
-	}
-	if p.has("tags") && p.has("d", "delete") {
-		a.report(inv, policy.RuleForeignBranch, "git push --tags --delete deletes tags on the remote, which are shared release marks", "ask a human to delete tags")
-	}
-	if len(refspecs) == 0 && !p.has("all", "branches", "mirror", "tags") {
-		if strings.EqualFold(g.config["push.default"], "matching") {
-			a.report(inv, policy.RuleForeignBranch, "git push with push.default=matching pushes every branch that exists on both sides, other agents' included", alt)
-			return
-		}
-		branches, _ := a.currentBranches(g)
-		for _, b := range branches {
-			if b != "" && !a.pol.IsProtectedBranch(b) {
-				a.remoteRef(g, b, b, swarm.RefUpdate)
-			}
-		}
-	}
-}
-
-// refspecOwnership judges one refspec of git push (or remote.*.push).
-func (a *analyzer) refspecOwnership(g *gitCtx, spec string, deleting bool) {
-	if !a.inSwarmRepo(g) {
-		return
-	}
-	spec = strings.TrimPrefix(spec, "+")
-	if spec == ":" && !deleting {
-		a.report(g.inv, policy.RuleForeignBranch, "the refspec : pushes every branch that exists on both sides, other agents' included",
-			a.agent().Instead())
-		return
-	}
-	src, dst, colon := strings.Cut(spec, ":")
-	if deleting {
-		dst, colon, src = src, true, ""
-	}
-	op := swarm.RefUpdate
-	if colon && src == "" {
-		op = swarm.RefDelete
-	}
-	if !colon || dst == "" {
-		dst = src
-		if src == "HEAD" || src == "@" {
-			branches, _ := a.currentBranches(g)
-			for _, b := range branches {
-				if b != "" && !a.pol.IsProtectedBranch(b) {
-					a.remoteRef(g, b, b, swarm.RefUpdate)
-				}
-			}
-			return
-		}
-	}
-	if strings.Contains(dst, "*") {
-		if strings.HasPrefix(dst, "refs/tags/") && op == swarm.RefUpdate {
-			return // like --tags: creates tags, moving one needs force
-		}
-		if _, ok := a.protectedPattern(dst); ok {
-			return // protected-branch says so
-		}
-		a.report(g.inv, policy.RuleForeignBranch, "the refspec "+spec+" pushes to every branch its pattern matches, other agents' included", a.agent().Instead())
-		return
-	}
-	a.remoteRef(g, src, dst, op)
+	return a.checkedOutElsewhere(b)
 }
 
 // localBranchOwnership: git branch -d/-D/-m/-f and update-ref of a branch

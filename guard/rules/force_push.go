@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // ForcePush (G1): a push that is not a fast-forward replaces the remote's
 // history, and other agents may have fetched and built on it.
@@ -25,4 +30,60 @@ var ForcePush = Rule{
 		"git push -u origin agent-1",
 		"git push --dry-run -f",
 	},
+	Judge: judgeForcePush,
+}
+
+// judgeForcePush: a push that may replace the remote's history.
+func judgeForcePush(e effect.Effect, f *Facts) []Verdict {
+	p, ok := e.(effect.Push)
+	if !ok {
+		return nil
+	}
+	if p.Dynamic {
+		return []Verdict{{Reason: "git push has arguments only known at run time, which may force the push or name a protected branch", Instead: "write the remote and branch literally"}}
+	}
+	var out []Verdict
+	if (p.Force || p.Lease || p.IfIncludes) && !leaseOnOwnBranch(&p, f) {
+		out = append(out, Verdict{Reason: "git push --force rewrites history that other agents may have built on"})
+	}
+	if p.Mirror {
+		out = append(out, Verdict{Reason: "git push --mirror overwrites and deletes every ref on the remote"})
+	}
+	if p.Prune {
+		out = append(out, Verdict{Reason: "git push --prune deletes remote branches that have no local counterpart", Instead: "push the branches you mean, without --prune"})
+	}
+	for _, r := range p.Refspecs {
+		if r.Force && !r.Dynamic {
+			out = append(out, Verdict{Reason: "the refspec " + r.Text + " forces the push (a leading + is --force for that ref)"})
+		}
+	}
+	return out
+}
+
+// leaseOnOwnBranch reports whether a forced push is one the policy's
+// [git] own_branch_force_with_lease allows: only --force-with-lease (not
+// -f, --force or a +refspec), of the one branch checked out where it
+// runs, which is not protected, named as itself or left implicit.
+func leaseOnOwnBranch(p *effect.Push, f *Facts) bool {
+	if !f.Policy.Git.OwnBranchForceWithLease || p.Force || !p.Lease {
+		return false
+	}
+	if p.CurrentUnknown || len(p.Current) != 1 || f.Policy.IsProtectedBranch(p.Current[0].Name) {
+		return false
+	}
+	own := p.Current[0].Name
+	for _, r := range p.Refspecs {
+		if r.Dynamic || r.Glob {
+			return false
+		}
+		src, dst, colon := strings.Cut(r.Text, ":")
+		if !colon {
+			dst = src
+		}
+		if strings.HasPrefix(r.Text, "+") || src != "HEAD" && strings.TrimPrefix(src, "refs/heads/") != own ||
+			strings.TrimPrefix(dst, "refs/heads/") != own && dst != "HEAD" {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,12 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // ForeignBranch: each agent owns its home branch and [swarm]
 // own_branches; other agents' branches and tags are theirs.
@@ -22,4 +28,93 @@ var ForeignBranch = Rule{
 		"git push origin HEAD:agent/w1-aaaa/spike",
 		"git push origin v1.1",
 	},
+	Judge: judgeForeignBranch,
+}
+
+// judgeForeignBranch: a push that writes or deletes refs that are not the
+// agent's own.
+func judgeForeignBranch(e effect.Effect, f *Facts) []Verdict {
+	switch e := e.(type) {
+	case effect.Push:
+		return judgeForeignPush(&e, f)
+	}
+	return nil
+}
+
+func judgeForeignPush(p *effect.Push, f *Facts) []Verdict {
+	if !p.Swarm || p.Dynamic {
+		return nil
+	}
+	alt := f.Agent.Instead()
+	var out []Verdict
+	if p.All {
+		out = append(out, Verdict{Reason: "git push --all pushes every local branch, other agents' included", Instead: alt})
+	}
+	if p.Mirror {
+		out = append(out, Verdict{Reason: "git push --mirror makes the remote's refs match this repository's, deleting and overwriting other agents' branches and tags", Instead: alt})
+	}
+	if p.Prune {
+		out = append(out, Verdict{Reason: "git push --prune deletes remote branches and tags that have no local counterpart, other agents' included", Instead: alt})
+	}
+	if p.Tags && p.Delete {
+		out = append(out, Verdict{Reason: "git push --tags --delete deletes tags on the remote, which are shared release marks", Instead: "ask a human to delete tags"})
+	}
+	if len(p.Refspecs) == 0 && !p.All && !p.Mirror && !p.Tags {
+		if p.Matching {
+			return append(out, Verdict{Reason: "git push with push.default=matching pushes every branch that exists on both sides, other agents' included", Instead: alt})
+		}
+		out = foreignCurrent(out, p, f)
+	}
+	for _, r := range p.Refspecs {
+		op := swarm.RefUpdate
+		if r.Delete {
+			op = swarm.RefDelete
+		}
+		switch {
+		case r.Dynamic:
+			// protected-branch: it may name any branch
+		case r.Matching:
+			out = append(out, Verdict{Reason: "the refspec : pushes every branch that exists on both sides, other agents' included", Instead: alt})
+		case r.Current:
+			out = foreignCurrent(out, p, f)
+		case strings.Contains(r.Dst, "*"):
+			if strings.HasPrefix(r.Dst, "refs/tags/") && op == swarm.RefUpdate {
+				break // like --tags: creates tags, moving one needs force
+			}
+			if _, ok := ProtectedPattern(f.Policy, r.Dst); ok {
+				break // protected-branch says so
+			}
+			out = append(out, Verdict{Reason: "the refspec " + strings.TrimPrefix(r.Text, "+") + " pushes to every branch its pattern matches, other agents' included", Instead: alt})
+		default:
+			out = foreignRef(out, r.Ref, op, r.CheckedOutBy, f)
+		}
+	}
+	return out
+}
+
+// foreignCurrent judges the branches a push sends because they are
+// checked out.
+func foreignCurrent(out []Verdict, p *effect.Push, f *Facts) []Verdict {
+	for _, b := range p.Current {
+		if b.Name != "" && !f.Policy.IsProtectedBranch(b.Name) {
+			out = foreignRef(out, b.Ref, swarm.RefUpdate, b.CheckedOutBy, f)
+		}
+	}
+	return out
+}
+
+// foreignRef judges one remote ref a push writes (full name).
+func foreignRef(out []Verdict, ref string, op swarm.RefOp, checkedOutBy string, f *Facts) []Verdict {
+	switch {
+	case strings.HasPrefix(ref, "refs/heads/") && f.Policy.IsProtectedBranch(ref):
+		return out // protected-branch has its own, clearer verdict
+	case strings.HasPrefix(ref, "refs/remotes/") || ref == "refs/heads/HEAD":
+		return out
+	case strings.HasPrefix(ref, "refs/for/") || strings.HasPrefix(ref, "refs/drafts/"):
+		return out // Gerrit: a review request, the PR of that world
+	}
+	if v := f.Agent.MayWriteRef(ref, op, checkedOutBy); v.Denied {
+		out = append(out, Verdict{Reason: "git push: " + v.Reason, Instead: v.Alternative})
+	}
+	return out
 }

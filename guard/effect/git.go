@@ -1,0 +1,71 @@
+package effect
+
+// The git family: what git commands do to refs and to work that is not
+// committed. guard's git code builds these from a command line; the
+// pre-push hook builds Push from the ref lines git hands it.
+
+// Push asks a remote to change refs: git push, git send-pack, a
+// remote.<name>.push refspec written to config (every later push uses it),
+// or what git reports to the pre-push hook. A dry run is no Push.
+type Push struct {
+	Remote string // the remote's name or URL as written ("" for the default)
+
+	// Options. A refspec's own force (+) is in Refspec.
+	Force      bool // -f, --force: every ref is forced
+	Lease      bool // --force-with-lease
+	IfIncludes bool // --force-if-includes
+	Mirror     bool // --mirror, or remote.<name>.mirror: the remote's refs become this repository's
+	All        bool // --all, --branches: every local branch
+	Prune      bool // --prune: remote refs with no local counterpart are deleted
+	Tags       bool // --tags
+	Delete     bool // -d, --delete: every refspec is a delete
+	Matching   bool // push.default=matching and no refspec: every branch that exists on both sides
+	Dynamic    bool // an option only known at run time (may be any of the above)
+
+	// Refspecs as written; none means the current branch (Current).
+	Refspecs []Refspec
+
+	// The branches HEAD names where the push runs (one per directory the
+	// command may run in), resolved only when the push sends HEAD or
+	// names no refspec or uses --force-with-lease; CurrentUnknown when some
+	// directory's branch cannot be told.
+	Current        []Branch
+	CurrentUnknown bool
+
+	// Swarm: the push runs in the swarm's repository (or the guard cannot
+	// tell), so branch ownership applies.
+	Swarm bool
+}
+
+// Refspec is one <src>:<dst> of a push, normalized: a delete has no Src,
+// and a refspec without a destination pushes Src to the same name.
+type Refspec struct {
+	// Text is the refspec as written (leading + included), or how a
+	// dynamic one appears on the command line; "" when git reported the
+	// update (pre-push).
+	Text     string
+	Src, Dst string
+	// Ref is the remote ref it writes as a full name (refs/heads/x,
+	// refs/tags/v1), resolved the way git names the destination; ""
+	// when it is a pattern, the current branch or ":".
+	Ref string
+	// CheckedOutBy is the other worktree that has Ref's branch checked
+	// out, "" if none.
+	CheckedOutBy string
+
+	Force    bool // a leading +, or (pre-push) the remote's commit is not an ancestor of the pushed one
+	Delete   bool // :dst, --delete, or (pre-push) a zero local object id
+	Current  bool // HEAD or @ with no destination: the branch checked out (Push.Current)
+	Matching bool // ":" alone: every branch that exists on both sides
+	Dynamic  bool // only known at run time: may name any ref, and force
+	Glob     bool // written with a glob character the shell may expand
+}
+
+// Branch is a branch a push sends because it is checked out.
+type Branch struct {
+	Name         string // the branch name ("" on a detached HEAD)
+	Ref          string // the remote ref it writes (refs/heads/<name>, normally)
+	CheckedOutBy string // another agent's worktree that has it checked out, "" if none
+}
+
+func (Push) isEffect() {}

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// gitFacts is the world of the git judges' tests: agent-1 on its home
+// branch agent-1, main protected (the default policy).
+func gitFacts(mut func(*policy.Policy)) *Facts {
+	p := policy.Default().Clone()
+	if mut != nil {
+		mut(p)
+	}
+	return &Facts{Policy: p, Agent: swarm.Agent{ID: "w1-aaaa", HomeBranch: "agent-1", Branch: "agent-1", OwnBranches: p.Swarm.OwnBranches}}
+}
+
+func ruleIDs(vs []Verdict) []string {
+	var ids []string
+	for _, v := range vs {
+		ids = append(ids, v.Rule)
+	}
+	return ids
+}
+
+func refspec(src, dst string) effect.Refspec {
+	return effect.Refspec{Text: src + ":" + dst, Src: src, Dst: dst, Ref: "refs/heads/" + dst}
+}
+
+var (
+	onAgent1 = []effect.Branch{{Name: "agent-1", Ref: "refs/heads/agent-1"}}
+	onMain   = []effect.Branch{{Name: "main"}}
+)
+
+// TestJudgePush: which rules object to a push, effect by effect.
+func TestJudgePush(t *testing.T) {
+	lease := func(p *policy.Policy) { p.Git.OwnBranchForceWithLease = true }
+	for _, c := range []struct {
+		name string
+		push effect.Push
+		mut  func(*policy.Policy)
+		want []string
+	}{
+		{"own branch", effect.Push{Current: onAgent1, Swarm: true}, nil, nil},
+		{"own branch named", effect.Push{Refspecs: []effect.Refspec{refspec("agent-1", "agent-1")}, Swarm: true}, nil, nil},
+		{"--force", effect.Push{Force: true, Current: onAgent1, Swarm: true}, nil, []string{"force-push"}},
+		{"+refspec", effect.Push{Refspecs: []effect.Refspec{{Text: "+agent-1", Src: "agent-1", Dst: "agent-1", Ref: "refs/heads/agent-1", Force: true}}, Swarm: true}, nil, []string{"force-push"}},
+		{"lease without policy", effect.Push{Lease: true, Current: onAgent1, Swarm: true}, nil, []string{"force-push"}},
+		{"lease on own branch", effect.Push{Lease: true, Current: onAgent1, Swarm: true}, lease, nil},
+		{"lease and --force", effect.Push{Lease: true, Force: true, Current: onAgent1, Swarm: true}, lease, []string{"force-push"}},
+		{"lease on another branch", effect.Push{Lease: true, Refspecs: []effect.Refspec{refspec("HEAD", "agent-2")}, Current: onAgent1, Swarm: true}, lease, []string{"force-push", "foreign-branch"}},
+		{"dynamic option", effect.Push{Dynamic: true}, nil, []string{"force-push"}},
+		{"--mirror", effect.Push{Mirror: true, Swarm: true}, nil, []string{"force-push", "protected-branch", "foreign-branch"}},
+		{"--mirror outside the swarm", effect.Push{Mirror: true}, nil, []string{"force-push", "protected-branch"}},
+		{"--prune", effect.Push{Prune: true, Current: onAgent1, Swarm: true}, nil, []string{"force-push", "foreign-branch"}},
+		{"--all", effect.Push{All: true, Swarm: true}, nil, []string{"protected-branch", "foreign-branch"}},
+		{"current branch main", effect.Push{Current: onMain, Swarm: true}, nil, []string{"protected-branch"}},
+		{"current branch unknown", effect.Push{CurrentUnknown: true, Swarm: true}, nil, []string{"protected-branch"}},
+		{"HEAD:main", effect.Push{Refspecs: []effect.Refspec{refspec("HEAD", "main")}, Swarm: true}, nil, []string{"protected-branch"}},
+		{"delete main", effect.Push{Refspecs: []effect.Refspec{{Text: ":main", Dst: "main", Ref: "refs/heads/main", Delete: true}}, Swarm: true}, nil, []string{"protected-branch"}},
+		{"HEAD on main", effect.Push{Refspecs: []effect.Refspec{{Text: "HEAD", Src: "HEAD", Current: true}}, Current: onMain, Swarm: true}, nil, []string{"protected-branch"}},
+		{"pattern onto main", effect.Push{Refspecs: []effect.Refspec{{Text: "refs/heads/*:refs/heads/*", Src: "refs/heads/*", Dst: "refs/heads/*"}}, Swarm: true}, nil, []string{"protected-branch"}},
+		{"pattern onto agents", effect.Push{Refspecs: []effect.Refspec{{Text: "refs/heads/a*:refs/heads/a*", Src: "refs/heads/a*", Dst: "refs/heads/a*"}}, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"remote HEAD", effect.Push{Refspecs: []effect.Refspec{{Text: "x:HEAD", Src: "x", Dst: "HEAD", Ref: "refs/heads/HEAD"}}, Swarm: true}, nil, []string{"protected-branch"}},
+		{"dynamic refspec", effect.Push{Refspecs: []effect.Refspec{{Text: "$b", Dynamic: true}}, Swarm: true}, nil, []string{"protected-branch"}},
+		{"another agent's branch", effect.Push{Refspecs: []effect.Refspec{refspec("HEAD", "agent-2")}, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"another agent's branch outside the swarm", effect.Push{Refspecs: []effect.Refspec{refspec("HEAD", "agent-2")}}, nil, nil},
+		{"checked out elsewhere", effect.Push{Refspecs: []effect.Refspec{{Text: "agent-1", Src: "agent-1", Dst: "agent-1", Ref: "refs/heads/agent-1", CheckedOutBy: "/w/x"}}, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"new tag", effect.Push{Refspecs: []effect.Refspec{{Text: "v1", Src: "v1", Dst: "v1", Ref: "refs/tags/v1"}}, Swarm: true}, nil, nil},
+		{"tag delete", effect.Push{Refspecs: []effect.Refspec{{Text: ":refs/tags/v1", Dst: "refs/tags/v1", Ref: "refs/tags/v1", Delete: true}}, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"--tags --delete", effect.Push{Tags: true, Delete: true, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"matching refspec", effect.Push{Refspecs: []effect.Refspec{{Text: ":", Matching: true}}, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"push.default=matching", effect.Push{Matching: true, Current: onAgent1, Swarm: true}, nil, []string{"foreign-branch"}},
+		{"Gerrit review", effect.Push{Refspecs: []effect.Refspec{{Text: "HEAD:refs/for/main", Src: "HEAD", Dst: "refs/for/main", Ref: "refs/for/main"}}, Swarm: true}, nil, nil},
+	} {
+		got := ruleIDs(JudgeEffect(c.push, gitFacts(c.mut)))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: rules %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestJudgeVerdictDefaults: a verdict without its own Instead carries
+// its rule's.
+func TestJudgeVerdictDefaults(t *testing.T) {
+	vs := JudgeEffect(effect.Push{Force: true, Current: onAgent1}, gitFacts(nil))
+	if len(vs) != 1 || vs[0].Instead != ForcePush.Instead || vs[0].Reason != "git push --force rewrites history that other agents may have built on" {
+		t.Fatalf("got %+v", vs)
+	}
+}
