@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/ledger"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -138,13 +138,13 @@ func reportRange(c *cli, root, rng string, asJSON bool) error {
 		return fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
 	}
 	agentKey, sessionKey := pol.Trailers.AgentKey, pol.Trailers.SessionKey
-	cmd := exec.Command("git", "log", "--format=%(trailers:key="+agentKey+",key="+sessionKey+",unfold)", rng, "--")
-	cmd.Dir = root
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitx.Runner{Dir: root}.Output("log", "--format=%(trailers:key="+agentKey+",key="+sessionKey+",unfold)", rng, "--")
 	if err != nil {
-		return fmt.Errorf("cannot read the commits of %s: %s (fetch the full history: git fetch --unshallow, or actions/checkout with fetch-depth: 0)", rng, oneLineErr(errors.New(strings.TrimSpace(stderr.String()))))
+		stderr := "" // git's message; none when git did not run
+		if ge := new(gitx.Error); errors.As(err, &ge) {
+			stderr = ge.Stderr
+		}
+		return fmt.Errorf("cannot read the commits of %s: %s (fetch the full history: git fetch --unshallow, or actions/checkout with fetch-depth: 0)", rng, oneLineErr(errors.New(stderr)))
 	}
 	rr := &rangeReport{Range: rng, Agents: []string{}, Sessions: []string{}, Tasks: []*sharedReport{}, Swarm: []*sharedReport{}}
 	agents, sessions := map[string]bool{}, map[string]bool{}

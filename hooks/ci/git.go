@@ -1,50 +1,52 @@
 package ci
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 )
 
-// git runs git commands in one worktree.
+// git runs git commands in one worktree, through gitx.
 type git struct{ dir string }
 
-func (g git) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = g.dir
-	return cmd
-}
+func (g git) runner() gitx.Runner { return gitx.Runner{Dir: g.dir} }
 
 // output runs git and returns its standard output without the final
 // newline. A failure becomes an error naming the command and quoting the
 // first line git printed on stderr.
 func (g git) output(ctx context.Context, args ...string) (string, error) {
-	cmd := g.command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := g.runner().OutputContext(ctx, args...)
 	if err != nil {
-		return "", gitError(args, err, stderr.Bytes())
+		return "", gitError(err)
 	}
 	return strings.TrimRight(string(out), "\n"), nil
 }
 
-// gitError describes a failed git command in one line.
-func gitError(args []string, err error, stderr []byte) error {
+// gitError describes a failed git command (a *gitx.Error) in one line,
+// in verify's words; any other error is returned as it is.
+func gitError(err error) error {
+	var ge *gitx.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
 	if errors.Is(err, exec.ErrNotFound) {
 		return errors.New("git is not installed or not on PATH; verify needs it")
 	}
 	name := "git"
-	if len(args) > 0 {
-		name += " " + args[0]
+	if len(ge.Args) > 0 {
+		name += " " + ge.Args[0]
 	}
-	if msg := firstLine(stderr); msg != "" {
+	if msg := firstLine([]byte(ge.Stderr)); msg != "" {
 		return fmt.Errorf("%s failed: %s", name, msg)
 	}
-	return fmt.Errorf("%s failed: %w", name, err)
+	if ge.Err != nil {
+		return fmt.Errorf("%s failed: %w", name, ge.Err)
+	}
+	return fmt.Errorf("%s failed: exit status %d", name, ge.Code)
 }
 
 func firstLine(b []byte) string {
@@ -53,14 +55,4 @@ func firstLine(b []byte) string {
 		s = strings.TrimSpace(s[:i])
 	}
 	return s
-}
-
-// exitStatus is the exit code of a finished git command, or -1 when it did
-// not run or was killed.
-func exitStatus(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	return -1
 }

@@ -74,31 +74,13 @@ type trailerKeys struct{ agent, human string }
 
 // walkHistory runs the log pass and streams it to v.
 func walkHistory(ctx context.Context, g git, r Range, keys trailerKeys, patches bool, v historyVisitor) error {
-	args := logArgs(r, keys, patches)
-	cmd := g.command(ctx, args...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("git log: %w", err)
+	read := func(stdout io.Reader) error {
+		if err := parseHistory(stdout, v); err != nil {
+			return fmt.Errorf("reading git log: %w", err)
+		}
+		return nil
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return gitError(args, err, nil)
-	}
-	perr := parseHistory(stdout, v)
-	if perr != nil {
-		// Stop git before waiting for it: it may be blocked writing to a
-		// pipe nobody reads any more.
-		_ = cmd.Process.Kill()
-	}
-	werr := cmd.Wait()
-	if perr != nil {
-		return fmt.Errorf("reading git log: %w", perr)
-	}
-	if werr != nil {
-		return gitError(args, werr, stderr.Bytes())
-	}
-	return nil
+	return gitError(g.runner().Stream(ctx, read, logArgs(r, keys, patches)...))
 }
 
 // parseHistory reads the output of logArgs. The patch is parsed as a state

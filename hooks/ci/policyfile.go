@@ -43,14 +43,11 @@ type blob struct {
 // readBlobs reads objects by name ("<commit>:<path>") with one
 // `git cat-file --batch`.
 func readBlobs(ctx context.Context, g git, names ...string) ([]blob, error) {
-	args := []string{"cat-file", "--batch"}
-	cmd := g.command(ctx, args...)
-	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	r := g.runner()
+	r.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
+	out, err := r.OutputContext(ctx, "cat-file", "--batch")
 	if err != nil {
-		return nil, gitError(args, err, stderr.Bytes())
+		return nil, gitError(err)
 	}
 	br := bufio.NewReader(bytes.NewReader(out))
 	blobs := make([]blob, len(names))

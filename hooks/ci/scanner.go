@@ -101,3 +101,13 @@ func lastLine(b []byte) string {
 	}
 	return s
 }
+
+// exitStatus is the exit code of a finished command, or -1 when it did
+// not run or was killed.
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,11 +55,17 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Output runs git with args and returns its standard output. A non-zero
-// exit is an *Error.
+// exit is an *Error; on any failure the output is what git printed
+// before it failed.
 func (r Runner) Output(args ...string) ([]byte, error) {
-	out, code, stderr, err := r.run(args)
+	return r.OutputContext(context.Background(), args...)
+}
+
+// OutputContext is Output bounded by ctx: git is killed when ctx ends.
+func (r Runner) OutputContext(ctx context.Context, args ...string) ([]byte, error) {
+	out, code, stderr, err := r.run(ctx, args)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	if code != 0 {
 		return out, &Error{Args: args, Code: code, Stderr: stderr}
@@ -70,12 +77,43 @@ func (r Runner) Output(args ...string) ([]byte, error) {
 // whose answer is the code (merge-base --is-ancestor, config --get). The
 // error is only for a git that could not be run.
 func (r Runner) ExitCode(args ...string) (int, string, error) {
-	_, code, stderr, err := r.run(args)
+	_, code, stderr, err := r.run(context.Background(), args)
 	return code, stderr, err
 }
 
-func (r Runner) run(args []string) (stdout []byte, code int, stderr string, err error) {
-	cmd := exec.Command("git", args...)
+// Stream runs git with args and hands its standard output to read while
+// git runs, for output too large to hold (git log -p). When read fails,
+// git is killed and read's error returned as it is; otherwise a git that
+// failed is an *Error.
+func (r Runner) Stream(ctx context.Context, read func(io.Reader) error, args ...string) error {
+	cmd := r.command(ctx, args)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return &Error{Args: args, Code: -1, Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return &Error{Args: args, Code: -1, Err: err}
+	}
+	readErr := read(stdout)
+	if readErr != nil {
+		// Stop git before waiting for it: it may be blocked writing to a
+		// pipe nobody reads any more.
+		_ = cmd.Process.Kill()
+	}
+	waitErr := cmd.Wait()
+	if readErr != nil {
+		return readErr
+	}
+	if waitErr != nil {
+		return exitError(args, waitErr, strings.TrimSpace(errb.String()))
+	}
+	return nil
+}
+
+func (r Runner) command(ctx context.Context, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.Dir
 	env := r.Env
 	if env == nil {
@@ -86,18 +124,33 @@ func (r Runner) run(args []string) (stdout []byte, code int, stderr string, err 
 	}
 	cmd.Env = env
 	cmd.Stdin = r.Stdin
+	return cmd
+}
+
+func (r Runner) run(ctx context.Context, args []string) (stdout []byte, code int, stderr string, err error) {
+	cmd := r.command(ctx, args)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	runErr := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case runErr == nil:
-		return out.Bytes(), 0, strings.TrimSpace(errb.String()), nil
-	case errors.As(runErr, &ee) && ee.Exited():
-		return out.Bytes(), ee.ExitCode(), strings.TrimSpace(errb.String()), nil
-	default:
-		return nil, -1, "", &Error{Args: args, Code: -1, Stderr: strings.TrimSpace(errb.String()), Err: runErr}
+	stderr = strings.TrimSpace(errb.String())
+	if runErr == nil {
+		return out.Bytes(), 0, stderr, nil
 	}
+	e := exitError(args, runErr, stderr)
+	if e.Code < 0 {
+		return out.Bytes(), -1, "", e
+	}
+	return out.Bytes(), e.Code, stderr, nil
+}
+
+// exitError is the *Error of a git that ran and failed: its exit code,
+// or -1 with the cause when it did not exit by itself (killed).
+func exitError(args []string, err error, stderr string) *Error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.Exited() {
+		return &Error{Args: args, Code: ee.ExitCode(), Stderr: stderr}
+	}
+	return &Error{Args: args, Code: -1, Stderr: stderr, Err: err}
 }
 
 func withoutLocalVars(env []string) []string {

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 )
 
 // maxStatusEntries bounds how much of git status is read.
@@ -33,11 +34,9 @@ func gitStatus(ctx context.Context, root string, paths ...string) map[string]sta
 		// Only these files: the cost no longer grows with the worktree.
 		args = append(append(args, "--"), paths...)
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = root
 	// Literal pathspecs: a file named "*.go" names that file only.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1")
-	out, err := cmd.Output()
+	git := gitx.Runner{Dir: root, Env: append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1")}
+	out, err := git.OutputContext(ctx, args...)
 	if err != nil && len(out) == 0 {
 		return nil
 	}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 )
 
 // Mark names a commit inside a History before it has an id.
@@ -90,12 +91,9 @@ func Build(tb testing.TB, dir string, h *History, branch string) *Repo {
 	tb.Helper()
 	Git(tb, dir, "init", "-q", "-b", branch)
 	marks := filepath.Join(dir, ".git", "citest-marks")
-	cmd := exec.Command("git", "fast-import", "--quiet", "--export-marks="+marks)
-	cmd.Dir = dir
-	cmd.Env = Env()
-	cmd.Stdin = bytes.NewReader(h.Stream())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("git fast-import: %v\n%s", err, out)
+	fastImport := gitx.Runner{Dir: dir, Env: Env(), Stdin: bytes.NewReader(h.Stream())}
+	if _, err := fastImport.Output("fast-import", "--quiet", "--export-marks="+marks); err != nil {
+		tb.Fatalf("%v", err)
 	}
 	Git(tb, dir, "checkout", "-q", "-f", branch)
 	data, err := os.ReadFile(marks)
@@ -145,16 +143,9 @@ func SetHermeticGitEnv() {
 // Git runs git in dir and returns its trimmed output.
 func Git(tb testing.TB, dir string, args ...string) string {
 	tb.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = Env()
-	out, err := cmd.Output()
+	out, err := gitx.Runner{Dir: dir, Env: Env()}.Output(args...)
 	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		tb.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr)
+		tb.Fatalf("%v", err)
 	}
 	return strings.TrimSpace(string(out))
 }

@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -43,9 +43,7 @@ func (s *PatternScanner) ScanRange(ctx context.Context, dir string, r ci.Range) 
 	if s.Err != nil {
 		return nil, s.Err
 	}
-	cmd := exec.CommandContext(ctx, "git", "log", "-p", "-U0", "--no-color", "--format=%x00%H", r.Base+".."+r.Head, "--")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	out, err := gitx.Runner{Dir: dir}.OutputContext(ctx, "log", "-p", "-U0", "--no-color", "--format=%x00%H", r.Base+".."+r.Head, "--")
 	if err != nil {
 		return nil, fmt.Errorf("fake scanner: git log: %w", err)
 	}

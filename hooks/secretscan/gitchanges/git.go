@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 )
 
 // diffArgs pin the patch format against settings in a user's git config
@@ -46,39 +49,28 @@ func Range(ctx context.Context, dir, revs string, fn func(Hunk) error) error {
 }
 
 func run(ctx context.Context, dir string, args []string, fn func(Hunk) error) error {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "LC_ALL=C")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("run git: %w", err)
+	git := gitx.Runner{Dir: dir, Env: append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "LC_ALL=C")}
+	err := git.Stream(ctx, func(out io.Reader) error { return Parse(out, fn) }, args...)
+	var ge *gitx.Error
+	if !errors.As(err, &ge) {
+		return err // nil, or Parse's own error
 	}
-	if err := cmd.Start(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return fmt.Errorf("git is not installed or not on PATH")
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return fmt.Errorf("git is not installed or not on PATH")
+	case ge.Code == -1 && !errors.As(ge.Err, new(*exec.ExitError)):
+		return fmt.Errorf("run git: %w", ge.Err) // git did not start
+	}
+	msg := ge.Stderr
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	if msg == "" {
+		if ge.Err != nil {
+			msg = ge.Err.Error()
+		} else {
+			msg = fmt.Sprintf("exit status %d", ge.Code)
 		}
-		return fmt.Errorf("run git: %w", err)
 	}
-	parseErr := Parse(out, fn)
-	if parseErr != nil {
-		// Stop git; its output is of no use any more.
-		_ = cmd.Process.Kill()
-	}
-	waitErr := cmd.Wait()
-	if parseErr != nil {
-		return parseErr
-	}
-	if waitErr != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		if msg == "" {
-			msg = waitErr.Error()
-		}
-		return fmt.Errorf("git %s failed: %s", args[2], msg)
-	}
-	return nil
+	return fmt.Errorf("git %s failed: %s", args[2], msg)
 }

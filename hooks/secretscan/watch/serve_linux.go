@@ -19,6 +19,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
 )
 
@@ -192,10 +193,8 @@ func (s *server) arm() error {
 func ignoredDirs(root string) map[string]bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, _ := cmd.Output()
+	git := gitx.Runner{Dir: root, Env: append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")}
+	out, _ := git.OutputContext(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
 	dirs := map[string]bool{}
 	for _, e := range bytes.Split(out, []byte{0}) {
 		if rel, ok := strings.CutSuffix(string(e), "/"); ok && rel != "" {
