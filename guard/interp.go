@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -738,7 +739,7 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 			a.reinvoke(&sub, argv, inv.name+" code")
 			return
 		}
-		a.report(inv, policy.RulePackageInstall, inv.name+" code calls pip with arguments the guard cannot read", "run pip install in the shell")
+		a.judge(inv, effect.PackageInstall{By: inv.name + " code", Ecosystem: "pip", Unreadable: true, Manager: "pip"})
 	case apiPackage:
 		name := "?"
 		if v, ok := first(); ok && !v.dynamic && v.list == nil {

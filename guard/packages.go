@@ -4,9 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 func registerPackages() {
@@ -21,6 +19,7 @@ func registerPackages() {
 type pkgRequest struct {
 	eco   string   // the [packages] key: npm, pip, go, cargo, gem, system
 	names []string // packages named on the command line
+	local []string // the project's own installed tools it runs (npx tsc)
 	hint  string   // how to install what the project declares instead
 }
 
@@ -36,26 +35,26 @@ var pipValueOpts = longs("requirement", "r", "constraint", "c", "index-url", "i"
 func (a *analyzer) packageManager(inv *invocation) {
 	defer a.packageRuns(inv)
 	for _, r := range a.packageRequests(inv) {
-		a.reportPackages(inv, r.eco, r.names, r.hint)
+		a.judge(inv, r.effect(inv.name))
 	}
 }
 
-// reportPackages reports the names not on the ecosystem's allowlist.
+// reportPackages hands an install of names to the package-install rule
+// (guard/rules/package_install.go), which holds the allowlist check.
 func (a *analyzer) reportPackages(inv *invocation, eco string, names []string, hint string) {
-	var missing []string
-	for _, n := range names {
-		if !a.packageAllowed(eco, n) {
-			missing = append(missing, n)
-		}
+	a.judge(inv, pkgRequest{eco: eco, names: names, hint: hint}.effect(inv.name))
+}
+
+// effect is the install r describes, run by the command named by.
+func (r pkgRequest) effect(by string) effect.PackageInstall {
+	ps := make([]effect.Package, 0, len(r.names)+len(r.local))
+	for _, n := range r.names {
+		ps = append(ps, effect.Package{Name: n})
 	}
-	if len(missing) == 0 {
-		return
+	for _, n := range r.local {
+		ps = append(ps, effect.Package{Name: n, Local: true})
 	}
-	alt := "ask a human to add " + quoteList(missing) + " to [packages] " + eco + " in .swarm-guard.toml"
-	if hint != "" {
-		alt = "install what the project already declares (" + hint + "), or " + alt
-	}
-	a.report(inv, policy.RulePackageInstall, inv.name+" installs "+strings.Join(missing, ", ")+", not on the "+eco+" package allowlist", alt)
+	return effect.PackageInstall{By: by, Ecosystem: r.eco, Packages: ps, Declared: r.hint}
 }
 
 // packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
@@ -80,36 +79,6 @@ func (a *analyzer) packageRuns(inv *invocation) {
 		}
 	}
 }
-
-func quoteList(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = `"` + x + `"`
-	}
-	return strings.Join(q, ", ")
-}
-
-// packageAllowed matches a package name against the ecosystem's allowlist.
-func (a *analyzer) packageAllowed(eco, name string) bool {
-	norm := name
-	if eco == "pip" {
-		norm = normalizePyName(name)
-	}
-	for _, pat := range a.pol.Packages.Ecosystem(eco) {
-		p := pat
-		if eco == "pip" {
-			p = normalizePyName(pat)
-		}
-		if doublestar.MatchUnvalidated(p, norm) || p == norm {
-			return true
-		}
-	}
-	return false
-}
-
-var pyNameSep = lazyRegexp(`[-_.]+`)
-
-func normalizePyName(s string) string { return pyNameSep().ReplaceAllString(strings.ToLower(s), "-") }
 
 // splitSub returns the subcommand (the first operand) and what follows it.
 func splitSub(args []arg, valueOpts map[string]bool) (string, []arg) {
@@ -212,7 +181,7 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 		case "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add":
 			return req("npm", "npm ci, or npm install without package names", names("npm", operandsOf(rest, npmValueOpts), npmName))
 		case "exec", "x":
-			return req("npm", "", a.npxNames(rest))
+			return a.npxRequest(rest)
 		case "init", "create":
 			ops := operandsOf(rest, npmValueOpts)
 			if len(ops) > 0 {
@@ -220,7 +189,7 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 			}
 		}
 	case "npx", "bunx":
-		return req("npm", "", a.npxNames(args))
+		return a.npxRequest(args)
 	case "pnpx":
 		return req("npm", "", firstName(args, npmValueOpts, npmName)) // pnpx is pnpm dlx: it always downloads
 	case "yarn":
@@ -472,8 +441,8 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 
 // npxNames returns the packages npx/npm exec would download: those named
 // with --package, a version (x@1), or forced with --yes. A bare `npx tool`
-// runs the project's own installed binary.
-func (a *analyzer) npxNames(args []arg) []string {
+// runs the project's own installed binary: that is local.
+func (a *analyzer) npxNames(args []arg) (fetched []string, local string) {
 	var ns []string
 	for _, p := range optValues(args, "p", "package") {
 		if n, ok := npmName(p.s); ok {
@@ -481,34 +450,48 @@ func (a *analyzer) npxNames(args []arg) []string {
 		}
 	}
 	if len(ns) > 0 {
-		return ns
+		return ns, ""
 	}
 	ops := operandsOf(args, npmValueOpts)
 	if len(ops) == 0 {
-		return nil
+		return nil, ""
 	}
 	first := ops[0]
 	if first.dynamic {
-		return []string{first.show()}
+		return []string{first.show()}, ""
 	}
 	name, ok := npmName(first.s)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	versioned := strings.LastIndex(first.s, "@") > 0
 	if versioned || hasFlag(args, "-y", "--yes") || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
-		return []string{name}
+		return []string{name}, ""
 	}
 	if hasFlag(args, "--no", "--no-install") {
-		return nil // npx --no never downloads: it runs a local bin or fails
+		return nil, "" // npx --no never downloads: it runs a local bin or fails
 	}
 	// Without a terminal npx assumes --yes and downloads whatever is not a
 	// local bin, so only the project's own tools (node_modules/.bin) run
 	// without the allowlist.
 	if a.localNodeBin(name) {
+		return nil, name
+	}
+	return []string{name}, ""
+}
+
+// npxRequest is what npx (npm exec, bunx) fetches, or the project's own
+// installed tool it runs instead.
+func (a *analyzer) npxRequest(args []arg) []pkgRequest {
+	ns, local := a.npxNames(args)
+	if len(ns) == 0 && local == "" {
 		return nil
 	}
-	return []string{name}
+	r := pkgRequest{eco: "npm", names: ns}
+	if local != "" {
+		r.local = []string{local}
+	}
+	return []pkgRequest{r}
 }
 
 // localNodeBin reports whether the worktree (or a parent directory up to

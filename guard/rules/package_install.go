@@ -1,6 +1,13 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // PackageInstall (G10): a new dependency is a supply-chain decision for a
 // human; the project's declared dependencies install freely.
@@ -24,4 +31,77 @@ var PackageInstall = Rule{
 		"go mod download",
 		"npx tsc",
 	},
+	Judge: judgePackageInstall,
+}
+
+// judgePackageInstall denies the packages an install fetches that are not
+// on its ecosystem's [packages] allowlist; the project's own installed
+// tools fetch nothing.
+func judgePackageInstall(e effect.Effect, f *Facts) []Verdict {
+	x, ok := e.(effect.PackageInstall)
+	if !ok {
+		return nil
+	}
+	if x.Unreadable {
+		return []Verdict{{Reason: x.By + " calls " + x.Manager + " with arguments the guard cannot read", Instead: "run " + x.Manager + " install in the shell"}}
+	}
+	var missing []string
+	for _, p := range x.Packages {
+		if !p.Local && !packageAllowed(f.Policy.Packages.Ecosystem(x.Ecosystem), x.Ecosystem, p.Name) {
+			missing = append(missing, p.Name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	q := make([]string, len(missing))
+	for i, n := range missing {
+		q[i] = `"` + n + `"`
+	}
+	alt := "ask a human to add " + strings.Join(q, ", ") + " to [packages] " + x.Ecosystem + " in .swarm-guard.toml"
+	if x.Declared != "" {
+		alt = "install what the project already declares (" + x.Declared + "), or " + alt
+	}
+	return []Verdict{{Reason: x.By + " installs " + strings.Join(missing, ", ") + ", not on the " + x.Ecosystem + " package allowlist", Instead: alt}}
+}
+
+// packageAllowed matches a package name against the ecosystem's allowlist
+// (globs; pip names compare normalized, as PyPI does: Foo_Bar = foo-bar).
+func packageAllowed(allow []string, eco, name string) bool {
+	norm := name
+	if eco == "pip" {
+		norm = normalizePyName(name)
+	}
+	for _, pat := range allow {
+		p := pat
+		if eco == "pip" {
+			p = normalizePyName(pat)
+		}
+		if doublestar.MatchUnvalidated(p, norm) || p == norm {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizePyName lowercases a Python package name and folds every run of
+// -, _ and . into one - (PEP 503).
+func normalizePyName(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	sep := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '-' || c == '_' || c == '.' {
+			if !sep {
+				b.WriteByte('-')
+			}
+			sep = true
+			continue
+		}
+		sep = false
+		b.WriteByte(c)
+	}
+	return b.String()
 }
