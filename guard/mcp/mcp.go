@@ -53,7 +53,7 @@ func Parse(name string) (Name, bool) {
 		if i := strings.LastIndexByte(p, '_'); i > 0 {
 			n.Plugin, n.Server = p[:i], p[i+1:]
 		}
-		for known := range servers {
+		for known := range servers() {
 			if strings.HasSuffix(p, "_"+known) {
 				n.Plugin, n.Server = strings.TrimSuffix(p, "_"+known), known
 				break
@@ -104,7 +104,7 @@ type Tool struct {
 // Classify returns what the tool does. server is the configured name; a
 // server the table does not know under that name is matched by its tools.
 func Classify(n Name) Tool {
-	s, ok := servers[strings.ToLower(n.Server)]
+	s, ok := servers()[strings.ToLower(n.Server)]
 	if !ok {
 		s, ok = serverByTool(n.Tool)
 	}
@@ -123,14 +123,14 @@ func Classify(n Name) Tool {
 
 // ServerKnown reports whether the built-in table knows the server.
 func ServerKnown(server string) bool {
-	_, ok := servers[strings.ToLower(server)]
+	_, ok := servers()[strings.ToLower(server)]
 	return ok
 }
 
 // serverByTool finds a built-in server by a distinctive tool name, for
 // servers configured under another name ("gh" for github-mcp-server).
 func serverByTool(tool string) (server, bool) {
-	for _, s := range servers {
+	for _, s := range servers() {
 		if tool != "" && s.distinctive == tool {
 			return s, true
 		}
