@@ -27,7 +27,7 @@ install:
 # and a C compiler). RACE_SKIP names long single-goroutine tests that the
 # plain run above already covers: under -race they would cost a minute.
 RACE_PKGS ?= ./guard/... ./policy/... ./hooks/...
-RACE_SKIP ?= TestCheckCatchesUpOverCalls|TestMayDecodeAgreesWithGitleaks|TestWindowedScanAgrees|TestCorpusIsRealShell|FuzzCheckCommand
+RACE_SKIP ?= TestCheckCatchesUpOverCalls|TestMayDecodeAgreesWithGitleaks|TestWindowedScanAgrees|TestCorpusIsRealShell|FuzzCheckCommand|TestSoloScanAgrees|TestSoloConditionsAreNecessary|TestMayGenericIsNecessary
 test: lint scan-self
 	$(GO) test -count=1 ./...
 	CGO_ENABLED=1 $(GO) test -race -short -count=1 -skip '$(RACE_SKIP)' $(RACE_PKGS)

@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,4 +80,30 @@ func BenchmarkScan1MB(b *testing.B) {
 	text := goSource(b, 1<<20)
 	b.Run("depth0", func(b *testing.B) { benchScan(b, text, 0) })
 	b.Run("depth5", func(b *testing.B) { benchScan(b, text, DefaultDecodeDepth) })
+}
+
+// BenchmarkServeClean10KB is the scan server's share of a Write check:
+// one request of a clean 10 KB Go file, decoded and scanned with the
+// default rules already compiled (as the warm server has them).
+func BenchmarkServeClean10KB(b *testing.B) {
+	text := goSource(b, 10<<10)
+	var buf bytes.Buffer
+	enc := wire.NewEncoder(&buf)
+	if err := enc.Encode(wire.Request{Version: wire.Version, Root: b.TempDir()}); err != nil {
+		b.Fatal(err)
+	}
+	if err := enc.Encode(wire.NewBlock("server.go", "", 1, []byte(text))); err != nil {
+		b.Fatal(err)
+	}
+	if err := enc.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	req := buf.Bytes()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		fs, err := scanRequest(bytes.NewReader(req))
+		if err != nil || len(fs) != 0 {
+			b.Fatal(err, fs)
+		}
+	}
 }

@@ -35,6 +35,9 @@ type Scanner struct {
 	// windows of the text (window.go) and never in comp.
 	gen    *compiler
 	genSrc *ruleSource
+	// solo are rules run in detectors of their own, only on texts that
+	// pass their necessary condition (solo.go).
+	solo   []soloRule
 	ignore ignoreList
 	depth  int
 	// workers is the number of goroutines Stream uses.
@@ -49,13 +52,17 @@ func New(o Options) (*Scanner, error) {
 	}
 	var comp, gen *compiler
 	var genSrc *ruleSource
+	var solo []soloRule
 	if cat == defaultCatalogue() {
 		// gitleaks' own rules: the scan server compiles each once for
 		// all requests.
-		comp, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, false)
+		comp, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, 0)
 		if err == nil && defaultWindowable() {
 			genSrc = cat.byID[genericID]
-			gen, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, true)
+			gen, err = defaultCompiler(o.DecodeDepth, !o.GitleaksAllow, 1)
+		}
+		if err == nil {
+			solo, err = defaultSolo(o.DecodeDepth, !o.GitleaksAllow)
 		}
 	} else {
 		comp, err = newCompiler(cat, o.DecodeDepth, !o.GitleaksAllow)
@@ -71,24 +78,23 @@ func New(o Options) (*Scanner, error) {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	return &Scanner{cat: cat, comp: comp, gen: gen, genSrc: genSrc, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
+	return &Scanner{cat: cat, comp: comp, gen: gen, genSrc: genSrc, solo: solo, ignore: ign, depth: o.DecodeDepth, workers: w}, nil
 }
 
 // defaultCompilers holds the compilers of the default rules, one per
-// decode depth and gitleaks:allow setting. A compiler is safe for
+// decode depth, gitleaks:allow setting and part: 0 for the main detector,
+// 1 for the generic rule's (window.go), 2 and up for the solo rules'
+// (solo.go). A compiler is safe for
 // concurrent use and only grows (catalogue.go, compiler.go).
 var (
 	defaultCompilersMu sync.Mutex
 	defaultCompilers   = map[[3]int]*compiler{}
 )
 
-func defaultCompiler(depth int, ignoreAllow, generic bool) (*compiler, error) {
-	key := [3]int{depth, 0, 0}
+func defaultCompiler(depth int, ignoreAllow bool, part int) (*compiler, error) {
+	key := [3]int{depth, 0, part}
 	if ignoreAllow {
 		key[1] = 1
-	}
-	if generic {
-		key[2] = 1 // the generic rule's own (window.go)
 	}
 	defaultCompilersMu.Lock()
 	defer defaultCompilersMu.Unlock()
@@ -204,18 +210,36 @@ func (s *Scanner) scanJob(j job) ([]wire.Finding, error) {
 	if s.gen != nil {
 		a.rules, generic = without(a.rules, s.genSrc)
 	}
+	var solo []soloRule
+	for _, r := range s.solo {
+		var wanted bool
+		if a.rules, wanted = without(a.rules, r.src); wanted && (a.decodes || r.may(j.text)) {
+			solo = append(solo, r)
+		}
+	}
 	det, err := s.comp.detectorFor(a)
 	if err != nil {
 		return nil, err
 	}
-	found := det.Detect(detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line})
+	frag := detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line}
+	found := det.Detect(frag)
+	for _, r := range solo {
+		sdet, sflat, err := r.comp.detectors([]*ruleSource{r.src})
+		if err != nil {
+			return nil, err
+		}
+		if !a.decodes {
+			sdet = sflat
+		}
+		found = append(found, sdet.Detect(frag)...)
+	}
 	if generic {
 		gdet, gflat, err := s.gen.detectors([]*ruleSource{s.genSrc})
 		if err != nil {
 			return nil, err
 		}
 		if a.decodes {
-			found = append(found, gdet.Detect(detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line})...)
+			found = append(found, gdet.Detect(frag)...)
 		} else {
 			found = append(found, detectWindows(gflat, j.text, j.file, j.commit, j.line)...)
 		}

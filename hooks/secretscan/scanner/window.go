@@ -32,6 +32,11 @@ import (
 //     the Kelvin sign, folds to k): a line with any non-ASCII byte counts
 //     as holding a word.
 //
+// Most windows of ordinary code cannot hold a match anyway (a comment
+// that says "Authors"), and the pattern costs Go's regexp about a
+// microsecond per byte even there: mayGeneric checks a necessary
+// condition by hand first, and a window that fails it is not scanned.
+//
 // gitleaks reports a line, column and context of each finding from the
 // lines around it, which a window holds whole. The windows apply to the
 // default rule only: genericRegex is the pattern this reasoning holds for
@@ -106,31 +111,147 @@ func thinLine(l string) bool {
 }
 
 func holdsGenericWord(line string) bool {
-	lower := make([]byte, len(line))
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if c >= 0x80 {
 			return true // case folding may spell a word with it
 		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
-	}
-	s := string(lower)
-	for _, w := range genericWords {
-		if strings.Contains(s, w) {
+		if genericFirst[c] && genericWordAt(line, i) > 0 {
 			return true
 		}
 	}
 	return false
 }
 
+// genericWordAt returns the length of the generic word (genericWords, any
+// ASCII case) that starts at s[i], or 0.
+func genericWordAt(s string, i int) int {
+	var cands []string
+	switch lowerASCII(s[i]) {
+	case 'a':
+		cands = genericA
+	case 'c':
+		cands = genericC
+	case 'k':
+		cands = genericK
+	case 'p':
+		cands = genericP
+	case 's':
+		cands = genericS
+	case 't':
+		cands = genericT
+	default:
+		return 0
+	}
+	for _, w := range cands {
+		if len(s)-i >= len(w) && hasPrefixFold(s[i+1:], w[1:]) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// genericFirst marks the first letters of genericWords, in both cases.
+var genericFirst = [256]bool{'a': true, 'c': true, 'k': true, 'p': true, 's': true, 't': true,
+	'A': true, 'C': true, 'K': true, 'P': true, 'S': true, 'T': true}
+
+// genericWords by first letter.
+var (
+	genericA = []string{"access", "auth", "api"}
+	genericC = []string{"credential", "creds"}
+	genericK = []string{"key"}
+	genericP = []string{"passw"}
+	genericS = []string{"secret"}
+	genericT = []string{"token"}
+)
+
+// hasPrefixFold reports whether s starts with the lower-case ASCII word w
+// in any ASCII case.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if lowerASCII(s[i]) != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// mayGeneric reports whether the generic rule may match in w, by a
+// necessary condition on its pattern, checked by hand because Go's regexp
+// takes about a microsecond per byte for the pattern itself. After its
+// word, a match holds [ \t\w.-]{0,20} and [\s'"]{0,3} (with "passw" as
+// the word, "or" and "d" come first: at most 26 bytes in all), then an
+// operator that starts with one of = > : | ? , and has at most 4 bytes
+// (:::=), then [\x60'"\s=]{0,5}, then its secret: 10 bytes of [\w.=-] or 12 of
+// [a-z0-9+/] in any case. A window with a non-ASCII byte may spell a word
+// or a secret byte by case folding, so it may always match. strings.EqualFold
+// would fold the Kelvin sign too, but the check never sees one.
+func mayGeneric(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			return true
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		n := genericWordAt(w, i)
+		if n == 0 {
+			continue
+		}
+		for q := i + n; q < len(w) && q <= i+n+26; q++ {
+			if strings.IndexByte("=>:|?,", w[q]) >= 0 && secretFollows(w, q+1) {
+				return true
+			}
+			if !isMiddle(w[q]) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// isMiddle reports whether c is in [ \t\w.-] or [\s'"]: what may stand
+// between the generic rule's word and its operator.
+func isMiddle(c byte) bool {
+	return isWordOrDash(c) || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\'' || c == '"'
+}
+
+// secretFollows reports whether the generic rule's secret may start
+// within the 8 bytes from w[at]: the rest of a long operator (: = | >,
+// up to 3 bytes) and [\x60'"\s=]{0,5} come first.
+func secretFollows(w string, at int) bool {
+	for s := at; s < len(w) && s <= at+8; s++ {
+		if run(w[s:], isSecretByte) >= 10 || run(w[s:], isBase64Byte) >= 12 {
+			return true
+		}
+		if strings.IndexByte(":=|>`'\" \t\n\f\r", w[s]) < 0 {
+			return false
+		}
+	}
+	return false
+}
+
+func isSecretByte(c byte) bool { return isWordOrDash(c) || c == '.' || c == '=' }
+
+func isBase64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
+
 // detectWindows runs det on the windows of text around the generic
 // rule's words, as one fragment at line firstLine would be.
 func detectWindows(det *detect.Detector, text, file, commit string, firstLine int) []report.Finding {
 	var out []report.Finding
 	for _, w := range genericWindows(text) {
+		if !mayGeneric(text[w.start:w.end]) {
+			continue // the rule cannot match here
+		}
 		out = append(out, det.Detect(detect.Fragment{Raw: text[w.start:w.end], FilePath: file, CommitSHA: commit, StartLine: firstLine + w.line})...)
 	}
 	return out

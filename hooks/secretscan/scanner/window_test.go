@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -107,7 +108,7 @@ func TestWindowedScanAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole.gen, whole.genSrc = nil, nil
+	whole.gen, whole.genSrc, whole.solo = nil, nil, nil
 	whole.comp, err = newCompiler(defaultCatalogue(), DefaultDecodeDepth, true)
 	if err != nil {
 		t.Fatal(err)
@@ -128,4 +129,52 @@ func TestWindowedScanAgrees(t *testing.T) {
 		t.Fatal("no generic finding at all: the comparison proves nothing")
 	}
 	t.Logf("%d texts, %d generic findings, the same both ways", len(texts), generic)
+}
+
+// TestMayGenericIsNecessary: whatever the generic rule's regex matches
+// passes mayGeneric, on texts built from the pattern's parts with lengths
+// around its bounds, and a random piece put in at a random place.
+func TestMayGenericIsNecessary(t *testing.T) {
+	re := regexp.MustCompile(genericRegex)
+	words := []string{"access", "AUTH", "api", "Api", "API", "aPI", "credential", "Creds", "KEY", "passwd", "password", "PassWord", "secret", "token"}
+	ops := []string{"=", ">", ":=", "::=", ":::=", "||", ":", "=>", "?=", ",", "|", "?", ";"}
+	pieces := []string{"\n", " ", "=", ":", "'", "\"", "`", "-", ".", "/", "+", "\t", ";", "\\n"}
+	matched := 0
+	for range 30000 {
+		text := randomFrom(alnumChars+"_.-", mustInt(4)) + pick(words...) +
+			randomFrom(alnumChars+" \t_.-", mustInt(24)) + randomFrom(" \t\n'\"", mustInt(4)) + pick(ops...) +
+			randomFrom("`'\" \t\n=", mustInt(7)) + randomFrom(pick(alnumChars+"_.=-", alnumChars+"+/"), 8+mustInt(6)) + pick("", " ", "\n", "'", ";", "\\n", "x")
+		if mustInt(2) == 0 {
+			at := mustInt(len(text) + 1)
+			text = text[:at] + pick(pieces...) + text[at:]
+		}
+		if re.MatchString(text) {
+			matched++
+			if !mayGeneric(text) {
+				t.Fatalf("the generic rule matches %q but mayGeneric says it cannot", text)
+			}
+		}
+	}
+	t.Logf("%d of 30000 matched", matched)
+	if matched < 1000 {
+		t.Fatalf("only %d texts matched; the test proves little", matched)
+	}
+	for _, clean := range []string{"// Copyright 2013 The Go Authors. All rights reserved.\n", "\t// authentication, or cookies.\n"} {
+		if mayGeneric(clean) {
+			t.Errorf("mayGeneric(%q) = true: the check does not spare the regex on plain prose", clean)
+		}
+	}
+}
+
+func TestGenericWordsByLetter(t *testing.T) {
+	var all []string
+	for _, l := range [][]string{genericA, genericC, genericK, genericP, genericS, genericT} {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	want := slices.Clone(genericWords)
+	slices.Sort(want)
+	if !slices.Equal(all, want) {
+		t.Fatalf("the words by letter %v are not genericWords %v", all, want)
+	}
 }
