@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -41,21 +42,22 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 			a.report(inv, policy.RuleSecretFile, opTool[op]+" of the secret file "+abs, altSecret)
 		}
 	case OpWrite:
+		// The path written is the first of its spelling and its real
+		// place (symlinks resolved) that lies outside, else the real one.
+		w := effect.Write{Target: a.pathTarget(opTool[op], abs, st), Verb: "writing"}
+		if w.Place.Kind != effect.Outside && real != abs {
+			w.Target = a.pathTarget(opTool[op], real, st)
+		}
 		for _, q := range uniq(abs, real) {
-			if hit := a.protectedHit(q, false); hit != "" {
-				a.report(inv, policy.RuleGuardTamper, "writing "+hit+" changes the guard's own configuration", altTamper)
+			if w.Protected = a.protectedHit(q, false); w.Protected != "" {
+				a.report(inv, policy.RuleGuardTamper, "writing "+w.Protected+" changes the guard's own configuration", altTamper)
 				break
 			}
 		}
 		if secret {
 			a.report(inv, policy.RuleSecretFile, "writing the secret file "+abs, altSecret)
 		}
-		for _, q := range uniq(abs, real) {
-			if pl, why := a.classify(q, st); pl == placeOutside {
-				a.report(inv, policy.RuleWriteOutside, "writing "+why, altWrite)
-				break
-			}
-		}
+		a.judge(inv, w)
 	}
 	return a.decision()
 }

@@ -588,6 +588,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
 		}
 		d := effect.Delete{Target: a.pathTarget(verb, p, inv.st), Recursive: recursive}
+		d.Protected = hit
 		if recursive && d.Place.Kind == effect.Inside {
 			d.Contains = a.sensitiveBelow(p)
 		}
@@ -652,14 +653,16 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 	}
 }
 
-// writePath applies G6 (and G4, G7) to a path a command writes or changes.
+// writePath applies G6 (and G4, G7) to a path a command writes or changes:
+// the write effects go to the rules; guard-tamper and secret-file are
+// still decided here.
 func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 	if x.proc {
 		return // -o >(cmd): output goes to a command, checked as one
 	}
 	if inv.st.remote {
 		if !x.static() || !isSink(x.s) {
-			a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+" on another machine, outside the worktree", altWrite)
+			a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.name, Shown: quoteShow(x), Remote: true}, Verb: verb})
 		}
 		return
 	}
@@ -668,8 +671,7 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 		a.opaque = true // writes the analysis cannot list
 	}
 	if t.unknown {
-		a.report(inv, policy.RuleWriteOutside, verb+" "+quoteShow(x)+", a path only known at run time, so it may be outside the worktree",
-			"name the path literally, inside the worktree")
+		a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.name, Shown: quoteShow(x), Dynamic: true}, Verb: verb})
 		if len(t.paths) == 0 {
 			return
 		}
@@ -677,20 +679,18 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 	for _, p := range t.paths {
 		if t.glob {
 			a.checkProtectedGlob(inv, p, t.walk, verb)
-			if pl, why := a.globPlace(p, inv.st, t.walk); pl == placeOutside {
-				a.report(inv, policy.RuleWriteOutside, verb+" "+why, altWrite)
-			}
+			a.judge(inv, effect.Write{Target: a.globTarget(inv.name, p, inv.st, t.walk), Verb: verb})
 			if s, ok := a.globReachesSecret(p); ok {
 				a.report(inv, policy.RuleSecretFile, verb+" "+p+", which can match the secret file "+s, altSecret)
 			}
 			continue
 		}
 		a.writes = append(a.writes, p)
-		if hit := a.protectedHit(p, false); hit != "" {
-			a.report(inv, policy.RuleGuardTamper, verb+" "+hit+", which configures the guard", altTamper)
-		} else if pl, why := a.classify(p, inv.st); pl == placeOutside {
-			a.report(inv, policy.RuleWriteOutside, verb+" "+why, altWrite)
+		w := effect.Write{Target: a.pathTarget(inv.name, p, inv.st), Verb: verb}
+		if w.Protected = a.protectedHit(p, false); w.Protected != "" {
+			a.report(inv, policy.RuleGuardTamper, verb+" "+w.Protected+", which configures the guard", altTamper)
 		}
+		a.judge(inv, w)
 		if a.isSecret(p) {
 			a.report(inv, policy.RuleSecretFile, verb+" the secret file "+p, altSecret)
 		}

@@ -39,6 +39,9 @@ type Target struct {
 	Dynamic bool
 	Remote  bool // the path is on another machine (ssh host rm, rsync to host:)
 	Place   Place
+	// Protected is the guard configuration the operation reaches (Path
+	// itself, or for recursive ones something below it), or "".
+	Protected string
 }
 
 // Delete removes Path (a move's source counts: it disappears from there).
@@ -51,3 +54,11 @@ type Delete struct {
 }
 
 func (Delete) isEffect() {}
+
+// Write creates or changes Path: its contents, its mode or owner, a link.
+type Write struct {
+	Target
+	Verb string // what the tool does, as reasons say it: "tee writes", "sed -i edits", "writing"
+}
+
+func (Write) isEffect() {}

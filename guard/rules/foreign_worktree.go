@@ -37,13 +37,18 @@ func ForeignWorktreeInstead(home string) string {
 	return alt + " (ask the worktree's owner or a human for changes there)"
 }
 
-// judgeForeignWorktree denies deleting a path in another agent's worktree
-// or another checkout of the repository (reading there is fine).
+// judgeForeignWorktree denies deleting or writing a path in another
+// agent's worktree or another checkout of the repository (reading there is
+// fine; writing the guard's configuration is guard-tamper's).
 func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 	switch e := e.(type) {
 	case effect.Delete:
 		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
 			return []Verdict{{Reason: e.Tool + " deletes " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
+		}
+	case effect.Write:
+		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic && e.Protected == "" {
+			return []Verdict{{Reason: e.Verb + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
 		}
 	}
 	return nil

@@ -74,3 +74,30 @@ func TestJudgeDelete(t *testing.T) {
 			[]string{"foreign-worktree"}, "rm deletes /w2/src, inside another agent's worktree /w2", "in your own worktree /w ("},
 	})
 }
+
+func TestJudgeWrite(t *testing.T) {
+	w := func(verb, p string, pl effect.Place) effect.Write {
+		return effect.Write{Target: effect.Target{Tool: "tee", Path: p, Place: pl}, Verb: verb}
+	}
+	tamper := w("writing", "/h/.claude/settings.json", outside("/h/.claude/settings.json, outside the worktree /w"))
+	tamper.Protected = "/h/.claude/settings.json"
+	foreignTamper := w("tee writes", "/w2/.git/hooks/x", foreign("/w2/.git/hooks/x, inside another agent's worktree /w2"))
+	foreignTamper.Protected = "/w2/.git/hooks/x"
+	runJudgeCases(t, []judgeCase{
+		{"inside", w("tee writes", "/w/x", effect.Place{}), nil, "", ""},
+		{"temp dir", w("tee writes", "/tmp/x", effect.Place{Kind: effect.Writable}), nil, "", ""},
+		{"device", w("tee writes", "/dev/null", effect.Place{Kind: effect.Sink}), nil, "", ""},
+		{"home", w("tee writes", "/h/.bashrc", outside("/h/.bashrc, outside the worktree /w")),
+			[]string{"write-outside-worktree"}, "tee writes /h/.bashrc, outside the worktree /w", "write only inside the worktree"},
+		{"the Write tool", w("writing", "/etc/hosts", outside("/etc/hosts, outside the worktree /w")),
+			[]string{"write-outside-worktree"}, "writing /etc/hosts, outside", "write only inside"},
+		{"the guard's configuration is guard-tamper's", tamper, nil, "", ""},
+		{"so in another worktree too", foreignTamper, nil, "", ""},
+		{"run time", effect.Write{Target: effect.Target{Tool: "tee", Shown: "`$f`", Dynamic: true}, Verb: "tee writes"},
+			[]string{"write-outside-worktree"}, "tee writes `$f`, a path only known at run time", "name the path literally"},
+		{"another machine", effect.Write{Target: effect.Target{Tool: "scp", Shown: "`h:/x`", Remote: true}, Verb: "scp writes to"},
+			[]string{"write-outside-worktree"}, "scp writes to `h:/x` on another machine", "write only inside"},
+		{"another worktree", w("tee writes", "/w2/x", foreign("/w2/x, inside another agent's worktree /w2")),
+			[]string{"foreign-worktree"}, "tee writes /w2/x, inside another agent's worktree /w2", "in your own worktree /w ("},
+	})
+}

@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // WriteOutsideWorktree (G6): writes outside the worktree change the
 // machine for every agent and the human (shell profiles, /etc, ~/bin).
@@ -22,4 +25,26 @@ var WriteOutsideWorktree = Rule{
 		"go build -o bin/app",
 		"Write /work/repo/src/main.go",
 	},
+	Judge: judgeWriteOutside,
+}
+
+// judgeWriteOutside denies a write anywhere but the worktree, the writable
+// places and devices: on another machine, at a path only known at run
+// time, or outside. A write to the guard's own configuration is
+// guard-tamper's, and one in another agent's worktree foreign-worktree's.
+func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
+	w, ok := e.(effect.Write)
+	if !ok {
+		return nil
+	}
+	switch {
+	case w.Remote:
+		return []Verdict{{Reason: w.Verb + " " + w.Shown + " on another machine, outside the worktree"}}
+	case w.Dynamic:
+		return []Verdict{{Reason: w.Verb + " " + w.Shown + ", a path only known at run time, so it may be outside the worktree",
+			Instead: "name the path literally, inside the worktree"}}
+	case w.Place.Kind == effect.Outside && !w.Place.Foreign && w.Protected == "":
+		return []Verdict{{Reason: w.Verb + " " + w.Place.What}}
+	}
+	return nil
 }
