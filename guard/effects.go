@@ -25,6 +25,7 @@ func (a *analyzer) facts() *rules.Facts {
 	if a.ruleFacts == nil {
 		a.ruleFacts = &rules.Facts{Policy: a.pol, Agent: a.agent()}
 		a.pathFacts(a.ruleFacts)
+		a.ruleFacts.Oversight = a.eng.oversight(a.env)
 	}
 	return a.ruleFacts
 }

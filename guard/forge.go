@@ -3,8 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // Oversight through the forges' CLIs and APIs (gh, hub, glab, and curl,
@@ -15,26 +15,16 @@ import (
 // branches, tags or environments are for humans. autonomous also allows
 // gh pr merge --auto (the forge merges once the required checks pass);
 // checkpoint turns every such denial into a question for a human.
+//
+// This file only says what each call does (effect.ForgeAction); the
+// oversight rule (guard/rules/oversight.go) decides, the same judge as for
+// the MCP servers' merge, approve and admin tools (mcpcheck.go).
 
-// oversightReport reports a forge operation the oversight mode reserves
-// for humans: a question under checkpoint, a denial otherwise.
-func (a *analyzer) oversightReport(inv *invocation, what string) {
-	a.oversightReportAlt(inv, what, altOversight)
-}
-
-// altIssueState is what to do instead of closing or reopening an issue.
-const altIssueState = "comment on the issue with what you did (gh issue comment N -b ...) and write \"Fixes #N\" in your pull request: the issue closes when a human merges it"
-
-// oversightReportAlt is oversightReport with its own alternative.
-func (a *analyzer) oversightReportAlt(inv *invocation, what, alt string) {
-	mode := a.eng.oversight(a.env)
-	reason := inv.name + " " + what + ", which oversight " + mode + " leaves to a human"
-	if swarm.ForgeAction(mode, swarm.ForgeMerge) == policy.Ask {
-		a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: alt,
-			trigger: clip(inv.canon()), canon: inv.canon(), ask: true})
-		return
-	}
-	a.report(inv, policy.RuleOversight, reason, alt)
+// forgeOp hands one operation of a forge CLI or HTTP client to the
+// oversight judge (guard/rules/oversight.go), which decides it by the
+// oversight mode.
+func (a *analyzer) forgeOp(inv *invocation, op effect.ForgeOp, does string) {
+	a.judge(inv, effect.ForgeAction{Op: op, By: inv.name, Does: does})
 }
 
 func registerForges() {
@@ -65,7 +55,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		pos = append(pos, w)
 	}
 	if len(pos) > 0 && pos[0] == "\x00" {
-		a.report(inv, policy.RuleOversight, inv.name+" runs a subcommand only known at run time, which may merge or delete", "write the "+inv.name+" command literally")
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.name, Does: "runs a subcommand only known at run time, which may merge or delete", Unread: "the " + inv.name + " command"})
 		return
 	}
 	has := func(flags ...string) bool {
@@ -85,7 +75,6 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		return ""
 	}
 	group, verb := at(0), at(1)
-	mode := a.eng.oversight(a.env)
 	switch inv.name {
 	case "gh":
 		switch group {
@@ -94,58 +83,57 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			case "merge":
 				switch {
 				case has("--admin"):
-					a.oversightReport(inv, "pr merge --admin merges past the branch protection and the required checks")
-				case mode == policy.OversightAutonomous && has("--auto") && !has("--disable-auto") && !a.ownPRSelector(at(2)):
-					a.oversightReport(inv, "pr merge --auto "+at(2)+" enables auto-merge on a pull request that may be another agent's (autonomous allows it on your own: gh pr merge --auto without a number, from your branch)")
-				case mode == policy.OversightAutonomous && has("--auto") && !has("--disable-auto"):
-					// the forge merges the agent's own PR once the required checks pass
+					a.forgeOp(inv, effect.ForgeAdmin, "pr merge --admin merges past the branch protection and the required checks")
+				case has("--auto") && !has("--disable-auto"):
+					// the forge merges once the required checks pass
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.name, Does: "pr merge merges a pull request", Target: at(2), Own: a.ownPRSelector(at(2))})
 				default:
-					a.oversightReport(inv, "pr merge merges a pull request")
+					a.forgeOp(inv, effect.ForgeMerge, "pr merge merges a pull request")
 				}
 			case "review":
 				if has("--approve", "-a") {
-					a.oversightReport(inv, "pr review --approve approves a pull request")
+					a.forgeOp(inv, effect.ForgeApprove, "pr review --approve approves a pull request")
 				}
 			case "close", "reopen":
 				if at(2) != "" {
-					a.oversightReport(inv, "pr "+verb+" "+at(2)+" closes or reopens a pull request that may be another agent's")
+					a.forgeOp(inv, effect.ForgeState, "pr "+verb+" "+at(2)+" closes or reopens a pull request that may be another agent's")
 				}
 			case "ready", "lock", "unlock":
 			}
 		case "repo":
 			switch verb {
 			case "delete", "archive", "unarchive", "rename", "edit", "transfer", "deploy-key":
-				a.oversightReport(inv, "repo "+verb+" changes or deletes the repository")
+				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb+" changes or deletes the repository")
 			case "sync":
 				if has("--force") {
-					a.oversightReport(inv, "repo sync --force overwrites a branch with another repository's")
+					a.forgeOp(inv, effect.ForgeAdmin, "repo sync --force overwrites a branch with another repository's")
 				}
 			}
 		case "release":
 			switch verb {
 			case "create", "delete", "delete-asset", "edit", "upload":
-				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
 			}
 		case "secret", "variable", "ruleset":
 			if verb != "list" && verb != "view" && verb != "check" && verb != "" {
-				a.oversightReport(inv, group+" "+verb+" changes the repository's settings")
+				a.forgeOp(inv, effect.ForgeAdmin, group+" "+verb+" changes the repository's settings")
 			}
 		case "issue":
 			switch verb {
 			case "delete", "transfer", "lock", "unlock", "pin", "unpin":
-				a.oversightReport(inv, "issue "+verb+" deletes, moves or locks an issue")
+				a.forgeOp(inv, effect.ForgeAdmin, "issue "+verb+" deletes, moves or locks an issue")
 			case "close", "reopen":
 				// Like gh pr close N: whether the work is done is the
 				// overseer's call, the same through MCP and gh api.
-				a.oversightReportAlt(inv, "issue "+verb+" closes or reopens an issue that may be another agent's or a human's", altIssueState)
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.name, Does: "issue " + verb + " closes or reopens an issue that may be another agent's or a human's", Issue: true})
 			}
 		case "workflow":
 			if verb == "disable" || verb == "enable" {
-				a.oversightReport(inv, "workflow "+verb+" switches a CI workflow on or off")
+				a.forgeOp(inv, effect.ForgeAdmin, "workflow "+verb+" switches a CI workflow on or off")
 			}
 		case "run", "cache", "label":
 			if verb == "delete" {
-				a.oversightReport(inv, group+" delete deletes the repository's "+group+"s")
+				a.forgeOp(inv, effect.ForgeAdmin, group+" delete deletes the repository's "+group+"s")
 			}
 		case "alias":
 			a.ghAlias(inv, pos)
@@ -159,12 +147,12 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 				a.reinvoke(inv, append([]arg{{s: "git", src: inv.argv[0].src}}, inv.args()...), "hub")
 				break // a local git merge
 			}
-			a.oversightReport(inv, "merge merges a pull request")
+			a.forgeOp(inv, effect.ForgeMerge, "merge merges a pull request")
 		case "delete":
-			a.oversightReport(inv, "delete deletes the repository")
+			a.forgeOp(inv, effect.ForgeAdmin, "delete deletes the repository")
 		case "release":
 			if verb == "create" || verb == "delete" || verb == "edit" {
-				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
 			}
 		case "api":
 			a.forgeAPI(inv, words)
@@ -178,31 +166,33 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		case "mr":
 			switch verb {
 			case "merge", "accept":
-				if !(mode == policy.OversightAutonomous && has("--auto-merge", "--when-pipeline-succeeds") && a.ownPRSelector(at(2))) {
-					a.oversightReport(inv, "mr "+verb+" merges a merge request")
+				if has("--auto-merge", "--when-pipeline-succeeds") {
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.name, Does: "mr " + verb + " merges a merge request", Target: at(2), Own: a.ownPRSelector(at(2))})
+				} else {
+					a.forgeOp(inv, effect.ForgeMerge, "mr "+verb+" merges a merge request")
 				}
 			case "approve":
-				a.oversightReport(inv, "mr approve approves a merge request")
+				a.forgeOp(inv, effect.ForgeApprove, "mr approve approves a merge request")
 			case "close", "reopen", "delete":
 				if at(2) != "" || verb == "delete" {
-					a.oversightReport(inv, "mr "+verb+" closes, reopens or deletes a merge request that may be another agent's")
+					a.forgeOp(inv, effect.ForgeState, "mr "+verb+" closes, reopens or deletes a merge request that may be another agent's")
 				}
 			}
 		case "issue":
 			if verb == "close" || verb == "reopen" || verb == "delete" {
-				a.oversightReportAlt(inv, "issue "+verb+" closes, reopens or deletes an issue that may be another agent's or a human's", altIssueState)
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.name, Does: "issue " + verb + " closes, reopens or deletes an issue that may be another agent's or a human's", Issue: true})
 			}
 		case "repo":
 			if verb == "delete" || verb == "archive" || verb == "transfer" {
-				a.oversightReport(inv, "repo "+verb+" changes or deletes the repository")
+				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb+" changes or deletes the repository")
 			}
 		case "release":
 			if verb == "create" || verb == "delete" || verb == "upload" {
-				a.oversightReport(inv, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
 			}
 		case "variable":
 			if verb == "set" || verb == "delete" || verb == "update" {
-				a.oversightReport(inv, "variable "+verb+" changes the project's settings")
+				a.forgeOp(inv, effect.ForgeAdmin, "variable "+verb+" changes the project's settings")
 			}
 		case "api":
 			a.forgeAPI(inv, words)
@@ -257,11 +247,11 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 		}
 	}
 	if endpoint == "\x00" {
-		a.report(inv, policy.RuleOversight, inv.name+" api calls an endpoint only known at run time", "write the endpoint literally")
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
 		return
 	}
 	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
-		a.oversightReport(inv, "api "+method+" "+endpoint+" "+what)
+		a.forgeOp(inv, effect.ForgeAdmin, "api "+method+" "+endpoint+" "+what)
 	}
 }
 
@@ -354,7 +344,7 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 		endpoint = "graphql"
 	}
 	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
-		a.oversightReport(inv, method+" "+endpoint+" "+what)
+		a.forgeOp(inv, effect.ForgeAdmin, method+" "+endpoint+" "+what)
 	}
 }
 
@@ -372,7 +362,7 @@ func isHTTPMethod(w string) bool {
 func (a *analyzer) ghAlias(inv *invocation, pos []string) {
 	if len(pos) < 2 || pos[1] != "set" {
 		if len(pos) >= 2 && pos[1] == "import" {
-			a.oversightReport(inv, "alias import defines gh subcommands the guard cannot see")
+			a.forgeOp(inv, effect.ForgeAdmin, "alias import defines gh subcommands the guard cannot see")
 		}
 		return
 	}
@@ -381,7 +371,7 @@ func (a *analyzer) ghAlias(inv *invocation, pos []string) {
 	}
 	exp := pos[3]
 	if exp == "\x00" {
-		a.oversightReport(inv, "alias set defines a gh subcommand only known at run time")
+		a.forgeOp(inv, effect.ForgeAdmin, "alias set defines a gh subcommand only known at run time")
 		return
 	}
 	shell := strings.HasPrefix(exp, "!")

@@ -123,50 +123,33 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 			"commit with git commit in the shell, where the hooks run")
 	}
 
-	// Oversight: merging and approving are for humans unless the task
-	// says otherwise.
-	mode := e.oversight(env)
+	// Oversight: merging, approving, administering and closing others'
+	// work are for humans unless the task says otherwise; the same effects
+	// as gh pr merge, gh pr review --approve, gh repo delete, gh pr close
+	// (forge.go), decided by the same judge.
 	approve := t.Approve && strings.EqualFold(mcpString(args, "event"), "APPROVE")
-	if t.Merge || approve {
-		what := "merges a pull request"
-		if approve {
-			what = "approves a pull request"
-		}
-		rule := policy.RuleOversight
-		reason := where + " " + what + ", which oversight " + mode + " leaves to a human"
-		if mode == policy.OversightAutonomous {
-			reason = where + " " + what + " at once, without the required checks auto-merge waits for"
-		}
-		alt := "open or update the pull request and leave merging and approving to a human (or run the task with --oversight autonomous and enable auto-merge)"
-		if mode == policy.OversightCheckpoint {
-			a.add(finding{rule: rule, reason: reason + " (checkpoint: a human approves this call)", alt: alt, trigger: tool, ask: true})
-		} else {
-			a.report(inv, rule, reason, alt)
-		}
-	} else if t.Forge && access == mcp.Destructive && !t.WritesRef {
-		// Deleting and administering on the forge is what gh's ForgeAdmin
-		// operations are (gh repo delete, gh release delete, rulesets):
-		// denied under every mode, asked under checkpoint, whatever access
-		// the server has — oversight, not the server's access, decides.
-		// Deleting a branch is judged like git push --delete instead: the
-		// branch ownership rules above.
-		reason := where + " deletes or administers on the forge, which oversight " + mode + " leaves to a human"
-		alt := swarm.ForgeAlternative(mode, swarm.ForgeAdmin)
-		switch swarm.ForgeAction(mode, swarm.ForgeAdmin) {
-		case policy.Ask:
-			a.add(finding{rule: policy.RuleOversight, reason: reason + " (checkpoint: a human approves this call)", alt: alt, trigger: tool, ask: true})
-		case policy.Deny:
-			a.report(inv, policy.RuleOversight, reason, alt)
-		}
+	forge := effect.ForgeAction{By: where, MCP: true}
+	switch {
+	case t.Merge:
+		forge.Op, forge.Does = effect.ForgeMerge, "merges a pull request"
+	case approve:
+		forge.Op, forge.Does = effect.ForgeApprove, "approves a pull request"
+	case t.Forge && access == mcp.Destructive && !t.WritesRef:
+		// Whatever access the server has: oversight, not the server's
+		// access, decides. Deleting a branch is judged like git push
+		// --delete instead: the branch ownership rules above.
+		forge.Op, forge.Does = effect.ForgeAdmin, "deletes or administers on the forge"
 	}
-
+	if forge.Op != 0 {
+		a.judge(inv, forge)
+	}
 	if st := mcpString(args, "state"); t.Forge && t.SetsPRState && st != "" {
-		// gh pr close N / reopen N: the number may be another agent's.
-		a.oversightReport(inv, "sets a pull request's state to "+st+", closing or reopening a pull request that may be another agent's")
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true,
+			Does: "sets a pull request's state to " + st + ", closing or reopening a pull request that may be another agent's"})
 	}
 	if st := mcpString(args, "state"); t.Forge && t.SetsIssueState && st != "" {
-		// gh issue close N / reopen N, judged alike.
-		a.oversightReportAlt(inv, "sets an issue's state to "+st+", closing or reopening an issue that may be another agent's or a human's", altIssueState)
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true, Issue: true,
+			Does: "sets an issue's state to " + st + ", closing or reopening an issue that may be another agent's or a human's"})
 	}
 
 	// Access: the server's level, per-tool globs, and the default

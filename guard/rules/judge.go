@@ -26,6 +26,9 @@ type Facts struct {
 	Home    string // the user's home directory, absolute, or ""
 	Temp    string // the temp dir ($TMPDIR or /tmp)
 	GoCache string // $GOCACHE as the command would see it, or ""
+	// Oversight is the oversight mode in force (run's override, else the
+	// policy's; never ""): oversight.go.
+	Oversight string
 }
 
 // A Judge returns its rule's verdicts on one effect: none when the rule

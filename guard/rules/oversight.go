@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // Oversight: merging, approving and repository settings are a human's
 // under the default [swarm] oversight (pr-gated).
@@ -18,4 +22,57 @@ var Oversight = Rule{
 		"gh pr view 12",
 		`mcp__github__get_pull_request {"owner":"o","repo":"r","pullNumber":12}`,
 	},
+	Judge: judgeOversight,
+}
+
+// Alternatives of the oversight verdicts besides the rule's own.
+const (
+	insteadIssueState = "comment on the issue with what you did (gh issue comment N -b ...) and write \"Fixes #N\" in your pull request: the issue closes when a human merges it"
+	insteadMCPMerge   = "open or update the pull request and leave merging and approving to a human (or run the task with --oversight autonomous and enable auto-merge)"
+)
+
+// judgeOversight decides a forge operation (effect.ForgeAction) by the
+// oversight mode (swarm.ForgeAction): under pr-gated merging, approving,
+// closing others' work and administering are denied; autonomous also
+// allows auto-merge on the agent's own pull request; checkpoint asks a
+// human instead of denying. A call the guard cannot read is denied under
+// every mode.
+func judgeOversight(e effect.Effect, f *Facts) []Verdict {
+	fa, ok := e.(effect.ForgeAction)
+	if !ok {
+		return nil
+	}
+	if fa.Op == effect.ForgeUnread {
+		return []Verdict{{Reason: fa.By + " " + fa.Does, Instead: "write " + fa.Unread + " literally"}}
+	}
+	mode := f.Oversight
+	kind := swarm.ForgeMerge
+	switch {
+	case fa.Op == effect.ForgeAdmin:
+		kind = swarm.ForgeAdmin
+	case fa.Op == effect.ForgeAutoMerge && fa.Own:
+		kind = swarm.ForgeAutoMerge
+	}
+	act := swarm.ForgeAction(mode, kind)
+	if act == "" {
+		return nil
+	}
+	v := Verdict{Reason: fa.By + " " + fa.Does + ", which oversight " + mode + " leaves to a human", Ask: act == policy.Ask}
+	switch {
+	case mode == policy.OversightAutonomous && fa.Op == effect.ForgeAutoMerge:
+		v.Reason = fa.By + " " + fa.Does + ": auto-merge on " + fa.Target + ", which may be another agent's pull request (autonomous allows it on your own: name none, from your branch, or name your branch)"
+	case mode == policy.OversightAutonomous && fa.Op == effect.ForgeMerge:
+		v.Reason = fa.By + " " + fa.Does + " at once, without the required checks auto-merge waits for"
+	case v.Ask:
+		v.Reason += " (checkpoint: a human approves this call)"
+	}
+	switch {
+	case fa.Issue:
+		v.Instead = insteadIssueState
+	case fa.MCP && (fa.Op == effect.ForgeMerge || fa.Op == effect.ForgeApprove):
+		v.Instead = insteadMCPMerge
+	case fa.MCP && fa.Op == effect.ForgeAdmin:
+		v.Instead = swarm.ForgeAlternative(mode, swarm.ForgeAdmin)
+	}
+	return []Verdict{v}
 }

@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// The oversight judge on forge effects: the same effect from gh and from
+// an MCP server gets the same verdict, by mode.
+func TestJudgeOversight(t *testing.T) {
+	gh := effect.ForgeAction{Op: effect.ForgeMerge, By: "gh", Does: "pr merge merges a pull request"}
+	mcpMerge := effect.ForgeAction{Op: effect.ForgeMerge, By: "MCP server github, tool merge_pull_request", Does: "merges a pull request", MCP: true}
+	autoOwn := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Does: "pr merge merges a pull request", Own: true}
+	autoOther := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Does: "pr merge merges a pull request", Target: "12"}
+	admin := effect.ForgeAction{Op: effect.ForgeAdmin, By: "gh", Does: "repo delete changes or deletes the repository"}
+	issue := effect.ForgeAction{Op: effect.ForgeState, By: "gh", Does: "issue close closes or reopens an issue", Issue: true}
+	unread := effect.ForgeAction{Op: effect.ForgeUnread, By: "gh", Does: "runs a subcommand only known at run time", Unread: "the gh command"}
+	const (
+		gated = policy.OversightPRGated
+		auto  = policy.OversightAutonomous
+		check = policy.OversightCheckpoint
+		none  = ""
+		deny  = "deny"
+		ask   = "ask"
+	)
+	for _, tc := range []struct {
+		name string
+		e    effect.Effect
+		mode string
+		want string // "", "deny" or "ask"
+	}{
+		{"gh merge", gh, gated, deny},
+		{"mcp merge", mcpMerge, gated, deny},
+		{"gh merge autonomous", gh, auto, deny},
+		{"mcp merge autonomous", mcpMerge, auto, deny},
+		{"gh merge checkpoint", gh, check, ask},
+		{"mcp merge checkpoint", mcpMerge, check, ask},
+		{"auto-merge own", autoOwn, gated, deny},
+		{"auto-merge own autonomous", autoOwn, auto, none},
+		{"auto-merge own checkpoint", autoOwn, check, ask},
+		{"auto-merge another's autonomous", autoOther, auto, deny},
+		{"admin autonomous", admin, auto, deny},
+		{"admin checkpoint", admin, check, ask},
+		{"issue close", issue, gated, deny},
+		{"unread checkpoint", unread, check, deny},
+		{"unread autonomous", unread, auto, deny},
+		{"no effect", nil, gated, none},
+	} {
+		vs := JudgeEffect(tc.e, &Facts{Policy: policy.Default(), Oversight: tc.mode})
+		got := none
+		for _, v := range vs {
+			if v.Rule != policy.RuleOversight {
+				t.Errorf("%s: verdict of rule %s", tc.name, v.Rule)
+			}
+			got = deny
+			if v.Ask {
+				got = ask
+			}
+			if v.Reason == "" || v.Instead == "" {
+				t.Errorf("%s: verdict without reason or alternative: %+v", tc.name, v)
+			}
+		}
+		if len(vs) > 1 || got != tc.want {
+			t.Errorf("%s under %s: got %s (%+v), want %s", tc.name, tc.mode, got, vs, tc.want)
+		}
+	}
+	// The texts: the tool's words, the mode, the alternative for the case.
+	v := judgeOversight(gh, &Facts{Oversight: gated})[0]
+	if v.Reason != "gh pr merge merges a pull request, which oversight pr-gated leaves to a human" {
+		t.Errorf("gh merge reason: %q", v.Reason)
+	}
+	if v := judgeOversight(issue, &Facts{Oversight: gated})[0]; !strings.Contains(v.Instead, "Fixes #N") {
+		t.Errorf("issue close alternative: %q", v.Instead)
+	}
+	if v := judgeOversight(mcpMerge, &Facts{Oversight: check})[0]; !strings.HasSuffix(v.Reason, "(checkpoint: a human approves this call)") || strings.Contains(v.Instead, "gh ") {
+		t.Errorf("mcp merge under checkpoint: %+v", v)
+	}
+	if v := judgeOversight(unread, &Facts{Oversight: gated})[0]; v.Instead != "write the gh command literally" {
+		t.Errorf("unread alternative: %q", v.Instead)
+	}
+}
