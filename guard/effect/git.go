@@ -35,6 +35,12 @@ type Push struct {
 	// Swarm: the push runs in the swarm's repository (or the guard cannot
 	// tell), so branch ownership applies.
 	Swarm bool
+
+	// FromGit: the refs come from git (the pre-push hook), not from a
+	// command line. Refspecs have no Text, and a refspec's Force means
+	// the remote's commit is not an ancestor of the one pushed (git cannot
+	// tell the hook whether -f or --force-with-lease was given).
+	FromGit bool
 }
 
 // Refspec is one <src>:<dst> of a push, normalized: a delete has no Src,

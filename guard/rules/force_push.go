@@ -53,11 +53,27 @@ func judgeForcePush(e effect.Effect, f *Facts) []Verdict {
 		out = append(out, Verdict{Reason: "git push --prune deletes remote branches that have no local counterpart", Instead: "push the branches you mean, without --prune"})
 	}
 	for _, r := range p.Refspecs {
-		if r.Force && !r.Dynamic {
+		switch {
+		case !r.Force || r.Dynamic:
+		case p.FromGit:
+			if !ownBranchRewrite(&p, &r, f) {
+				out = append(out, Verdict{Reason: "not a fast-forward: the push drops commits from the remote, and a force push rewrites history that other agents may have built on"})
+			}
+		default:
 			out = append(out, Verdict{Reason: "the refspec " + r.Text + " forces the push (a leading + is --force for that ref)"})
 		}
 	}
 	return out
+}
+
+// ownBranchRewrite: a forced update git reports (pre-push) of the one
+// branch checked out where the push runs, not protected, which [git]
+// own_branch_force_with_lease allows (the Bash guard lets only
+// --force-with-lease through; git does not tell the hook which was used).
+func ownBranchRewrite(p *effect.Push, r *effect.Refspec, f *Facts) bool {
+	b, ok := strings.CutPrefix(r.Ref, "refs/heads/")
+	return ok && f.Policy.Git.OwnBranchForceWithLease && !f.Policy.IsProtectedBranch(b) &&
+		len(p.Current) == 1 && p.Current[0].Name == b
 }
 
 // leaseOnOwnBranch reports whether a forced push is one the policy's

@@ -86,7 +86,7 @@ func judgeForeignPush(p *effect.Push, f *Facts) []Verdict {
 			}
 			out = append(out, Verdict{Reason: "the refspec " + strings.TrimPrefix(r.Text, "+") + " pushes to every branch its pattern matches, other agents' included", Instead: alt})
 		default:
-			out = foreignRef(out, r.Ref, op, r.CheckedOutBy, f)
+			out = foreignRef(out, r.Ref, op, r.CheckedOutBy, p.FromGit, f)
 		}
 	}
 	return out
@@ -97,14 +97,15 @@ func judgeForeignPush(p *effect.Push, f *Facts) []Verdict {
 func foreignCurrent(out []Verdict, p *effect.Push, f *Facts) []Verdict {
 	for _, b := range p.Current {
 		if b.Name != "" && !f.Policy.IsProtectedBranch(b.Name) {
-			out = foreignRef(out, b.Ref, swarm.RefUpdate, b.CheckedOutBy, f)
+			out = foreignRef(out, b.Ref, swarm.RefUpdate, b.CheckedOutBy, p.FromGit, f)
 		}
 	}
 	return out
 }
 
-// foreignRef judges one remote ref a push writes (full name).
-func foreignRef(out []Verdict, ref string, op swarm.RefOp, checkedOutBy string, f *Facts) []Verdict {
+// foreignRef judges one remote ref a push writes (full name). The
+// pre-push hook names the ref itself, so its reasons start with the verdict.
+func foreignRef(out []Verdict, ref string, op swarm.RefOp, checkedOutBy string, fromGit bool, f *Facts) []Verdict {
 	switch {
 	case strings.HasPrefix(ref, "refs/heads/") && f.Policy.IsProtectedBranch(ref):
 		return out // protected-branch has its own, clearer verdict
@@ -114,7 +115,10 @@ func foreignRef(out []Verdict, ref string, op swarm.RefOp, checkedOutBy string, 
 		return out // Gerrit: a review request, the PR of that world
 	}
 	if v := f.Agent.MayWriteRef(ref, op, checkedOutBy); v.Denied {
-		out = append(out, Verdict{Reason: "git push: " + v.Reason, Instead: v.Alternative})
+		if !fromGit {
+			v.Reason = "git push: " + v.Reason
+		}
+		out = append(out, Verdict{Reason: v.Reason, Instead: v.Alternative})
 	}
 	return out
 }

@@ -31,6 +31,11 @@ func refspec(src, dst string) effect.Refspec {
 	return effect.Refspec{Text: src + ":" + dst, Src: src, Dst: dst, Ref: "refs/heads/" + dst}
 }
 
+// fromGit is a ref line git hands pre-push, as the hook describes it.
+func fromGit(branch string, force bool) effect.Refspec {
+	return effect.Refspec{Src: "refs/heads/" + branch, Dst: branch, Ref: "refs/heads/" + branch, Force: force}
+}
+
 var (
 	onAgent1 = []effect.Branch{{Name: "agent-1", Ref: "refs/heads/agent-1"}}
 	onMain   = []effect.Branch{{Name: "main"}}
@@ -75,6 +80,13 @@ func TestJudgePush(t *testing.T) {
 		{"--tags --delete", effect.Push{Tags: true, Delete: true, Swarm: true}, nil, []string{"foreign-branch"}},
 		{"matching refspec", effect.Push{Refspecs: []effect.Refspec{{Text: ":", Matching: true}}, Swarm: true}, nil, []string{"foreign-branch"}},
 		{"push.default=matching", effect.Push{Matching: true, Current: onAgent1, Swarm: true}, nil, []string{"foreign-branch"}},
+		// What the pre-push hook builds from git's ref lines.
+		{"pre-push fast-forward", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("agent-1", false)}, Current: onAgent1, Swarm: true}, nil, nil},
+		{"pre-push not a fast-forward", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("agent-1", true)}, Current: onAgent1, Swarm: true}, nil, []string{"force-push"}},
+		{"pre-push rewrite of own branch, lease allowed", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("agent-1", true)}, Current: onAgent1, Swarm: true}, lease, nil},
+		{"pre-push rewrite of another branch, lease allowed", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("feature", true)}, Current: onAgent1}, lease, []string{"force-push"}},
+		{"pre-push to main", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("main", false)}, Current: onAgent1, Swarm: true}, nil, []string{"protected-branch"}},
+		{"pre-push to another agent's branch", effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("agent-2", false)}, Current: onAgent1, Swarm: true}, nil, []string{"foreign-branch"}},
 		{"Gerrit review", effect.Push{Refspecs: []effect.Refspec{{Text: "HEAD:refs/for/main", Src: "HEAD", Dst: "refs/for/main", Ref: "refs/for/main"}}, Swarm: true}, nil, nil},
 	} {
 		got := ruleIDs(JudgeEffect(c.push, gitFacts(c.mut)))
@@ -90,5 +102,22 @@ func TestJudgeVerdictDefaults(t *testing.T) {
 	vs := JudgeEffect(effect.Push{Force: true, Current: onAgent1}, gitFacts(nil))
 	if len(vs) != 1 || vs[0].Instead != ForcePush.Instead || vs[0].Reason != "git push --force rewrites history that other agents may have built on" {
 		t.Fatalf("got %+v", vs)
+	}
+}
+
+// TestJudgePushFromGit: the pre-push hook names the ref itself, and git
+// does not say how the push was forced.
+func TestJudgePushFromGit(t *testing.T) {
+	vs := JudgeEffect(effect.Push{FromGit: true, Refspecs: []effect.Refspec{fromGit("agent-2", true)}, Current: onAgent1, Swarm: true}, gitFacts(nil))
+	want := []string{
+		"not a fast-forward: the push drops commits from the remote, and a force push rewrites history that other agents may have built on",
+		"pushing to the branch agent-2, which is not yours (your branch agent-1; [swarm] own_branches also gives you agent/w1-aaaa/**, agent-1-*)",
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Reason)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("reasons:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -1,9 +1,7 @@
 package githook
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
@@ -11,17 +9,27 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// pushOwnershipProblems applies the engine's branch and tag ownership
-// (guard/swarm, rule foreign-branch) to the refs a push updates, whatever
-// client made the push: an agent's git, an MCP server's, a script's. It
-// applies only inside an agent session (hookenv.AgentSession: Claude
-// Code's CLAUDECODE=1 or swarm-guard run's SWARM_GUARD_RUN); a human at a
-// plain shell owns every branch of the swarm and is never stopped by it.
-// A [rules] foreign-branch = "off" turns it off here too.
-func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
+// ownership is what the foreign-branch rule needs to know about a push
+// (guard/swarm): whether it applies, who the agent is, and which branches
+// other worktrees have checked out.
+type ownership struct {
+	applies    bool
+	agent      swarm.Agent
+	checkedOut map[string]string // branch -> another worktree that has it checked out
+}
+
+// ownershipFacts gathers the engine's branch and tag ownership facts
+// (guard/swarm, rule foreign-branch) for the refs a push updates,
+// whatever client made the push: an agent's git, an MCP server's, a
+// script's. Ownership applies only inside an agent session
+// (hookenv.AgentSession: Claude Code's CLAUDECODE=1 or swarm-guard run's
+// SWARM_GUARD_RUN); a human at a plain shell owns every branch of the
+// swarm and is never stopped by it. A [rules] foreign-branch = "off" turns
+// it off here too.
+func ownershipFacts(hc *gitHookContext) ownership {
 	getenv := hc.c.Getenv
 	if !inAgentSession(hc.c) || hc.pol.RuleAction(policy.RuleForeignBranch) == policy.Off {
-		return nil
+		return ownership{}
 	}
 	home := hc.repo
 	if dir := hookenv.HomeDir(getenv); dir != "" {
@@ -31,7 +39,7 @@ func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 				// scratch repository, a test fixture): not the swarm's
 				// branches. The Bash hook keeps the agent out of other
 				// clones of the swarm's repository.
-				return nil
+				return ownership{}
 			}
 			home = r
 		}
@@ -47,7 +55,7 @@ func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 	if id, err := hc.agent(); err == nil {
 		agent.ID = id.ID
 	}
-	checkedOut := map[string]string{} // branch -> another worktree that has it checked out
+	checkedOut := map[string]string{}
 	if home != nil {
 		for _, w := range home.OtherWorktrees() {
 			if hookenv.IsolatedUnder(home.Root, w) {
@@ -58,23 +66,5 @@ func pushOwnershipProblems(hc *gitHookContext, updates []refUpdate) []string {
 			}
 		}
 	}
-	var problems []string
-	for _, u := range updates {
-		ref := u.remoteRef
-		if strings.HasPrefix(ref, "refs/heads/") && hc.pol.IsProtectedBranch(ref) {
-			continue // the protected-branch checks say so
-		}
-		if strings.HasPrefix(ref, "refs/for/") || strings.HasPrefix(ref, "refs/drafts/") {
-			continue // Gerrit review requests
-		}
-		op := swarm.RefUpdate
-		if u.deletes() {
-			op = swarm.RefDelete
-		}
-		v := agent.MayWriteRef(ref, op, checkedOut[strings.TrimPrefix(ref, "refs/heads/")])
-		if v.Denied {
-			problems = append(problems, fmt.Sprintf("%s: %s (rule foreign-branch); instead: %s", ref, v.Reason, v.Alternative))
-		}
-	}
-	return problems
+	return ownership{applies: true, agent: agent, checkedOut: checkedOut}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/hooks/ci"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
@@ -43,37 +44,49 @@ func prePush(c Env) error {
 		return nil
 	}
 	git := gitx.Runner{}
-	problems := pushOwnershipProblems(hc, updates)
+	own := ownershipFacts(hc)
+	facts := &rules.Facts{Policy: hc.pol, Agent: own.agent}
+	var current []effect.Branch // the branch checked out here: [git] own_branch_force_with_lease
+	if hc.repo != nil {
+		current = []effect.Branch{{Name: hc.repo.Branch}}
+	}
+	var problems []string
 	var tips, known []string // commits being pushed; commits the remote has
 	refsOf := map[string][]string{}
 	for _, u := range updates {
-		branch, isBranch := strings.CutPrefix(u.remoteRef, "refs/heads/")
-		protected := isBranch && hc.pol.IsProtectedBranch(branch)
-		if u.deletes() {
-			if protected {
-				problems = append(problems, fmt.Sprintf("%s: deleting protected branch %s is not allowed: %s (rule %s); instead: %s", u.remoteRef, branch, rules.ProtectedBranch.Reason, rules.ProtectedBranch.ID, rules.ProtectedBranch.Instead))
-			}
-			continue
+		// The update as the Bash guard describes a push (guard/effect),
+		// judged by the same rules in the same words.
+		rs := effect.Refspec{Src: u.localRef, Dst: strings.TrimPrefix(u.remoteRef, "refs/heads/"), Ref: u.remoteRef, Delete: u.deletes()}
+		if own.applies {
+			rs.CheckedOutBy = own.checkedOut[strings.TrimPrefix(u.remoteRef, "refs/heads/")]
 		}
-		if protected && hc.pol.Git.PushToProtected == policy.Deny {
-			problems = append(problems, fmt.Sprintf("%s: pushing to protected branch %s is not allowed (policy git.push_to_protected): %s (rule %s); instead: %s", u.remoteRef, branch, rules.ProtectedBranch.Reason, rules.ProtectedBranch.ID, rules.ProtectedBranch.Instead))
-		}
-		if !u.creates() {
-			p, err := fastForwardProblem(git, u)
-			if err != nil {
+		ancestry := ffKnown
+		if !u.deletes() && !u.creates() {
+			if ancestry, err = fastForward(git, u); err != nil {
 				return refuse(c, hc.hook, err.Error())
 			}
-			if p != "" && hc.pol.Git.OwnBranchForceWithLease && isBranch && !protected && hc.repo != nil && branch == hc.repo.Branch {
-				// [git] own_branch_force_with_lease: the agent may rewrite
-				// the branch of its own worktree (the engine lets only
-				// --force-with-lease through).
-				p = ""
+			rs.Force = ancestry != ffKnown
+		}
+		push := effect.Push{FromGit: true, Refspecs: []effect.Refspec{rs}, Current: current, Swarm: own.applies}
+		forced := false
+		for _, v := range rules.JudgeEffect(push, facts) {
+			switch {
+			case v.Rule == policy.RuleProtectedBranch && !rs.Delete && hc.pol.Git.PushToProtected != policy.Deny:
+				continue // [git] push_to_protected lets pushes (not deletes) through
+			case v.Rule == policy.RuleForcePush:
+				forced = true
+				if ancestry == ffUnknown {
+					problems = append(problems, fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): git fetch origin, then merge the remote branch (git merge origin/<branch>) and push without --force", u.remoteRef, short(u.remoteOID)))
+					continue
+				}
 			}
-			if p != "" {
-				problems = append(problems, p)
-			} else {
-				known = append(known, u.remoteOID)
-			}
+			problems = append(problems, fmt.Sprintf("%s: %s (rule %s); instead: %s", u.remoteRef, v.Reason, v.Rule, v.Instead))
+		}
+		if u.deletes() {
+			continue
+		}
+		if !u.creates() && !forced {
+			known = append(known, u.remoteOID)
 		}
 		if _, seen := refsOf[u.localOID]; !seen {
 			tips = append(tips, u.localOID)
@@ -133,23 +146,33 @@ func readRefUpdates(c Env) ([]refUpdate, error) {
 	return out, nil
 }
 
-// fastForwardProblem checks that the remote's commit is an ancestor of
-// the one pushed. A remote commit missing here (exit 128: someone else
-// pushed and we have not fetched) cannot be an ancestor of ours.
-func fastForwardProblem(git gitx.Runner, u refUpdate) (string, error) {
+// ancestry is what the hook knows about a remote commit and the one
+// pushed over it.
+type ancestry int
+
+const (
+	ffKnown   ancestry = iota // a fast-forward: the remote's commit is in the pushed one's history
+	ffNot                     // not a fast-forward
+	ffUnknown                 // the remote's commit is not here (someone else pushed; not fetched)
+)
+
+// fastForward asks git whether the remote's commit is an ancestor of the
+// one pushed. A remote commit missing here (exit 128) cannot be an
+// ancestor of ours.
+func fastForward(git gitx.Runner, u refUpdate) (ancestry, error) {
 	code, stderr, err := git.ExitCode("merge-base", "--is-ancestor", u.remoteOID, u.localOID)
 	if err != nil {
-		return "", err
+		return ffNot, err
 	}
 	switch code {
 	case 0:
-		return "", nil
+		return ffKnown, nil
 	case 1:
-		return fmt.Sprintf("%s: not a fast-forward (the remote's %s is not in the history of %s): pushing would drop commits from the remote; %s (rule %s); instead: %s", u.remoteRef, short(u.remoteOID), short(u.localOID), rules.ForcePush.Reason, rules.ForcePush.ID, rules.ForcePush.Instead), nil
+		return ffNot, nil
 	case 128:
-		return fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): git fetch origin, then merge the remote branch (git merge origin/<branch>) and push without --force", u.remoteRef, short(u.remoteOID)), nil
+		return ffUnknown, nil
 	}
-	return "", fmt.Errorf("git merge-base --is-ancestor %s %s failed (exit %d): %s", u.remoteOID, u.localOID, code, stderr)
+	return ffNot, fmt.Errorf("git merge-base --is-ancestor %s %s failed (exit %d): %s", u.remoteOID, u.localOID, code, stderr)
 }
 
 // trailerProblems lists the commits about to be pushed (reachable from
