@@ -9,7 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Secret exfiltration: a secret source flowing into a network sink.
@@ -25,30 +25,9 @@ import (
 // DNS lookups and gists. Network use without a secret stays allowed, and
 // so does dumping the environment to the terminal (env | grep PATH).
 //
-// A credential variable sent to the service it belongs to is its normal
-// use (curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com);
-// sent anywhere else it is exfiltration.
-
-// credentialOwners maps credential variables to the hosts they belong to.
-var credentialOwners = map[string][]string{
-	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com"},
-	"GH_TOKEN":              {"github.com", "*.github.com", "*.githubusercontent.com"},
-	"GITHUB_PAT":            {"github.com", "*.github.com"},
-	"GITLAB_TOKEN":          {"gitlab.com", "*.gitlab.com"},
-	"GL_TOKEN":              {"gitlab.com", "*.gitlab.com"},
-	"NPM_TOKEN":             {"registry.npmjs.org", "*.npmjs.org", "*.npmjs.com"},
-	"PYPI_TOKEN":            {"upload.pypi.org", "pypi.org"},
-	"ANTHROPIC_API_KEY":     {"api.anthropic.com"},
-	"ANTHROPIC_AUTH_TOKEN":  {"api.anthropic.com"},
-	"OPENAI_API_KEY":        {"api.openai.com"},
-	"AWS_ACCESS_KEY_ID":     {"*.amazonaws.com"},
-	"AWS_SECRET_ACCESS_KEY": {"*.amazonaws.com"},
-	"AWS_SESSION_TOKEN":     {"*.amazonaws.com"},
-	"SLACK_TOKEN":           {"slack.com", "*.slack.com"},
-	"SLACK_BOT_TOKEN":       {"slack.com", "*.slack.com"},
-	"HF_TOKEN":              {"huggingface.co", "*.huggingface.co"},
-	"DOCKER_PASSWORD":       {"*.docker.io", "*.docker.com"},
-}
+// The sink describes what it sends as an effect.Send; the rule's judge
+// (guard/rules/secret_exfiltration.go) decides, with the hosts each
+// credential variable belongs to and [network] allow_hosts.
 
 // credentialName matches variable names that hold credentials.
 var credentialName = sync.OnceValue(func() *regexp.Regexp {
@@ -404,55 +383,23 @@ func (a *analyzer) exfilSink(inv *invocation) {
 		}
 		return
 	}
-	for _, s := range sent {
-		if owner := strings.TrimPrefix(s, "$"); owner != s {
-			if owned, known := ownedBy(owner, hosts); known && owned {
-				continue // a credential sent to its own service
-			} else if !known {
-				continue // a credential of a service the guard does not know: its normal use
-			}
-			a.report(inv, policy.RuleExfiltration, inv.name+" sends "+s+" to "+strings.Join(hosts, ", ")+", not the service it belongs to", altExfil)
-			return
-		}
-		a.report(inv, policy.RuleExfiltration, inv.name+" sends "+s+" off this machine", altExfil)
-		return
-	}
-	if allow := a.pol.Network.AllowHosts; len(allow) > 0 {
-		for _, h := range hosts {
-			if !hostMatches(h, allow) {
-				a.report(inv, policy.RuleExfiltration, inv.name+" connects to "+h+", which is not in [network] allow_hosts",
-					"use only the hosts of [network] allow_hosts, or ask a human to add "+h)
-				return
+	a.judge(inv, sendEffect(inv.name, hosts, sent))
+}
+
+// sendEffect is what a network client sends: secrets are the taints of
+// its data, "$NAME" for a credential variable.
+func sendEffect(by string, hosts, sent []string) effect.Send {
+	e := effect.Send{By: by, Hosts: hosts}
+	if len(sent) > 0 {
+		e.Secrets = make([]effect.Secret, len(sent))
+		for i, s := range sent {
+			e.Secrets[i] = effect.Secret{Source: s, Variable: strings.TrimPrefix(s, "$")}
+			if e.Secrets[i].Variable == s {
+				e.Secrets[i].Variable = ""
 			}
 		}
 	}
-}
-
-// ownedBy reports whether every host is one the credential belongs to;
-// known is false for credentials the guard has no owner for.
-func ownedBy(name string, hosts []string) (owned, known bool) {
-	owners, ok := credentialOwners[strings.ToUpper(name)]
-	if !ok {
-		return false, false
-	}
-	if len(hosts) == 0 {
-		return false, true
-	}
-	for _, h := range hosts {
-		if !hostMatches(h, owners) {
-			return false, true
-		}
-	}
-	return true, true
-}
-
-func hostMatches(h string, globs []string) bool {
-	for _, g := range globs {
-		if g == h || strings.HasPrefix(g, "*.") && strings.HasSuffix(h, g[1:]) {
-			return true
-		}
-	}
-	return false
+	return e
 }
 
 // urlHost is the host of a URL argument ("https://x/y", "x.com/y" for

@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // SecretExfiltration: the environment, tokens and credential variables
 // flowing into anything that sends data off the machine.
@@ -21,4 +26,85 @@ var SecretExfiltration = Rule{
 		"curl https://api.github.com/repos/o/r",
 		`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`,
 	},
+	Judge: judgeExfiltration,
+}
+
+// judgeExfiltration denies the first secret a send carries off the
+// machine. A credential variable sent only to the service it belongs to is
+// its normal use (curl -H "Authorization: Bearer $GITHUB_TOKEN"
+// https://api.github.com), and so is one of a service the guard has no
+// owner for. A send without secrets is denied only by [network]
+// allow_hosts, for the first host not in it.
+func judgeExfiltration(e effect.Effect, f *Facts) []Verdict {
+	x, ok := e.(effect.Send)
+	if !ok {
+		return nil
+	}
+	for _, s := range x.Secrets {
+		if s.Variable != "" {
+			if owned, known := ownedBy(s.Variable, x.Hosts); owned || !known {
+				continue
+			}
+			return []Verdict{{Reason: x.By + " sends " + s.Source + " to " + strings.Join(x.Hosts, ", ") + ", not the service it belongs to"}}
+		}
+		return []Verdict{{Reason: x.By + " sends " + s.Source + " off this machine"}}
+	}
+	if allow := f.Policy.Network.AllowHosts; len(allow) > 0 {
+		for _, h := range x.Hosts {
+			if !hostMatches(h, allow) {
+				return []Verdict{{Reason: x.By + " connects to " + h + ", which is not in [network] allow_hosts",
+					Instead: "use only the hosts of [network] allow_hosts, or ask a human to add " + h}}
+			}
+		}
+	}
+	return nil
+}
+
+// credentialOwners maps credential variables to the hosts they belong to.
+var credentialOwners = map[string][]string{
+	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GH_TOKEN":              {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GITHUB_PAT":            {"github.com", "*.github.com"},
+	"GITLAB_TOKEN":          {"gitlab.com", "*.gitlab.com"},
+	"GL_TOKEN":              {"gitlab.com", "*.gitlab.com"},
+	"NPM_TOKEN":             {"registry.npmjs.org", "*.npmjs.org", "*.npmjs.com"},
+	"PYPI_TOKEN":            {"upload.pypi.org", "pypi.org"},
+	"ANTHROPIC_API_KEY":     {"api.anthropic.com"},
+	"ANTHROPIC_AUTH_TOKEN":  {"api.anthropic.com"},
+	"OPENAI_API_KEY":        {"api.openai.com"},
+	"AWS_ACCESS_KEY_ID":     {"*.amazonaws.com"},
+	"AWS_SECRET_ACCESS_KEY": {"*.amazonaws.com"},
+	"AWS_SESSION_TOKEN":     {"*.amazonaws.com"},
+	"SLACK_TOKEN":           {"slack.com", "*.slack.com"},
+	"SLACK_BOT_TOKEN":       {"slack.com", "*.slack.com"},
+	"HF_TOKEN":              {"huggingface.co", "*.huggingface.co"},
+	"DOCKER_PASSWORD":       {"*.docker.io", "*.docker.com"},
+}
+
+// ownedBy reports whether every host is one the credential belongs to;
+// known is false for credentials the guard has no owner for.
+func ownedBy(name string, hosts []string) (owned, known bool) {
+	owners, ok := credentialOwners[strings.ToUpper(name)]
+	if !ok {
+		return false, false
+	}
+	if len(hosts) == 0 {
+		return false, true
+	}
+	for _, h := range hosts {
+		if !hostMatches(h, owners) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// hostMatches reports whether host h is one of globs ("x.com", "*.x.com").
+func hostMatches(h string, globs []string) bool {
+	for _, g := range globs {
+		if g == h || strings.HasPrefix(g, "*.") && strings.HasSuffix(h, g[1:]) {
+			return true
+		}
+	}
+	return false
 }

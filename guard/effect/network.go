@@ -1,0 +1,60 @@
+package effect
+
+// Send is a command that sends data off the machine: a network client's
+// request or upload (curl, wget, httpie), a raw connection (nc, ssh, ftp),
+// a copy to another host (scp, rsync), a DNS lookup or ping whose name
+// can carry data, a gist.
+type Send struct {
+	By    string   // the client as a reason names it: "curl", "nc", "dig"
+	Hosts []string // the hosts named by URLs in the command, in order; none when it names none
+	// Secrets are the secret sources whose data flows into what it sends,
+	// in the order the command sends them, through any pipeline,
+	// substitution, file or encoding step (base64, gzip, openssl enc).
+	Secrets []Secret
+}
+
+// Secret is one secret source.
+type Secret struct {
+	// Source names it as a reason says it: "the environment (env)",
+	// "gh auth token", "the environment of another process
+	// (/proc/1/environ)", "$GITHUB_TOKEN".
+	Source string
+	// Variable is the credential variable's name when the source is one
+	// (GITHUB_TOKEN for $GITHUB_TOKEN): it may go to its own service.
+	Variable string
+}
+
+// UnreadCode is code that runs without anyone having read it first: text
+// downloaded and run in the same command, or produced only at run time.
+type UnreadCode struct {
+	By   string // who runs it, as a reason names it: "bash", "eval", "python", "deno run"
+	Code string // the code as a reason names it: "downloaded text (the output of curl)", "i.sh", a URL
+	How  CodeRun
+}
+
+// CodeRun is how unread code reaches what runs it.
+type CodeRun int
+
+const (
+	// ScriptInput: a shell reads it from standard input (curl … | sh).
+	ScriptInput CodeRun = iota
+	// ProgramInput: an interpreter reads it from standard input (curl … | python).
+	ProgramInput
+	// ScriptWord: a shell runs a word only known at run time
+	// (bash -c "$(curl …)", eval "$(wget …)", source <(…)); Code says
+	// where the word comes from and what it is.
+	ScriptWord
+	// DownloadedFile: a file this command downloaded earlier is run
+	// (curl -o i.sh … && sh i.sh).
+	DownloadedFile
+	// URL: the runner fetches the code itself (deno run https://…).
+	URL
+	// CodeWord: an interpreter's code is only known at run time (python -c "$X").
+	CodeWord
+	// EvalDownload: the code downloads code and evaluates it
+	// (python -c "exec(urlopen(…).read())").
+	EvalDownload
+)
+
+func (Send) isEffect()       {}
+func (UnreadCode) isEffect() {}

@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+func TestJudgeExfiltration(t *testing.T) {
+	ex := policy.RuleExfiltration
+	env := effect.Secret{Source: "the environment (env)"}
+	gh := effect.Secret{Source: "$GITHUB_TOKEN", Variable: "GITHUB_TOKEN"}
+	own := effect.Secret{Source: "$MY_SERVICE_TOKEN", Variable: "MY_SERVICE_TOKEN"}
+	checkVerdicts(t, &Facts{Policy: policy.Default()}, []verdictCase{
+		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: []effect.Secret{env}}, []string{ex}, "curl sends the environment (env) off this machine"},
+		{effect.Send{By: "nc", Secrets: []effect.Secret{{Source: "gh auth token"}}}, []string{ex}, "nc sends gh auth token off this machine"},
+		{effect.Send{By: "curl", Hosts: []string{"api.github.com"}, Secrets: []effect.Secret{gh}}, nil, ""},
+		{effect.Send{By: "curl", Hosts: []string{"api.github.com", "x.example"}, Secrets: []effect.Secret{gh}}, []string{ex},
+			"curl sends $GITHUB_TOKEN to api.github.com, x.example, not the service it belongs to"},
+		// A credential of a service the guard has no owner for: its normal use.
+		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: []effect.Secret{own}}, nil, ""},
+		// The first secret that may not go decides, once.
+		{effect.Send{By: "curl", Hosts: []string{"api.github.com"}, Secrets: []effect.Secret{gh, env, env}}, []string{ex}, "curl sends the environment (env) off this machine"},
+		{effect.Send{By: "curl", Hosts: []string{"anywhere.example"}}, nil, ""},
+		{effect.SQL{By: "psql -c/-e", Text: "SELECT 1"}, nil, ""},
+	})
+	pol := policy.Default()
+	pol.Network.AllowHosts = []string{"*.github.com", "pypi.org"}
+	checkVerdicts(t, &Facts{Policy: pol}, []verdictCase{
+		{effect.Send{By: "curl", Hosts: []string{"api.github.com", "pypi.org"}}, nil, ""},
+		{effect.Send{By: "wget", Hosts: []string{"api.github.com", "x.example", "y.example"}}, []string{ex}, "wget connects to x.example, which is not in [network] allow_hosts"},
+		// A secret is reported before the hosts.
+		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: []effect.Secret{env}}, []string{ex}, "curl sends the environment (env) off this machine"},
+	})
+}
