@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
+	"github.com/swarm-guard/swarm-guard/hooks/agentrun"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
@@ -49,7 +50,7 @@ func runBudget(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(stateDir, ledgerFile)
+	path := filepath.Join(stateDir, agentrun.LedgerFile)
 	switch args[0] {
 	case "show":
 		return budgetShow(c, pol, path, args[1:])
@@ -118,7 +119,7 @@ func budgetShow(c *cli, pol *policy.Policy, path string, args []string) error {
 	}
 	l, err := state.Read[budget.Ledger](path)
 	if err != nil {
-		return stateError(err)
+		return agentrun.StateError(err)
 	}
 	v := budgetView{File: path, Tasks: []taskLine{}, Swarm: []swarmLine{}}
 	v.Session = budgetLine{ID: l.Session.ID, Runs: l.Session.Runs, Usage: l.Session.Usage, Tokens: l.Session.Usage.Budgeted(), Limit: pol.Budget.SessionTokens}
@@ -193,13 +194,13 @@ func budgetReset(c *cli, path string, args []string) error {
 			oldTask = l.Tasks[*task]
 			delete(l.Tasks, *task)
 			if l.Session.ID == "" {
-				l.EnsureSession(newID("s", now), now.UTC())
+				l.EnsureSession(agentrun.NewID("s", now), now.UTC())
 			}
 		case *all:
-			old = l.ResetSession(newID("s", now), now.UTC())
+			old = l.ResetSession(agentrun.NewID("s", now), now.UTC())
 			l.Tasks, l.Swarm = nil, nil
 		default:
-			old = l.ResetSession(newID("s", now), now.UTC())
+			old = l.ResetSession(agentrun.NewID("s", now), now.UTC())
 		}
 		return nil
 	}
@@ -214,11 +215,11 @@ func budgetReset(c *cli, path string, args []string) error {
 		err = state.Update(path, reset)
 	}
 	if err != nil {
-		return stateError(err)
+		return agentrun.StateError(err)
 	}
 	l, err := state.Read[budget.Ledger](path)
 	if err != nil {
-		return stateError(err)
+		return agentrun.StateError(err)
 	}
 	switch {
 	case *task != "" && oldTask == nil:

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/githook"
+	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/hooks/mcpconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
@@ -155,7 +155,7 @@ func (d *doctor) checkPolicy() []doctorResult {
 }
 
 func (d *doctor) checkAgentID() []doctorResult {
-	id, err := githook.AgentID(d.c.getenv, d.t.ctx.Repo, d.pol)
+	id, err := identity.InWorktree(d.c.getenv, d.t.ctx.Repo, d.pol)
 	if err != nil {
 		return []doctorResult{doctorFail("agent id", err.Error(), "set SWARM_GUARD_AGENT_ID to a well-formed id, or fix or delete the id file named above")}
 	}

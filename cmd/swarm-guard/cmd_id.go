@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/swarm-guard/swarm-guard/hooks/githook"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 )
@@ -64,7 +63,7 @@ func runID(c *cli, args []string) error {
 	if err != nil {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("the policy is broken: %v; fix it (swarm-guard policy check)", err)}
 	}
-	id, err := githook.AgentID(c.getenv, repo, pol)
+	id, err := identity.InWorktree(c.getenv, repo, pol)
 	if err != nil {
 		return &exitError{code: exitFailure, msg: err.Error()}
 	}

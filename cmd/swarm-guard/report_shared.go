@@ -202,3 +202,14 @@ func reportRange(c *cli, root, rng string, asJSON bool) error {
 	}
 	return nil
 }
+
+// oneLineErr is the first line of an error.
+func oneLineErr(err error) string {
+	s := err.Error()
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -20,15 +20,10 @@ import (
 func CommitMsg(c Env, file string) int { return exitCode(commitMsg(c, file)) }
 
 func commitMsg(c Env, file string) error {
-	hc, err := newGitHookContext(c, "commit-msg")
+	hc, msg, err := newMessageHook(c, "commit-msg", file)
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return refuse(c, hc.hook, fmt.Sprintf("cannot read the commit message: %v", err))
-	}
-	msg := string(data)
 	o := hc.trailerOptions()
 	if !trailer.HasContent(msg, o) || hc.untouchedTemplate(msg, o) {
 		return nil // git aborts an empty message, or an unedited template, itself

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 
 	"github.com/swarm-guard/swarm-guard/guard/trailer"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
@@ -72,6 +74,20 @@ func newGitHookContext(c Env, hook string) (*gitHookContext, error) {
 	return hc, nil
 }
 
+// newMessageHook starts prepare-commit-msg and commit-msg: the context,
+// and the message git is about to commit, read from file.
+func newMessageHook(c Env, hook, file string) (*gitHookContext, string, error) {
+	hc, err := newGitHookContext(c, hook)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", refuse(c, hook, fmt.Sprintf("cannot read the commit message: %v", err))
+	}
+	return hc, string(data), nil
+}
+
 // refuse prints one line per problem and blocks the git operation.
 func refuse(c Env, hook string, problems ...string) error {
 	for _, p := range problems {
@@ -87,18 +103,7 @@ func (hc *gitHookContext) warn(format string, args ...any) {
 
 // agent resolves the agent id for this worktree.
 func (hc *gitHookContext) agent() (identity.Identity, error) {
-	return AgentID(hc.c.Getenv, hc.repo, hc.pol)
-}
-
-// AgentID is the agent id the hooks stamp on commits: identity.Resolve
-// with the process's environment, the policy's identity source and the
-// worktree's branch (repo may be nil).
-func AgentID(getenv func(string) string, repo *gitrepo.Repo, pol *policy.Policy) (identity.Identity, error) {
-	return identity.Resolve(identity.Options{
-		Getenv:    getenv,
-		UseBranch: pol.Identity.Source == "branch",
-		Branch:    identity.Branch(repo),
-	})
+	return identity.InWorktree(hc.c.Getenv, hc.repo, hc.pol)
 }
 
 // trailerOptions reads how git parses this repository's messages: its
@@ -135,7 +140,7 @@ func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, err
 		return nil, err
 	}
 	ts := []trailer.Trailer{{Key: hc.pol.Trailers.AgentKey, Value: id.ID}}
-	if s := hc.c.Getenv(envSession); s != "" && (len(existing) == 0 || contains(existing, id.ID)) {
+	if s := hc.c.Getenv(envSession); s != "" && (len(existing) == 0 || slices.Contains(existing, id.ID)) {
 		if identity.Valid(s) {
 			ts = append(ts, trailer.Trailer{Key: hc.pol.Trailers.SessionKey, Value: s})
 		} else {
@@ -143,13 +148,4 @@ func (hc *gitHookContext) trailersFor(existing []string) ([]trailer.Trailer, err
 		}
 	}
 	return ts, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -19,15 +19,10 @@ func PrepareCommitMsg(c Env, file, source string) int {
 }
 
 func prepareCommitMsg(c Env, file, source string) error {
-	hc, err := newGitHookContext(c, "prepare-commit-msg")
+	hc, msg, err := newMessageHook(c, "prepare-commit-msg", file)
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return refuse(c, hc.hook, fmt.Sprintf("cannot read the commit message: %v", err))
-	}
-	msg := string(data)
 	if err := hc.rememberTemplate(source, msg); err != nil {
 		return refuse(c, hc.hook, err.Error())
 	}

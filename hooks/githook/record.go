@@ -2,11 +2,11 @@ package githook
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
@@ -45,7 +45,10 @@ func (hc *gitHookContext) recordCommit(human bool, id string) {
 	if hc.repo == nil {
 		return
 	}
-	head := headOID(hc.repo)
+	head, unborn := hc.repo.Head()
+	if unborn {
+		head = zeroOID
+	}
 	if head == "" {
 		return
 	}
@@ -68,36 +71,6 @@ func (hc *gitHookContext) recordCommit(human bool, id string) {
 
 // zeroOID is HEAD before the first commit, as reflogs write it.
 const zeroOID = "0000000000000000000000000000000000000000"
-
-// headOID reads the commit HEAD points at without running git: a detached
-// HEAD's id, or its branch's from the loose ref or packed-refs. An unborn
-// branch is zeroOID; "" when it cannot be read (a reftable repository).
-func headOID(r *gitrepo.Repo) string {
-	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	h := strings.TrimSpace(string(data))
-	ref, symbolic := strings.CutPrefix(h, "ref:")
-	if !symbolic {
-		return h
-	}
-	ref = strings.TrimSpace(ref)
-	if b, err := os.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(ref))); err == nil {
-		return strings.TrimSpace(string(b))
-	}
-	if packed, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
-		for _, l := range bytes.Split(packed, []byte("\n")) {
-			if oid, name, ok := bytes.Cut(l, []byte(" ")); ok && string(name) == ref && len(oid) >= 40 {
-				return string(oid)
-			}
-		}
-	}
-	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
-		return ""
-	}
-	return zeroOID
-}
 
 // CommitRecords is what this clone's record and reflogs say about the
 // commits git commit made here: commit id → the record values of the
@@ -122,7 +95,7 @@ func LoadCommitRecords(dir string) (CommitRecords, error) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		head, who, ok := strings.Cut(sc.Text(), "\t")
-		if ok && !contains(byHead[head], who) {
+		if ok && !slices.Contains(byHead[head], who) {
 			byHead[head] = append(byHead[head], who)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // Pattern is the rule Valid implements, for messages and documentation.
@@ -106,6 +107,13 @@ func Resolve(o Options) (Identity, error) {
 		return Identity{}, err
 	}
 	return Identity{ID: id, Source: SourceFile, File: path}, nil
+}
+
+// InWorktree is Resolve with getenv, the policy's identity source
+// ([identity] source) and the branch of repo (nil outside a worktree): the
+// agent id the git hooks stamp, run passes down and swarm-guard id prints.
+func InWorktree(getenv func(string) string, repo *gitrepo.Repo, pol *policy.Policy) (Identity, error) {
+	return Resolve(Options{Getenv: getenv, UseBranch: pol.Identity.Source == "branch", Branch: Branch(repo)})
 }
 
 // Parent strips the last dot segment of an id: the birth branch of the

@@ -1,9 +1,10 @@
-package main
+package agentrun
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/ledger"
@@ -47,20 +48,20 @@ const maxBackoffSyncs = 32
 func (r *runner) openShared(root string) error {
 	secs, turns := r.pol.Budget.SyncSeconds, r.pol.Budget.SyncTurns
 	remote := r.pol.Budget.SyncRemote
-	if r.f.task == "" && r.f.session == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
+	if r.f.Task == "" && r.f.Session == "" || r.repo == nil || secs <= 0 && turns <= 0 || remote == "" || !ledger.HasRemote(root, remote) {
 		return nil
 	}
 	s := &sharedLedger{interval: time.Duration(secs) * time.Second, turns: turns, unpushed: true}
-	if r.f.task != "" {
-		s.l = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Session: r.f.session, Agent: r.agentID}
+	if r.f.Task != "" {
+		s.l = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.Task, Session: r.f.Session, Agent: r.agentID}
 		s.ls = append(s.ls, s.l)
 	}
-	if r.f.session != "" {
-		s.sl = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.task, Session: r.f.session, BySession: true, Agent: r.agentID}
+	if r.f.Session != "" {
+		s.sl = &ledger.Ledger{Dir: root, Remote: remote, Task: r.f.Task, Session: r.f.Session, BySession: true, Agent: r.agentID}
 		s.ls = append(s.ls, s.sl)
 	}
 	r.shared = s
-	return s.sync(r.c.now(), 0, 0, r.c.stderr)
+	return s.sync(r.c.Now(), 0, 0, r.c.Stderr)
 }
 
 // setSession names the budget session in the task's records, once run
@@ -186,17 +187,8 @@ func (s *sharedLedger) sync(now time.Time, spent, turns int64, warn io.Writer) e
 	s.skip = min(1<<min(s.failures, 5), maxBackoffSyncs) - 1
 	if !s.warned {
 		s.warned = true
-		fmt.Fprintf(warn, "swarm-guard run: the shared ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying with backoff\n", oneLineErr(problem))
+		msg, _, _ := strings.Cut(problem.Error(), "\n")
+		fmt.Fprintf(warn, "swarm-guard run: the shared ledger is out of reach (%v); enforcing from this clone's ledger and the last known totals, and retrying with backoff\n", msg)
 	}
 	return nil
-}
-
-func oneLineErr(err error) string {
-	s := err.Error()
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

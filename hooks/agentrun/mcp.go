@@ -1,4 +1,4 @@
-package main
+package agentrun
 
 import (
 	"fmt"
@@ -14,17 +14,17 @@ import (
 // (--strict-mcp-config). A named server that is not configured stops the
 // run before anything starts.
 func (r *runner) restrictMCP(root string) error {
-	names := r.f.mcp
-	if len(names) == 0 && r.f.task != "" {
-		names = r.pol.MCP.Tasks[r.f.task]
+	names := r.f.MCP
+	if len(names) == 0 && r.f.Task != "" {
+		names = r.pol.MCP.Tasks[r.f.Task]
 	}
 	if len(names) == 0 {
 		return nil
 	}
 	if !isClaude(r.argv[0]) {
-		return usageErrorf("usage: --mcp chooses the MCP servers of claude; %s is not claude", filepath.Base(r.argv[0]))
+		return fmt.Errorf("usage: --mcp chooses the MCP servers of claude; %s is not claude", filepath.Base(r.argv[0]))
 	}
-	servers, err := mcpconfig.Load(root, r.c.getenv("HOME"))
+	servers, err := mcpconfig.Load(root, r.c.Getenv("HOME"))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package agentrun
 
 import (
 	"bytes"
@@ -33,9 +33,9 @@ func (r *runner) guardAgent() error {
 		return nil
 	}
 	refuse := func(why string) error {
-		return &exitError{code: exitUnguarded, msg: "not starting claude: " + why + "; swarm-guard run only starts agents that run the guard's hooks"}
+		return &unguardedError{"not starting claude: " + why + "; swarm-guard run only starts agents that run the guard's hooks"}
 	}
-	if v := r.c.getenv("CLAUDE_CODE_SIMPLE"); v != "" && v != "0" {
+	if v := r.c.Getenv("CLAUDE_CODE_SIMPLE"); v != "" && v != "0" {
 		return refuse("CLAUDE_CODE_SIMPLE is set, which makes claude skip every hook (unset it)")
 	}
 	args := r.argv[1:]
@@ -84,7 +84,7 @@ func (r *runner) guardAgent() error {
 			}
 		}
 	}
-	exe, err := r.c.executable()
+	exe, err := r.c.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find the swarm-guard executable for the agent's hooks: %w", err)
 	}
@@ -103,6 +103,12 @@ func (r *runner) guardAgent() error {
 	r.guarded = true
 	return nil
 }
+
+// unguardedError is a claude that would run without the guard's hooks
+// (budget.OutcomeUnguarded).
+type unguardedError struct{ msg string }
+
+func (e *unguardedError) Error() string { return e.msg }
 
 // hooksLive reports whether the run may go on after this stream line: a
 // tool result is fine once the guard's hook has run for this run.
