@@ -417,7 +417,7 @@ func bashOutputTargets(r PostRequest) []target {
 		if s.text == nil || *s.text == "" || len(*s.text) > maxOutputScan {
 			continue
 		}
-		if custom || keywords.MayHoldSecret(*s.text) {
+		if custom || keywords.MayHoldSecret(*s.text) && !keywords.Clean(s.name, *s.text) {
 			out = append(out, target{rel: s.name, text: s.text})
 		}
 	}

@@ -64,7 +64,9 @@ func TestCheckContent(t *testing.T) {
 	file := filepath.Join(root, "app", "config.go")
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	os.WriteFile(file, []byte("package app\nold line\n"), 0o644)
-	in := writeInput(t, file, "package app\nold line\nnew line\n")
+	// "curl" is a keyword of rules keywords.Clean cannot rule out:
+	// the (fake) scanner is asked.
+	in := writeInput(t, file, "package app\nold line\nnew line curl\n")
 
 	// Line 3 is new: denied with file, line, rule, preview and advice.
 	d := CheckContent(ContentRequest{Tool: "Write", ToolInput: in, Root: root, Policy: pol(nil), Runner: runnerWith(t, answer("app/config.go", 3))})
@@ -93,9 +95,27 @@ func TestCheckContent(t *testing.T) {
 	}
 }
 
+// TestCheckContentCleanText: content the default rules provably find
+// nothing in (keywords.Clean) is not sent to the scanner at all, unless
+// the worktree has its own gitleaks rules.
+func TestCheckContentCleanText(t *testing.T) {
+	root := t.TempDir()
+	in := writeInput(t, filepath.Join(root, "a.go"), "package a\n\n// Key returns the key.\nfunc (s *S) Key() string { return s.key }\n")
+	missing := runnerWith(t, "")
+	if d := CheckContent(ContentRequest{Tool: "Write", ToolInput: in, Root: root, Policy: pol(nil), Runner: missing}); d.Action != "" {
+		t.Fatalf("clean content went to the scanner: %+v", d)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitleaks.toml"), []byte("[extend]\nuseDefault = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := CheckContent(ContentRequest{Tool: "Write", ToolInput: in, Root: root, Policy: pol(nil), Runner: missing}); d.Rule != policy.RuleInternalError {
+		t.Fatalf("with a .gitleaks.toml the scanner was not asked: %+v", d)
+	}
+}
+
 func TestCheckContentFailsClosed(t *testing.T) {
 	root := t.TempDir()
-	in := writeInput(t, filepath.Join(root, "a.go"), "x\n")
+	in := writeInput(t, filepath.Join(root, "a.go"), "x curl\n")
 	d := CheckContent(ContentRequest{Tool: "Write", ToolInput: in, Root: root, Policy: pol(nil), Runner: runnerWith(t, "")})
 	if d.Action != policy.Deny || d.Rule != policy.RuleInternalError || !strings.Contains(d.Reason, "swarm-guard-secrets not found next to") ||
 		!strings.Contains(d.Alternative, "make install") {

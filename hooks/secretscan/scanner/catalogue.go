@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/zricethezav/gitleaks/v8/config"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 )
 
 // A catalogue is the rule set a scan may use, before compilation: gitleaks'
@@ -18,7 +20,7 @@ type catalogue struct {
 	byID     map[string]*ruleSource
 	keywords map[string][]*ruleSource // lower-case keyword → rules that list it
 	always   []*ruleSource            // rules without keywords run on every text
-	index    *keywordIndex            // finds the keywords in a text
+	index    *keywords.Index          // finds the keywords in a text
 	// globals holds the global allowlists in its Allowlists field; the
 	// deprecated single [allowlist] is moved there on load.
 	globals config.ViperConfig
@@ -90,7 +92,7 @@ func (c *catalogue) reindex() {
 			c.keywords[k] = append(c.keywords[k], r)
 		}
 	}
-	c.index = newKeywordIndex(c.keywordList())
+	c.index = keywords.NewIndex(c.keywordList())
 }
 
 // clone returns a copy whose rules can be changed without touching c.

@@ -27,7 +27,7 @@ func (c *catalogue) analyse(text string, decodeDepth int) analysis {
 		hit[r] = true
 	}
 	match := func(s string) {
-		c.index.each(strings.ToLower(s), func(kw string) {
+		c.index.Each(strings.ToLower(s), func(kw string) {
 			for _, r := range c.keywords[kw] {
 				if !hit[r] {
 					hit[r] = true

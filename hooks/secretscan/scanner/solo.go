@@ -1,8 +1,9 @@
 package scanner
 
 import (
-	"strings"
 	"sync"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 )
 
 // Some default rules have keywords that ordinary code holds everywhere:
@@ -40,14 +41,14 @@ import (
 // gitleaks update changes a pattern, and TestSoloScanAgrees compares the
 // findings with the rules run on every text.
 var soloRegex = map[string]string{
-	"vault-service-token": `\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)`,
-	"jwt":                 `\b(ey[a-zA-Z0-9]{17,}\.ey[a-zA-Z0-9\/\\_-]{17,}\.(?:[a-zA-Z0-9\/\\_-]{10,}={0,2})?)(?:[\x60'"\s;]|\\[nr]|$)`,
+	"vault-service-token": keywords.Covered["vault-service-token"],
+	"jwt":                 keywords.Covered["jwt"],
 }
 
 // soloMay holds each solo rule's necessary condition.
 var soloMay = map[string]func(text string) bool{
-	"vault-service-token": mayVaultToken,
-	"jwt":                 mayJWT,
+	"vault-service-token": keywords.MayVaultToken,
+	"jwt":                 keywords.MayJWT,
 }
 
 // soloOrder fixes the order solo rules run in.
@@ -107,54 +108,3 @@ func requiredByOthers(cat *catalogue, id string) bool {
 	}
 	return false
 }
-
-// mayVaultToken is the necessary condition of vault-service-token.
-func mayVaultToken(text string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], "s.")
-		if j < 0 {
-			return false
-		}
-		at := i + j + 2
-		if run(text[at:], isAlnumOrHigh) >= 24 {
-			return true
-		}
-		if at >= 4 && text[at-4:at] == "hvs." && run(text[at:], isWordOrDash) >= 90 {
-			return true
-		}
-		i = at - 1 // "s.s." : the next "s." may start at the dot's successor
-	}
-}
-
-// mayJWT is the necessary condition of jwt.
-func mayJWT(text string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], "ey")
-		if j < 0 {
-			return false
-		}
-		at := i + j + 2
-		n := run(text[at:], isAlnum)
-		if n >= 17 && strings.HasPrefix(text[at+n:], ".ey") {
-			return true
-		}
-		i = at - 1
-	}
-}
-
-// run counts the leading bytes of s that ok accepts.
-func run(s string, ok func(byte) bool) int {
-	n := 0
-	for n < len(s) && ok(s[n]) {
-		n++
-	}
-	return n
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func isAlnumOrHigh(c byte) bool { return isAlnum(c) || c >= 0x80 }
-
-func isWordOrDash(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }

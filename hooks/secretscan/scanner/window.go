@@ -3,6 +3,8 @@ package scanner
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
+
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
@@ -34,7 +36,7 @@ import (
 //
 // Most windows of ordinary code cannot hold a match anyway (a comment
 // that says "Authors"), and the pattern costs Go's regexp about a
-// microsecond per byte even there: mayGeneric checks a necessary
+// microsecond per byte even there: keywords.MayGeneric checks a necessary
 // condition by hand first, and a window that fails it is not scanned.
 //
 // gitleaks reports a line, column and context of each finding from the
@@ -47,10 +49,6 @@ const (
 	genericRegex = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
 	windowAfter  = 9
 )
-
-// genericWords are the words a match holds (lower case; "passw" stands
-// for passwd and password, "api" for api, Api and API).
-var genericWords = []string{"access", "auth", "api", "credential", "creds", "key", "passw", "secret", "token"}
 
 // window is a part of a text: text[start:end], whose first line is line
 // (0-based within the text).
@@ -116,140 +114,19 @@ func holdsGenericWord(line string) bool {
 		if c >= 0x80 {
 			return true // case folding may spell a word with it
 		}
-		if genericFirst[c] && genericWordAt(line, i) > 0 {
+		if keywords.GenericWordAt(line, i) > 0 {
 			return true
 		}
 	}
 	return false
 }
-
-// genericWordAt returns the length of the generic word (genericWords, any
-// ASCII case) that starts at s[i], or 0.
-func genericWordAt(s string, i int) int {
-	var cands []string
-	switch lowerASCII(s[i]) {
-	case 'a':
-		cands = genericA
-	case 'c':
-		cands = genericC
-	case 'k':
-		cands = genericK
-	case 'p':
-		cands = genericP
-	case 's':
-		cands = genericS
-	case 't':
-		cands = genericT
-	default:
-		return 0
-	}
-	for _, w := range cands {
-		if len(s)-i >= len(w) && hasPrefixFold(s[i+1:], w[1:]) {
-			return len(w)
-		}
-	}
-	return 0
-}
-
-// genericFirst marks the first letters of genericWords, in both cases.
-var genericFirst = [256]bool{'a': true, 'c': true, 'k': true, 'p': true, 's': true, 't': true,
-	'A': true, 'C': true, 'K': true, 'P': true, 'S': true, 'T': true}
-
-// genericWords by first letter.
-var (
-	genericA = []string{"access", "auth", "api"}
-	genericC = []string{"credential", "creds"}
-	genericK = []string{"key"}
-	genericP = []string{"passw"}
-	genericS = []string{"secret"}
-	genericT = []string{"token"}
-)
-
-// hasPrefixFold reports whether s starts with the lower-case ASCII word w
-// in any ASCII case.
-func hasPrefixFold(s, w string) bool {
-	if len(s) < len(w) {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		if lowerASCII(s[i]) != w[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerASCII(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// mayGeneric reports whether the generic rule may match in w, by a
-// necessary condition on its pattern, checked by hand because Go's regexp
-// takes about a microsecond per byte for the pattern itself. After its
-// word, a match holds [ \t\w.-]{0,20} and [\s'"]{0,3} (with "passw" as
-// the word, "or" and "d" come first: at most 26 bytes in all), then an
-// operator that starts with one of = > : | ? , and has at most 4 bytes
-// (:::=), then [\x60'"\s=]{0,5}, then its secret: 10 bytes of [\w.=-] or 12 of
-// [a-z0-9+/] in any case. A window with a non-ASCII byte may spell a word
-// or a secret byte by case folding, so it may always match. strings.EqualFold
-// would fold the Kelvin sign too, but the check never sees one.
-func mayGeneric(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if w[i] >= 0x80 {
-			return true
-		}
-	}
-	for i := 0; i < len(w); i++ {
-		n := genericWordAt(w, i)
-		if n == 0 {
-			continue
-		}
-		for q := i + n; q < len(w) && q <= i+n+26; q++ {
-			if strings.IndexByte("=>:|?,", w[q]) >= 0 && secretFollows(w, q+1) {
-				return true
-			}
-			if !isMiddle(w[q]) {
-				break
-			}
-		}
-	}
-	return false
-}
-
-// isMiddle reports whether c is in [ \t\w.-] or [\s'"]: what may stand
-// between the generic rule's word and its operator.
-func isMiddle(c byte) bool {
-	return isWordOrDash(c) || c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\'' || c == '"'
-}
-
-// secretFollows reports whether the generic rule's secret may start
-// within the 8 bytes from w[at]: the rest of a long operator (: = | >,
-// up to 3 bytes) and [\x60'"\s=]{0,5} come first.
-func secretFollows(w string, at int) bool {
-	for s := at; s < len(w) && s <= at+8; s++ {
-		if run(w[s:], isSecretByte) >= 10 || run(w[s:], isBase64Byte) >= 12 {
-			return true
-		}
-		if strings.IndexByte(":=|>`'\" \t\n\f\r", w[s]) < 0 {
-			return false
-		}
-	}
-	return false
-}
-
-func isSecretByte(c byte) bool { return isWordOrDash(c) || c == '.' || c == '=' }
-
-func isBase64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 
 // detectWindows runs det on the windows of text around the generic
 // rule's words, as one fragment at line firstLine would be.
 func detectWindows(det *detect.Detector, text, file, commit string, firstLine int) []report.Finding {
 	var out []report.Finding
 	for _, w := range genericWindows(text) {
-		if !mayGeneric(text[w.start:w.end]) {
+		if !keywords.MayGeneric(text[w.start:w.end]) {
 			continue // the rule cannot match here
 		}
 		out = append(out, det.Detect(detect.Fragment{Raw: text[w.start:w.end], FilePath: file, CommitSHA: commit, StartLine: firstLine + w.line})...)

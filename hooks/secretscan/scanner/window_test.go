@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
 
@@ -150,8 +151,8 @@ func TestMayGenericIsNecessary(t *testing.T) {
 		}
 		if re.MatchString(text) {
 			matched++
-			if !mayGeneric(text) {
-				t.Fatalf("the generic rule matches %q but mayGeneric says it cannot", text)
+			if !keywords.MayGeneric(text) {
+				t.Fatalf("the generic rule matches %q but keywords.MayGeneric says it cannot", text)
 			}
 		}
 	}
@@ -160,21 +161,8 @@ func TestMayGenericIsNecessary(t *testing.T) {
 		t.Fatalf("only %d texts matched; the test proves little", matched)
 	}
 	for _, clean := range []string{"// Copyright 2013 The Go Authors. All rights reserved.\n", "\t// authentication, or cookies.\n"} {
-		if mayGeneric(clean) {
-			t.Errorf("mayGeneric(%q) = true: the check does not spare the regex on plain prose", clean)
+		if keywords.MayGeneric(clean) {
+			t.Errorf("keywords.MayGeneric(%q) = true: the check does not spare the regex on plain prose", clean)
 		}
-	}
-}
-
-func TestGenericWordsByLetter(t *testing.T) {
-	var all []string
-	for _, l := range [][]string{genericA, genericC, genericK, genericP, genericS, genericT} {
-		all = append(all, l...)
-	}
-	slices.Sort(all)
-	want := slices.Clone(genericWords)
-	slices.Sort(want)
-	if !slices.Equal(all, want) {
-		t.Fatalf("the words by letter %v are not genericWords %v", all, want)
 	}
 }

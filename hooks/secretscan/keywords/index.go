@@ -1,20 +1,20 @@
-package scanner
+package keywords
 
 import "strings"
 
-// keywordIndex finds which of many keywords occur in a text in one pass.
+// Index finds which of many keywords occur in a text in one pass.
 // gitleaks builds an Aho-Corasick trie for this, which costs about 2.5 ms
 // for the 244 default keywords on every start; this index costs almost
 // nothing to build: keywords are grouped by their first two bytes, and a
 // bit set over those pairs rejects most positions with one lookup.
-type keywordIndex struct {
+type Index struct {
 	pairs  [1 << 16 / 64]uint64 // bit set of the first two bytes of keywords
 	byPair map[uint16][]string  // first two bytes → keywords starting with them
 	single map[byte]string      // one-byte keywords
 }
 
-func newKeywordIndex(keywords []string) *keywordIndex {
-	k := &keywordIndex{byPair: map[uint16][]string{}, single: map[byte]string{}}
+func NewIndex(keywords []string) *Index {
+	k := &Index{byPair: map[uint16][]string{}, single: map[byte]string{}}
 	for _, kw := range keywords {
 		switch len(kw) {
 		case 0:
@@ -29,9 +29,9 @@ func newKeywordIndex(keywords []string) *keywordIndex {
 	return k
 }
 
-// each calls visit once for every keyword that occurs in lower, a text
+// Each calls visit once for every keyword that occurs in lower, a text
 // already lower-cased the way gitleaks lower-cases fragments.
-func (k *keywordIndex) each(lower string, visit func(keyword string)) {
+func (k *Index) Each(lower string, visit func(keyword string)) {
 	seen := map[string]bool{}
 	report := func(kw string) {
 		if !seen[kw] {
