@@ -36,11 +36,13 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 	real := a.resolve(abs)
 	inv := &invocation{name: opTool[op], argv: []arg{{s: opTool[op]}, {s: p}}, st: st}
 	secret := a.isSecret(abs) || a.isSecret(real)
+	name := ""
+	if secret {
+		name = abs
+	}
 	switch op {
 	case OpRead, OpSearch, OpList:
-		if secret {
-			a.report(inv, policy.RuleSecretFile, opTool[op]+" of the secret file "+abs, altSecret)
-		}
+		a.judge(inv, effect.Read{Target: effect.Target{Tool: opTool[op], Path: abs, Shown: p, Secret: name}, Verb: opTool[op] + " of"})
 	case OpWrite:
 		// The path written is the first of its spelling and its real
 		// place (symlinks resolved) that lies outside, else the real one.
@@ -54,9 +56,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 				break
 			}
 		}
-		if secret {
-			a.report(inv, policy.RuleSecretFile, "writing the secret file "+abs, altSecret)
-		}
+		w.Secret = name
 		a.judge(inv, w)
 	}
 	return a.decision()

@@ -20,11 +20,15 @@ var doorPaths = []string{
 	"/work/main/src/x.go",
 	"/work/repo/.git/HEAD",
 	"/work/repo/.env",
+	"/home/agent/.aws/credentials",
+	"/work/repo/.worktrees/agent-2/.env",
 }
 
-// TestPathDoorsAgree: the Write tool (and an MCP server's path argument,
-// which goes through the same CheckPath) and a shell redirect to the same
-// path describe the same write effect, so the same rules decide them.
+// TestPathDoorsAgree: the Write and Read tools (and an MCP server's path
+// arguments, which go through the same CheckPath) and a shell redirect or
+// cat of the same path describe the same effects, so the same rules decide
+// them. A secret file in another agent's worktree is secret-file first at
+// both doors (the rules' order), then foreign-worktree.
 func TestPathDoorsAgree(t *testing.T) {
 	eng := New(corpusPolicy())
 	for _, p := range doorPaths {
@@ -32,6 +36,11 @@ func TestPathDoorsAgree(t *testing.T) {
 		shell := eng.CheckCommand("echo x > "+p, testEnv())
 		if tool.Rule != shell.Rule || !reflect.DeepEqual(findingRules(tool), findingRules(shell)) {
 			t.Errorf("%s: Write %s %v, echo > %s %v", p, tool.Rule, findingRules(tool), shell.Rule, findingRules(shell))
+		}
+		tool = eng.Check(ToolRead, ToolInput{FilePath: p}, testEnv())
+		shell = eng.CheckCommand("cat "+p, testEnv())
+		if tool.Rule != shell.Rule || !reflect.DeepEqual(findingRules(tool), findingRules(shell)) {
+			t.Errorf("%s: Read %s %v, cat %s %v", p, tool.Rule, findingRules(tool), shell.Rule, findingRules(shell))
 		}
 	}
 }

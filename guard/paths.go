@@ -588,16 +588,13 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
 		}
 		d := effect.Delete{Target: a.pathTarget(verb, p, inv.st), Recursive: recursive}
-		d.Protected = hit
+		d.Protected, d.Secret = hit, a.secretName(p)
 		if recursive && d.Place.Kind == effect.Inside {
 			d.Contains = a.sensitiveBelow(p)
 		}
 		a.judge(inv, d)
 		if hit != "" && hit != p {
 			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
-		}
-		if a.isSecret(p) {
-			a.report(inv, policy.RuleSecretFile, verb+" touches the secret file "+p, altSecret)
 		}
 	}
 }
@@ -679,10 +676,9 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 	for _, p := range t.paths {
 		if t.glob {
 			a.checkProtectedGlob(inv, p, t.walk, verb)
-			a.judge(inv, effect.Write{Target: a.globTarget(inv.name, p, inv.st, t.walk), Verb: verb})
-			if s, ok := a.globReachesSecret(p); ok {
-				a.report(inv, policy.RuleSecretFile, verb+" "+p+", which can match the secret file "+s, altSecret)
-			}
+			w := effect.Write{Target: a.globTarget(inv.name, p, inv.st, t.walk), Verb: verb}
+			w.Secret, _ = a.globReachesSecret(p)
+			a.judge(inv, w)
 			continue
 		}
 		a.writes = append(a.writes, p)
@@ -690,38 +686,51 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 		if w.Protected = a.protectedHit(p, false); w.Protected != "" {
 			a.report(inv, policy.RuleGuardTamper, verb+" "+w.Protected+", which configures the guard", altTamper)
 		}
+		w.Secret = a.secretName(p)
 		a.judge(inv, w)
-		if a.isSecret(p) {
-			a.report(inv, policy.RuleSecretFile, verb+" the secret file "+p, altSecret)
-		}
 	}
 }
 
-// readPath applies G7 to a path a command reads.
+// readPath describes a path a command reads to the rules (G7).
 func (a *analyzer) readPath(inv *invocation, x arg) {
+	verb := inv.name + " reads"
 	if x.dynamic && environTemplate(x.template()) {
 		// cat /proc/$PPID/environ: some process's environment, only known
 		// at run time, and only /proc/self is the agent's own.
-		a.report(inv, policy.RuleSecretFile, inv.name+" reads "+x.show()+", the environment of another process", altSecret)
+		a.judge(inv, effect.Read{Target: effect.Target{Tool: inv.name, Shown: x.show(), Dynamic: true}, Verb: verb, OtherEnviron: true})
 		return
 	}
 	if x.dynamic || x.s == "" {
 		return
 	}
 	t := a.resolveArg(x, inv.st)
+	if len(t.paths) == 0 {
+		return
+	}
+	// One operand is one read: the first of its resolutions (one per
+	// possible working directory) that is, or can match, a secret file
+	// stands for it.
+	r := effect.Read{Target: effect.Target{Tool: inv.name, Path: t.paths[0], Shown: x.s, Glob: t.glob}, Verb: verb}
 	for _, p := range t.paths {
 		if t.glob {
-			if s, ok := a.globReachesSecret(p); ok {
-				a.report(inv, policy.RuleSecretFile, inv.name+" reads "+x.s+", which can match the secret file "+s, altSecret)
-				return
-			}
-			continue
+			r.Secret, _ = a.globReachesSecret(p)
+		} else {
+			r.Secret = a.secretName(p)
 		}
-		if a.isSecret(p) {
-			a.report(inv, policy.RuleSecretFile, inv.name+" reads the secret file "+p, altSecret)
-			return
+		if r.Secret != "" {
+			r.Path = p
+			break
 		}
 	}
+	a.judge(inv, r)
+}
+
+// secretName is p when it is a secret file, else "".
+func (a *analyzer) secretName(p string) string {
+	if a.isSecret(p) {
+		return p
+	}
+	return ""
 }
 
 // wipesWorktree reports whether a glob matches every entry at the top of

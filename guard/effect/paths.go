@@ -10,7 +10,8 @@ package effect
 type PlaceKind int
 
 const (
-	Inside   PlaceKind = iota // in the agent's own worktree
+	Unplaced PlaceKind = iota // not looked up: the rules judging this effect do not need it (reads)
+	Inside                    // in the agent's own worktree
 	Writable                  // outside it, where the policy lets agents write ([paths] writable: the temp dir)
 	Sink                      // a device that swallows or passes data through (/dev/null, /dev/stdout)
 	Outside                   // anywhere else: home, the system, git directories, other checkouts
@@ -42,6 +43,9 @@ type Target struct {
 	// Protected is the guard configuration the operation reaches (Path
 	// itself, or for recursive ones something below it), or "".
 	Protected string
+	// Secret is the secret file ([secret_files]) Path is, or, for a
+	// pattern, a secret file it can match; "" when none.
+	Secret string
 }
 
 // Delete removes Path (a move's source counts: it disappears from there).
@@ -62,3 +66,15 @@ type Write struct {
 }
 
 func (Write) isEffect() {}
+
+// Read reads Path's contents; for the file tools, also a search (Grep) or
+// a listing (Glob, LS) of it.
+type Read struct {
+	Target
+	Verb string // what the tool does, as reasons say it: "cat reads", "Read of"
+	// OtherEnviron: Path is /proc/<pid>/environ of a process only known at
+	// run time (/proc/$PPID/environ); Shown spells it.
+	OtherEnviron bool
+}
+
+func (Read) isEffect() {}

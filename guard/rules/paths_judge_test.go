@@ -53,7 +53,7 @@ func runJudgeCases(t *testing.T, cases []judgeCase) {
 func TestJudgeDelete(t *testing.T) {
 	rm := func(p string, pl effect.Place) effect.Target { return effect.Target{Tool: "rm", Path: p, Place: pl} }
 	runJudgeCases(t, []judgeCase{
-		{"inside", effect.Delete{Target: rm("/w/build", effect.Place{})}, nil, "", ""},
+		{"inside", effect.Delete{Target: rm("/w/build", effect.Place{Kind: effect.Inside})}, nil, "", ""},
 		{"temp dir", effect.Delete{Target: rm("/tmp/x", effect.Place{Kind: effect.Writable}), Recursive: true}, nil, "", ""},
 		{"device", effect.Delete{Target: rm("/dev/null", effect.Place{Kind: effect.Sink})}, nil, "", ""},
 		{"home", effect.Delete{Target: rm("/h", outside("/h, outside the worktree /w")), Recursive: true},
@@ -68,7 +68,7 @@ func TestJudgeDelete(t *testing.T) {
 			[]string{"delete-outside-worktree"}, "rm deletes `$d`, a path only known at run time", "name the path literally"},
 		{"another machine", effect.Delete{Target: effect.Target{Tool: "rm", Shown: "`/srv`", Remote: true}},
 			[]string{"delete-outside-worktree"}, "rm deletes `/srv` on another machine", "delete only inside"},
-		{"recursive over a git dir", effect.Delete{Target: rm("/w/sub", effect.Place{}), Recursive: true, Contains: "/w/sub/.git"},
+		{"recursive over a git dir", effect.Delete{Target: rm("/w/sub", effect.Place{Kind: effect.Inside}), Recursive: true, Contains: "/w/sub/.git"},
 			[]string{"delete-outside-worktree"}, "rm recursively deletes /w/sub, which contains /w/sub/.git", "delete only inside"},
 		{"another worktree", effect.Delete{Target: rm("/w2/src", foreign("/w2/src, inside another agent's worktree /w2")), Recursive: true},
 			[]string{"foreign-worktree"}, "rm deletes /w2/src, inside another agent's worktree /w2", "in your own worktree /w ("},
@@ -84,7 +84,7 @@ func TestJudgeWrite(t *testing.T) {
 	foreignTamper := w("tee writes", "/w2/.git/hooks/x", foreign("/w2/.git/hooks/x, inside another agent's worktree /w2"))
 	foreignTamper.Protected = "/w2/.git/hooks/x"
 	runJudgeCases(t, []judgeCase{
-		{"inside", w("tee writes", "/w/x", effect.Place{}), nil, "", ""},
+		{"inside", w("tee writes", "/w/x", effect.Place{Kind: effect.Inside}), nil, "", ""},
 		{"temp dir", w("tee writes", "/tmp/x", effect.Place{Kind: effect.Writable}), nil, "", ""},
 		{"device", w("tee writes", "/dev/null", effect.Place{Kind: effect.Sink}), nil, "", ""},
 		{"home", w("tee writes", "/h/.bashrc", outside("/h/.bashrc, outside the worktree /w")),
@@ -99,5 +99,33 @@ func TestJudgeWrite(t *testing.T) {
 			[]string{"write-outside-worktree"}, "scp writes to `h:/x` on another machine", "write only inside"},
 		{"another worktree", w("tee writes", "/w2/x", foreign("/w2/x, inside another agent's worktree /w2")),
 			[]string{"foreign-worktree"}, "tee writes /w2/x, inside another agent's worktree /w2", "in your own worktree /w ("},
+	})
+}
+
+func TestJudgeSecretFile(t *testing.T) {
+	read := func(verb, p, shown, secret string, glob bool) effect.Read {
+		return effect.Read{Target: effect.Target{Tool: "cat", Path: p, Shown: shown, Secret: secret, Glob: glob}, Verb: verb}
+	}
+	inWorktree := func(e effect.Target) effect.Target { e.Place = effect.Place{Kind: effect.Inside}; return e }
+	runJudgeCases(t, []judgeCase{
+		{"a plain read", read("cat reads", "/w/README.md", "README.md", "", false), nil, "", ""},
+		{"a secret read", read("cat reads", "/w/.env", ".env", "/w/.env", false),
+			[]string{"secret-file"}, "cat reads the secret file /w/.env", "use .env.example"},
+		{"the Read tool", read("Read of", "/h/.ssh/id_rsa", "~/.ssh/id_rsa", "/h/.ssh/id_rsa", false),
+			[]string{"secret-file"}, "Read of the secret file /h/.ssh/id_rsa", "do not read or write secret files"},
+		{"a pattern that can match one", read("cat reads", "/w/.env*", ".env*", "/w/.env", true),
+			[]string{"secret-file"}, "cat reads .env*, which can match the secret file /w/.env", "use .env.example"},
+		{"another process's environment", effect.Read{Target: effect.Target{Tool: "cat", Shown: "/proc/$PPID/environ", Dynamic: true}, Verb: "cat reads", OtherEnviron: true},
+			[]string{"secret-file"}, "cat reads /proc/$PPID/environ, the environment of another process", "do not read"},
+		{"a secret write inside", effect.Write{Target: inWorktree(effect.Target{Tool: "tee", Path: "/w/.env", Secret: "/w/.env"}), Verb: "tee writes"},
+			[]string{"secret-file"}, "tee writes the secret file /w/.env", "use .env.example"},
+		{"a secret write outside is both", effect.Write{Target: effect.Target{Tool: "tee", Path: "/h/.aws/credentials", Secret: "/h/.aws/credentials", Place: outside("/h/.aws/credentials, outside the worktree /w")}, Verb: "tee writes"},
+			[]string{"write-outside-worktree", "secret-file"}, "tee writes /h/.aws/credentials, outside", "write only inside"},
+		{"a write pattern", effect.Write{Target: inWorktree(effect.Target{Tool: "cp", Path: "/w/.env*", Glob: true, Secret: "/w/.env"}), Verb: "cp writes to"},
+			[]string{"secret-file"}, "cp writes to /w/.env*, which can match the secret file /w/.env", "use .env.example"},
+		{"a secret delete", effect.Delete{Target: inWorktree(effect.Target{Tool: "rm", Path: "/w/.env", Secret: "/w/.env"})},
+			[]string{"secret-file"}, "rm touches the secret file /w/.env", "use .env.example"},
+		{"in another worktree: secret first, then foreign", effect.Write{Target: effect.Target{Tool: "tee", Path: "/w2/.env", Secret: "/w2/.env", Place: foreign("/w2/.env, inside another agent's worktree /w2")}, Verb: "tee writes"},
+			[]string{"secret-file", "foreign-worktree"}, "tee writes the secret file /w2/.env", "use .env.example"},
 	})
 }

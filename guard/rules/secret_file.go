@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // SecretFile (G7): secret files (.env, keys, ~/.ssh, ~/.aws …) are read
 // or written by the tools that need them, not by the agent.
@@ -21,4 +24,35 @@ var SecretFile = Rule{
 		"cat id_rsa.pub",
 		"ls -la",
 	},
+	Judge: judgeSecretFile,
+}
+
+// judgeSecretFile denies reading, writing or deleting a secret file, a
+// pattern that can match one, and reading another process's environment
+// (/proc/$PPID/environ: it bypasses the scrubbed environment run gives the
+// agent; /proc/self/environ is the agent's own).
+func judgeSecretFile(e effect.Effect, _ *Facts) []Verdict {
+	switch e := e.(type) {
+	case effect.Read:
+		switch {
+		case e.OtherEnviron:
+			return []Verdict{{Reason: e.Verb + " " + e.Shown + ", the environment of another process"}}
+		case e.Secret != "" && e.Glob:
+			return []Verdict{{Reason: e.Verb + " " + e.Shown + ", which can match the secret file " + e.Secret}}
+		case e.Secret != "":
+			return []Verdict{{Reason: e.Verb + " the secret file " + e.Secret}}
+		}
+	case effect.Write:
+		switch {
+		case e.Secret != "" && e.Glob:
+			return []Verdict{{Reason: e.Verb + " " + e.Path + ", which can match the secret file " + e.Secret}}
+		case e.Secret != "":
+			return []Verdict{{Reason: e.Verb + " the secret file " + e.Secret}}
+		}
+	case effect.Delete:
+		if e.Secret != "" && !e.Glob {
+			return []Verdict{{Reason: e.Tool + " touches the secret file " + e.Secret}}
+		}
+	}
+	return nil
 }
