@@ -152,26 +152,12 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 			Does: "sets an issue's state to " + st + ", closing or reopening an issue that may be another agent's or a human's"})
 	}
 
-	// Access: the server's level, per-tool globs, and the default
-	// exception for the agent's own pull requests, issues and comments.
+	// Access: what the call needs against what the policy gives its
+	// server (level, per-tool lists), judged by guard/rules/mcp_access.go.
 	sp, hasPolicy := e.mcpServerPolicy(n)
-	switch e.mcpToolAction(sp, n.Tool) {
-	case "deny":
-		a.report(inv, policy.RuleMCPAccess, where+" is denied by [mcp.servers."+n.Server+"] deny", "use a tool the policy allows, or ask a human")
-	case "ask":
-		a.add(finding{rule: policy.RuleMCPAccess, reason: where + " needs a human's approval ([mcp.servers." + n.Server + "] ask)", alt: "ask a human", trigger: tool, ask: true})
-	case "allow":
-	default:
-		level := e.mcpLevel(n, sp, hasPolicy)
-		if access > level && !(t.Own && access == mcp.Write) && !t.Merge && !approve {
-			note := ""
-			if !t.Known {
-				note = " (judged from the tool's name; unknown verbs count as writes)"
-			}
-			a.report(inv, policy.RuleMCPAccess, fmt.Sprintf("%s is a %s call%s, beyond the %s access the policy gives this server", where, access, note, levelName(level)),
-				fmt.Sprintf("use the server's read tools, or ask a human to grant it in the policy ([mcp.servers.%s] access, or allow = [%q])", n.Server, n.Tool))
-		}
-	}
+	a.judge(inv, effect.MCPCall{By: where, Server: n.Server, Tool: n.Tool, Needs: access,
+		Granted: e.mcpLevel(n, sp, hasPolicy), Listed: e.mcpToolAction(sp, n.Tool),
+		Own: t.Own, Guessed: !t.Known, Oversight: t.Merge || approve})
 	return strongest(append([]Decision{a.decision()}, subs...))
 }
 
@@ -264,16 +250,6 @@ func (e *Engine) mcpLevel(n mcp.Name, sp policy.MCPServer, has bool) mcp.Access 
 	return mcp.DefaultAccess(mcp.Canonical(n))
 }
 
-func levelName(a mcp.Access) string {
-	switch a {
-	case -1:
-		return "no"
-	case mcp.Destructive:
-		return "admin"
-	}
-	return a.String()
-}
-
 // mcpStrings collects the string values of the named arguments, looking
 // one level into lists and objects ({"files": [{"path": ...}]}).
 func mcpStrings(args map[string]any, keys []string) []string {
@@ -359,5 +335,5 @@ func strongest(ds []Decision) Decision {
 func (e *Engine) MCPServerAccess(server string) string {
 	n := mcp.Name{Server: server}
 	sp, has := e.mcpServerPolicy(n)
-	return levelName(e.mcpLevel(n, sp, has))
+	return e.mcpLevel(n, sp, has).Level()
 }

@@ -23,6 +23,18 @@ func (a Access) String() string {
 	return "destructive"
 }
 
+// Level names an access as the policy grants it ([mcp.servers.X]
+// access): "read", "write", "admin", or "no" below read (access "deny").
+func (a Access) Level() string {
+	switch {
+	case a < Read:
+		return "no"
+	case a == Destructive:
+		return "admin"
+	}
+	return a.String()
+}
+
 // Name is a parsed MCP tool name.
 type Name struct {
 	Server string // the server as configured ("github"); for plugin servers, the server's own name
