@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -67,16 +68,18 @@ func (a *analyzer) report(inv *invocation, rule, reason, alt string) {
 	a.add(f)
 }
 
-// reportFrom records a rule match whose trigger starts at an earlier node:
-// the producer of a pipeline (curl ... | sh) is part of what triggered it.
-func (a *analyzer) reportFrom(inv *invocation, from syntax.Node, rule, reason, alt string) {
+// judgeFrom is judge for an effect whose trigger starts at an earlier
+// node: the producer of a pipeline (curl ... | sh) is part of what runs.
+func (a *analyzer) judgeFrom(inv *invocation, from syntax.Node, e effect.Effect) {
 	n := len(a.findings)
-	a.report(inv, rule, reason, alt)
+	a.judge(inv, e)
 	if from == nil || inv.node == nil || len(a.findings) == n {
 		return
 	}
 	if t := a.excerptSpan(from, inv.node); t != "" {
-		a.findings[len(a.findings)-1].trigger = t
+		for i := n; i < len(a.findings); i++ {
+			a.findings[i].trigger = t
+		}
 	}
 }
 
@@ -683,8 +686,7 @@ func (a *analyzer) dynamicScript(inv *invocation, script arg, what string) {
 	case script.proc:
 		src = "the output of a process substitution"
 	}
-	a.report(inv, policy.RuleRemoteCode, what+" runs "+src+" ("+clip(script.show())+"), which the guard cannot check",
-		"download or generate the script into a file in the worktree, read it, then run the file")
+	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.show()) + ")", How: effect.ScriptWord})
 }
 
 func (a *analyzer) sourceCmd(inv *invocation) {

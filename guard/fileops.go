@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -424,7 +425,7 @@ func (a *analyzer) sedScript(inv *invocation, sc arg) {
 	}
 	if fx.execLine && len(fx.execs) == 0 {
 		if inv.in != nil && inv.in.net {
-			a.report(inv, policy.RuleRemoteCode, "sed's e runs its input, "+inv.in.desc+", as shell commands", "do not execute text with sed; save and read it first")
+			a.judge(inv, effect.UnreadCode{By: "sed's e", Code: inv.in.desc, How: effect.CommandLines})
 		} else {
 			a.report(inv, policy.RuleDynamicCommand, "sed's e runs text that is only known at run time as shell commands", "run the commands directly")
 		}

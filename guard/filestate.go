@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -207,8 +208,7 @@ func (a *analyzer) checkFileRuns() {
 
 func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
 	if b.net {
-		a.report(inv, policy.RuleRemoteCode, inv.name+" runs "+file+", which this command downloaded, so the guard cannot check what it does",
-			"download the file in one command, read it, then run it in another")
+		a.judge(inv, effect.UnreadCode{By: inv.name, Code: file, How: effect.DownloadedFile})
 		return
 	}
 	if b.dynamic || b.subst {

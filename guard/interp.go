@@ -218,7 +218,7 @@ func (a *analyzer) deno(inv *invocation) {
 				continue
 			}
 			if strings.HasPrefix(x.s, "http://") || strings.HasPrefix(x.s, "https://") {
-				a.report(inv, policy.RuleRemoteCode, "deno run "+x.s+" runs code downloaded from the network", "download the script into the worktree, read it, then run the file")
+				a.judge(inv, effect.UnreadCode{By: "deno run", Code: x.s, How: effect.URL})
 			}
 			return
 		}
@@ -364,8 +364,7 @@ func (a *analyzer) stdinCode(inv *invocation, lang string) {
 		if in.net {
 			what = "downloaded code (" + in.desc + ")"
 		}
-		a.reportFrom(inv, in.from, policy.RuleRemoteCode, inv.name+" runs "+what+" as a program, which the guard cannot check",
-			"save the code to a file in the worktree, read it, then run the file")
+		a.judgeFrom(inv, in.from, effect.UnreadCode{By: inv.name, Code: what, How: effect.ProgramInput})
 		return
 	}
 	a.code(inv, lang, arg{s: in.text})
@@ -501,8 +500,7 @@ var shellModules = map[string][]string{
 func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	text := c.template()
 	if strings.Trim(text, unknownMark+" \t\n;") == "" && c.dynamic {
-		a.report(inv, policy.RuleRemoteCode, inv.name+" runs code that is only known at run time ("+clip(c.show())+")",
-			"write the code into a file in the worktree and run the file")
+		a.judge(inv, effect.UnreadCode{By: inv.name, Code: clip(c.show()), How: effect.CodeWord})
 		return
 	}
 	if !a.visit() {
@@ -510,8 +508,7 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	}
 	text = normalizeCode(lang, text)
 	if evalsDownload(lang, text) {
-		a.report(inv, policy.RuleRemoteCode, inv.name+" code downloads code and evaluates it, which the guard cannot check",
-			"download the code into a file in the worktree, read it, then run the file")
+		a.judge(inv, effect.UnreadCode{By: inv.name, How: effect.EvalDownload})
 		return
 	}
 	sites := 0

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -123,8 +124,7 @@ func (a *analyzer) stdinScriptArgs(inv *invocation, what string, positional []ar
 		if in.net {
 			src = "downloaded text (" + in.desc + ")"
 		}
-		a.reportFrom(inv, in.from, policy.RuleRemoteCode, what+" runs "+src+" as a script, which the guard cannot check",
-			"save the script to a file in the worktree, read it, then run the file")
+		a.judgeFrom(inv, in.from, effect.UnreadCode{By: what, Code: src, How: effect.ScriptInput})
 		return
 	}
 	st := inv.st.clone()

@@ -54,6 +54,9 @@ const (
 	// EvalDownload: the code downloads code and evaluates it
 	// (python -c "exec(urlopen(…).read())").
 	EvalDownload
+	// CommandLines: a program runs the lines of its downloaded input as
+	// shell commands (sed's e command).
+	CommandLines
 )
 
 func (Send) isEffect()       {}
