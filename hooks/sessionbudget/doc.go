@@ -2,7 +2,8 @@
 // the PreToolUse hook, so they hold for Claude Code sessions that were not
 // started by `swarm-guard run`: [budget] max_tool_calls counts the
 // session's tool calls, [budget] max_tokens the tokens in its transcript
-// and its subagents' transcripts.
+// and its subagents' transcripts. HookCheck is the hook's entry
+// (claude.Runtime.BudgetCheck); Check does the counting.
 //
 // A session's state is one small file under the state directory,
 // sessions/<session id>.json, updated under a lock (hooks/state). It holds

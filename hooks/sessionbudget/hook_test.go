@@ -1,4 +1,4 @@
-package main
+package sessionbudget
 
 import (
 	"os"
@@ -18,7 +18,7 @@ func TestBudgetCheckOffDoesNoIO(t *testing.T) {
 	in := &claude.Input{SessionID: "s", TranscriptPath: "/nonexistent/t.jsonl"}
 	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: stateDir}
 	for range 3 {
-		if d := checkSessionBudget(in, ctx, policy.Default()); d.Action != "" {
+		if d := HookCheck(in, ctx, policy.Default()); d.Action != "" {
 			t.Fatalf("decision %+v", d)
 		}
 	}
@@ -30,7 +30,7 @@ func TestBudgetCheckOffDoesNoIO(t *testing.T) {
 	pol.Budget.MaxToolCalls = 1
 	pol.Rules[policy.RuleBudget] = policy.Off
 	for range 3 {
-		checkSessionBudget(in, ctx, pol)
+		HookCheck(in, ctx, pol)
 	}
 	if _, err := os.Stat(stateDir); !os.IsNotExist(err) {
 		t.Fatalf("the state directory was touched with the rule off: %v", err)
@@ -42,10 +42,10 @@ func TestBudgetCheckDenies(t *testing.T) {
 	pol := policy.Default().Clone()
 	pol.Budget.MaxToolCalls = 1
 	in := &claude.Input{SessionID: "s"}
-	if d := checkSessionBudget(in, ctx, pol); d.Action != "" {
+	if d := HookCheck(in, ctx, pol); d.Action != "" {
 		t.Fatalf("first call: %+v", d)
 	}
-	d := checkSessionBudget(in, ctx, pol)
+	d := HookCheck(in, ctx, pol)
 	if d.Action != policy.Deny || d.Rule != policy.RuleBudget {
 		t.Fatalf("second call: %+v", d)
 	}
@@ -61,6 +61,6 @@ func BenchmarkBudgetCheckOff(b *testing.B) {
 	in := &claude.Input{SessionID: "s"}
 	pol := policy.Default()
 	for b.Loop() {
-		checkSessionBudget(in, ctx, pol)
+		HookCheck(in, ctx, pol)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package secretscan
 
 import (
 	"os"
@@ -8,27 +8,28 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// These are the hook points of the Claude Code adapter that other features
-// fill in from their own files.
+// The secret scan's hook points of the Claude Code adapter
+// (claude.Runtime), with this process's executable and environment.
 
-// contentCheck scans what a Write/Edit/MultiEdit/NotebookEdit would write
-// for secrets, after the path rules passed. The gitleaks engine runs in
-// the swarm-guard-secrets process; the Bash path never comes here.
-var contentCheck = func(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
-	return secretscan.CheckContent(secretscan.ContentRequest{
+// ContentHook scans what a Write/Edit/MultiEdit/NotebookEdit would write
+// for secrets, after the path rules passed (claude.Runtime.ContentCheck).
+// The gitleaks engine runs in the swarm-guard-secrets process; the Bash
+// path never comes here.
+func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+	return CheckContent(ContentRequest{
 		Tool: in.ToolName, ToolInput: in.ToolInput, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,
 	})
 }
 
-// postToolUse handles PostToolUse events: the after-the-fact secret scan
-// of what a Bash command or a file tool wrote.
-var postToolUse = func(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) claude.Response {
-	return secretscan.PostToolUse(secretscan.PostRequest{
+// PostToolUseHook handles PostToolUse events: the after-the-fact secret
+// scan of what a Bash command or a file tool wrote
+// (claude.Runtime.PostToolUse).
+func PostToolUseHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) claude.Response {
+	return PostToolUse(PostRequest{
 		In: in, Ctx: ctx, Policy: pol, Runner: secretsRunner(), Now: time.Now(), Getenv: os.Getenv,
 		Duration:     time.Duration(in.DurationMS) * time.Millisecond,
 		StartWatcher: startWatcher(ctx),
@@ -53,18 +54,14 @@ func startWatcher(ctx *hookenv.Context) func(watch.Paths) error {
 	}
 }
 
-// budgetCheck enforces the policy's [budget] limits inside the hook;
-// budget_hooks.go sets it.
-var budgetCheck func(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
-
 // secretsRunner runs the swarm-guard-secrets executable that sits next to
 // this one (symbolic links resolved), or the one on PATH.
-func secretsRunner() secretscan.Runner {
+func secretsRunner() Runner {
 	self, err := os.Executable()
 	if err == nil {
 		if real, err := filepath.EvalSymlinks(self); err == nil {
 			self = real
 		}
 	}
-	return secretscan.Runner{Self: self, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
+	return Runner{Self: self, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
 }

@@ -1,4 +1,4 @@
-package main
+package sessionbudget
 
 import (
 	"errors"
@@ -9,17 +9,15 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/budget"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
-	"github.com/swarm-guard/swarm-guard/hooks/sessionbudget"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-func init() { budgetCheck = checkSessionBudget }
-
-// checkSessionBudget enforces [budget] max_tool_calls and max_tokens for
-// the Claude Code session of a PreToolUse call. With both limits at 0, the
-// default, it returns before touching the disk: it runs on every tool call.
-func checkSessionBudget(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+// HookCheck enforces [budget] max_tool_calls and max_tokens for the
+// Claude Code session of a PreToolUse call (claude.Runtime.BudgetCheck).
+// With both limits at 0, the default, it returns before touching the
+// disk: it runs on every tool call.
+func HookCheck(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
 	lim := budget.HookLimits{ToolCalls: pol.Budget.MaxToolCalls, Tokens: pol.Budget.MaxTokens}
 	if lim == (budget.HookLimits{}) || in.SessionID == "" {
 		return guard.Decision{}
@@ -28,7 +26,7 @@ func checkSessionBudget(in *claude.Input, ctx *hookenv.Context, pol *policy.Poli
 	if action == policy.Off {
 		return guard.Decision{}
 	}
-	v, err := sessionbudget.Check(sessionbudget.Request{
+	v, err := Check(Request{
 		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Limits: lim, Now: time.Now(),
 	})
 	if err != nil {
