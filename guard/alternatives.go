@@ -6,13 +6,12 @@ import "github.com/swarm-guard/swarm-guard/guard/rules"
 // catalog (guard/rules), so the engine, the git hooks and the README say
 // the same thing.
 var (
-	altForcePush     = rules.ForcePush.Instead
-	altProtected     = rules.ProtectedBranch.Instead
-	altCheckoutFiles = rules.DestructiveGit.Instead
-	altTamper        = rules.GuardTamper.Instead
-	altDelete        = rules.DeleteOutsideWorktree.Instead
-	altWrite         = rules.WriteOutsideWorktree.Instead
-	altSecret        = rules.SecretFile.Instead
-	altExfil         = rules.SecretExfiltration.Instead
-	altOversight     = rules.Oversight.Instead
+	altForcePush = rules.ForcePush.Instead
+	altProtected = rules.ProtectedBranch.Instead
+	altTamper    = rules.GuardTamper.Instead
+	altDelete    = rules.DeleteOutsideWorktree.Instead
+	altWrite     = rules.WriteOutsideWorktree.Instead
+	altSecret    = rules.SecretFile.Instead
+	altExfil     = rules.SecretExfiltration.Instead
+	altOversight = rules.Oversight.Instead
 )

@@ -184,7 +184,7 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		return
 	case key == "clean.requireforce":
 		if hasValue && (val.dynamic || isFalse(val.s)) {
-			a.report(inv, policy.RuleDestructiveGit, "clean.requireForce=false makes git clean delete untracked files without -f", "leave clean.requireForce alone and preview with git clean -n")
+			a.judge(inv, effect.Discard{Loss: effect.LostUntrackedAlways, Command: "clean.requireForce=false"})
 		}
 		return
 	}
@@ -355,12 +355,12 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "checkout-index":
 		p := parseOpts(args, optSpec{long: longs("prefix", "stage")})
 		if p.has("f", "force") {
-			a.report(inv, policy.RuleDestructiveGit, "git checkout-index --force overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git checkout-index --force"})
 		}
 	case "read-tree":
 		p := parseOpts(args, optSpec{long: longs("prefix", "index-output", "exclude-per-directory")})
 		if p.has("u") && (p.has("reset") || p.has("m")) {
-			a.report(inv, policy.RuleDestructiveGit, "git read-tree -u --reset overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git read-tree -u --reset"})
 		}
 	case "difftool", "mergetool":
 		p := parseOpts(args, optSpec{short: "xt", long: longs("extcmd", "tool")})
@@ -397,19 +397,19 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "config":
 		a.gitConfig(g, args)
 	case "filter-branch", "filter-repo":
-		a.report(inv, policy.RuleDestructiveGit, "git "+sub+" rewrites the history of every branch it touches", "make a new commit that fixes the problem instead of rewriting history")
+		a.judge(inv, effect.Discard{Loss: effect.LostHistory, Command: "git " + sub})
 	case "reflog":
 		if len(args) > 0 && (args[0].s == "expire" || args[0].s == "delete") {
-			a.report(inv, policy.RuleDestructiveGit, "git reflog "+args[0].s+" destroys the record that recovers lost commits", "leave the reflog alone")
+			a.judge(inv, effect.Discard{Loss: effect.LostReflog, Command: "git reflog " + args[0].s})
 		}
 	case "gc":
 		for _, x := range args {
 			if x.s == "--prune=now" || x.s == "--prune=all" {
-				a.report(inv, policy.RuleDestructiveGit, "git gc "+x.s+" deletes unreachable commits that could still be recovered", "run git gc without --prune=now")
+				a.judge(inv, effect.Discard{Loss: effect.LostUnreachableNow, Command: "git gc " + x.s})
 			}
 		}
 	case "prune":
-		a.report(inv, policy.RuleDestructiveGit, "git prune deletes unreachable commits that could still be recovered", "leave unreachable objects to git's own gc")
+		a.judge(inv, effect.Discard{Loss: effect.LostUnreachable, Command: "git prune"})
 	case "commit-tree":
 		a.report(inv, policy.RuleGuardTamper, "git commit-tree creates commits without running the git hooks", "use git commit")
 	case "fast-import":
@@ -457,7 +457,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		}
 	case "submodule":
 		if len(args) > 0 && args[0].s == "deinit" && hasAnyFlag(args, "-f", "--force") {
-			a.report(inv, policy.RuleDestructiveGit, "git submodule deinit --force deletes submodule working trees with their uncommitted changes", "commit or stash the changes in the submodules first")
+			a.judge(inv, effect.Discard{Loss: effect.LostSubmodules, Command: "git submodule deinit --force"})
 		}
 		for k, x := range args {
 			if x.s == "foreach" {
@@ -753,7 +753,7 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 		}
 	}
 	if _, ok := p.value("pathspec-from-file"); ok {
-		a.report(inv, policy.RuleDestructiveGit, "git checkout --pathspec-from-file overwrites working-tree files with committed versions, discarding uncommitted changes", altCheckoutFiles)
+		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout --pathspec-from-file"})
 		return
 	}
 	creating := len(p.values("b", "B", "orphan")) > 0
@@ -789,11 +789,11 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 		}
 	}
 	if len(paths) > 0 {
-		a.report(inv, policy.RuleDestructiveGit, "git checkout "+showArgs(paths)+" overwrites working-tree files with committed versions, discarding uncommitted changes", altCheckoutFiles)
+		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout " + showArgs(paths)})
 		return
 	}
 	if force {
-		a.report(inv, policy.RuleDestructiveGit, "git checkout --force throws away uncommitted changes", "commit or stash (git stash) your changes, then switch")
+		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git checkout --force"})
 	}
 }
 
@@ -845,7 +845,7 @@ func (a *analyzer) gitSwitch(g *gitCtx, args []arg) {
 		}
 	}
 	if p.has("f", "force", "discard-changes") {
-		a.report(inv, policy.RuleDestructiveGit, "git switch --discard-changes throws away uncommitted changes", "commit or stash (git stash) your changes, then switch")
+		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git switch --discard-changes"})
 	}
 	if len(p.values("c", "C", "create", "force-create", "orphan")) == 0 && len(p.operands) > 0 && !p.has("d", "detach") {
 		t := p.operands[0]
@@ -868,22 +868,22 @@ func (a *analyzer) gitRestore(g *gitCtx, args []arg) {
 		return // only the index changes
 	}
 	if len(p.operands) > 0 || p.has("pathspec-from-file") {
-		a.report(g.inv, policy.RuleDestructiveGit, "git restore "+showArgs(p.operands)+" overwrites working-tree files, discarding uncommitted changes", altCheckoutFiles)
+		a.judge(g.inv, effect.Discard{Loss: effect.LostFiles, Command: "git restore " + showArgs(p.operands)})
 	}
 }
 
 func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
 	if p.dynamicOption() {
-		a.report(g.inv, policy.RuleDestructiveGit, "git reset has an argument only known at run time, which may be --hard", "write the options literally; put paths after --")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostReset, Command: "git reset", Dynamic: true})
 		return
 	}
 	if p.has("hard") {
-		a.report(g.inv, policy.RuleDestructiveGit, "git reset --hard throws away uncommitted changes and can drop commits", "use git stash to set changes aside, or git reset --keep / git restore --staged, which keep your work")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostReset, Command: "git reset --hard"})
 		return
 	}
 	if p.has("merge") {
-		a.report(g.inv, policy.RuleDestructiveGit, "git reset --merge can throw away uncommitted changes", "use git stash or git reset --keep")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostResetMerge, Command: "git reset --merge"})
 		return
 	}
 	if (p.has("soft", "mixed", "keep") || len(p.operands) > 0) && !p.dashdash {
@@ -918,7 +918,7 @@ func (a *analyzer) gitClean(g *gitCtx, args []arg) {
 	}
 	// Where does it clean? Outside the worktree it is a delete outside
 	// first, and it destroys untracked work wherever it runs.
-	defer a.report(g.inv, policy.RuleDestructiveGit, "git clean -f deletes untracked files, which are work git cannot bring back", "preview with git clean -n, then delete the specific files you mean with rm")
+	defer a.judge(g.inv, effect.Discard{Loss: effect.LostUntracked, Command: "git clean -f"})
 	dir := arg{s: "."}
 	if g.workTree.s != "" || g.workTree.dynamic {
 		dir = g.workTree
@@ -953,16 +953,16 @@ func (a *analyzer) gitStash(g *gitCtx, args []arg) {
 		return
 	}
 	if args[0].dynamic {
-		a.report(g.inv, policy.RuleDestructiveGit, "git stash "+quoteShow(args[0])+" is only known at run time and may be drop or clear", "write the stash subcommand literally")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostStash, Command: "git stash", Subject: quoteShow(args[0]), Dynamic: true})
 		return
 	}
 	switch args[0].s {
 	case "show":
 		a.gitReads(g, "stash", args[1:])
 	case "drop":
-		a.report(g.inv, policy.RuleDestructiveGit, "git stash drop deletes stashed work", "leave the stash; git stash list shows it, git stash pop brings it back")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostStash, Command: "git stash drop"})
 	case "clear":
-		a.report(g.inv, policy.RuleDestructiveGit, "git stash clear deletes all stashed work", "leave the stash; git stash list shows it")
+		a.judge(g.inv, effect.Discard{Loss: effect.LostStashes, Command: "git stash clear"})
 	}
 }
 
@@ -973,7 +973,7 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 	del := p.has("d", "D", "delete")
 	force := p.has("f", "force")
 	if !del && branchDynamicOption(p) {
-		a.report(inv, policy.RuleDestructiveGit, "git branch has an argument only known at run time, which may be -D or -M", "write the options literally; quote a branch name held in a variable")
+		a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch", Dynamic: true})
 		return
 	}
 	if del {
@@ -987,7 +987,7 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 			case a.protected(x.s) && !p.has("r", "remotes"):
 				a.report(inv, policy.RuleProtectedBranch, "git branch deletes the protected branch "+x.s, altProtected)
 			case p.has("D") || force:
-				a.report(inv, policy.RuleDestructiveGit, "git branch -D deletes "+x.s+" even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work")
+				a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: x.s})
 			}
 		}
 		return
@@ -1016,9 +1016,9 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 			target := ops[len(ops)-1]
 			switch {
 			case target.dynamic:
-				a.report(inv, policy.RuleDestructiveGit, "git branch "+showArgs(ops)+" overwrites "+quoteShow(target)+", only known at run time, which may be an existing branch", "write the branch name literally, and use -m or -c, which refuse to overwrite")
+				a.judge(inv, effect.Discard{Loss: effect.LostOverwritten, Command: "git branch " + showArgs(ops), Subject: quoteShow(target), Dynamic: true})
 			case a.env.Repo != nil && a.env.Repo.HasBranch(g.inv.st.firstCwd(a.env.Cwd), target.s):
-				a.report(inv, policy.RuleDestructiveGit, "git branch "+showArgs(ops)+" overwrites the existing branch "+target.s+", whose commits may then be on no branch", "pick a new name, or use -m or -c, which refuse to overwrite an existing branch")
+				a.judge(inv, effect.Discard{Loss: effect.LostOverwritten, Command: "git branch " + showArgs(ops), Subject: target.s})
 			}
 		}
 		return
@@ -1091,7 +1091,7 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 			return
 		}
 		if p.has("d") && strings.HasPrefix(r.s, "refs/heads/") {
-			a.report(inv, policy.RuleDestructiveGit, "git update-ref -d deletes the branch "+strings.TrimPrefix(r.s, "refs/heads/")+" even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work")
+			a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git update-ref -d", Subject: "the branch " + strings.TrimPrefix(r.s, "refs/heads/")})
 		}
 	}
 }

@@ -75,3 +75,44 @@ type Branch struct {
 }
 
 func (Push) isEffect() {}
+
+// Discard: a git command throws away work that no push or reflog brings
+// back (or the record that would): uncommitted changes, untracked files,
+// stashes, unmerged commits, unreachable objects.
+type Discard struct {
+	Loss Loss
+	// Command is the command as reasons name it ("git reset --hard",
+	// "git checkout a.txt b.txt", "git gc --prune=now").
+	Command string
+	// Subject is what is lost where the reason names it: "x" for git
+	// branch -D x, "the branch x" for git update-ref -d refs/heads/x, the
+	// word only known at run time when Dynamic.
+	Subject string
+	// Dynamic: a word only known at run time may make the command
+	// discard (git reset "$opt" may be --hard).
+	Dynamic bool
+}
+
+// Loss is the kind of work a Discard throws away, and how.
+type Loss int
+
+const (
+	LostFiles         Loss = iota // working-tree files overwritten from the index (checkout-index -f, read-tree -u, restore)
+	LostToCommitted               // working-tree files overwritten with committed versions (git checkout <paths>)
+	LostOnSwitch                  // uncommitted changes dropped to switch branches (checkout -f, switch --discard-changes)
+	LostReset                     // git reset --hard
+	LostResetMerge                // git reset --merge
+	LostUntracked                 // git clean -f
+	LostUntrackedAlways           // clean.requireForce=false: every git clean deletes
+	LostStash                     // git stash drop
+	LostStashes                   // git stash clear
+	LostUnmerged                  // a branch deleted even if merged nowhere (branch -D, update-ref -d)
+	LostOverwritten               // an existing branch replaced by a rename or copy (branch -M, -C)
+	LostHistory                   // every touched branch's history rewritten (filter-branch, filter-repo)
+	LostReflog                    // reflog expire/delete
+	LostUnreachableNow            // git gc --prune=now
+	LostUnreachable               // git prune
+	LostSubmodules                // git submodule deinit --force
+)
+
+func (Discard) isEffect() {}

@@ -121,3 +121,32 @@ func TestJudgePushFromGit(t *testing.T) {
 		t.Fatalf("reasons:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestJudgeDiscard: every kind of discarded work is destructive-git, with
+// the alternative that keeps it; other effects are not its business.
+func TestJudgeDiscard(t *testing.T) {
+	f := gitFacts(nil)
+	for _, c := range []struct {
+		d            effect.Discard
+		reason, inst string
+	}{
+		{effect.Discard{Loss: effect.LostReset, Command: "git reset --hard"}, "git reset --hard throws away uncommitted changes and can drop commits", "use git stash to set changes aside, or git reset --keep / git restore --staged, which keep your work"},
+		{effect.Discard{Loss: effect.LostReset, Command: "git reset", Dynamic: true}, "git reset has an argument only known at run time, which may be --hard", "write the options literally; put paths after --"},
+		{effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout ."}, "git checkout . overwrites working-tree files with committed versions, discarding uncommitted changes", DestructiveGit.Instead},
+		{effect.Discard{Loss: effect.LostFiles, Command: "git restore a.txt"}, "git restore a.txt overwrites working-tree files, discarding uncommitted changes", DestructiveGit.Instead},
+		{effect.Discard{Loss: effect.LostUntracked, Command: "git clean -f"}, "git clean -f deletes untracked files, which are work git cannot bring back", "preview with git clean -n, then delete the specific files you mean with rm"},
+		{effect.Discard{Loss: effect.LostStash, Command: "git stash drop"}, "git stash drop deletes stashed work", "leave the stash; git stash list shows it, git stash pop brings it back"},
+		{effect.Discard{Loss: effect.LostStash, Command: "git stash", Subject: "`$x`", Dynamic: true}, "git stash `$x` is only known at run time and may be drop or clear", "write the stash subcommand literally"},
+		{effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: "x"}, "git branch -D deletes x even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work"},
+		{effect.Discard{Loss: effect.LostOverwritten, Command: "git branch -M a b", Subject: "b"}, "git branch -M a b overwrites the existing branch b, whose commits may then be on no branch", "pick a new name, or use -m or -c, which refuse to overwrite an existing branch"},
+		{effect.Discard{Loss: effect.LostUnreachableNow, Command: "git gc --prune=now"}, "git gc --prune=now deletes unreachable commits that could still be recovered", "run git gc without --prune=now"},
+	} {
+		vs := JudgeEffect(c.d, f)
+		if len(vs) != 1 || vs[0].Rule != policy.RuleDestructiveGit || vs[0].Reason != c.reason || vs[0].Instead != c.inst {
+			t.Errorf("%+v: got %+v\n\twant %s: %s; instead: %s", c.d, vs, policy.RuleDestructiveGit, c.reason, c.inst)
+		}
+	}
+	if vs := JudgeEffect(effect.Push{Current: onAgent1}, f); len(vs) != 0 {
+		t.Errorf("a plain push of one's own branch: %+v", vs)
+	}
+}
