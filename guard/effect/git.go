@@ -97,22 +97,22 @@ type Discard struct {
 type Loss int
 
 const (
-	LostFiles         Loss = iota // working-tree files overwritten from the index (checkout-index -f, read-tree -u, restore)
-	LostToCommitted               // working-tree files overwritten with committed versions (git checkout <paths>)
-	LostOnSwitch                  // uncommitted changes dropped to switch branches (checkout -f, switch --discard-changes)
-	LostReset                     // git reset --hard
-	LostResetMerge                // git reset --merge
-	LostUntracked                 // git clean -f
-	LostUntrackedAlways           // clean.requireForce=false: every git clean deletes
-	LostStash                     // git stash drop
-	LostStashes                   // git stash clear
-	LostUnmerged                  // a branch deleted even if merged nowhere (branch -D, update-ref -d)
-	LostOverwritten               // an existing branch replaced by a rename or copy (branch -M, -C)
-	LostHistory                   // every touched branch's history rewritten (filter-branch, filter-repo)
-	LostReflog                    // reflog expire/delete
-	LostUnreachableNow            // git gc --prune=now
-	LostUnreachable               // git prune
-	LostSubmodules                // git submodule deinit --force
+	LostFiles           Loss = iota // working-tree files overwritten from the index (checkout-index -f, read-tree -u, restore)
+	LostToCommitted                 // working-tree files overwritten with committed versions (git checkout <paths>)
+	LostOnSwitch                    // uncommitted changes dropped to switch branches (checkout -f, switch --discard-changes)
+	LostReset                       // git reset --hard
+	LostResetMerge                  // git reset --merge
+	LostUntracked                   // git clean -f
+	LostUntrackedAlways             // clean.requireForce=false: every git clean deletes
+	LostStash                       // git stash drop
+	LostStashes                     // git stash clear
+	LostUnmerged                    // a branch deleted even if merged nowhere (branch -D, update-ref -d)
+	LostOverwritten                 // an existing branch replaced by a rename or copy (branch -M, -C)
+	LostHistory                     // every touched branch's history rewritten (filter-branch, filter-repo)
+	LostReflog                      // reflog expire/delete
+	LostUnreachableNow              // git gc --prune=now
+	LostUnreachable                 // git prune
+	LostSubmodules                  // git submodule deinit --force
 )
 
 func (Discard) isEffect() {}
