@@ -132,16 +132,7 @@ func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
 	}
 	a := e.newAnalyzer(env)
 	abs := a.resolve(cleanJoin(env.Cwd, p))
-	if env.Root != "" && strings.HasPrefix(abs+"/", env.Root+"/.claude/worktrees/") {
-		return Decision{}
-	}
-	for _, w := range env.OtherWorktrees {
-		if abs == w || under(abs, w) {
-			inv := &invocation{name: ToolEnterWorktree, argv: []arg{{s: ToolEnterWorktree}, {s: p}}, st: a.initialState()}
-			a.report(inv, policy.RuleForeignWorktree, "EnterWorktree into "+w+", another agent's worktree: its work is theirs to change",
-				"stay in your own worktree ("+env.Root+"); read their files by path, or create a worktree of your own with EnterWorktree and a name")
-			break
-		}
-	}
+	inv := &invocation{name: ToolEnterWorktree, argv: []arg{{s: ToolEnterWorktree}, {s: p}}, st: a.initialState()}
+	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: []effect.WorkDir{{Path: abs}}, Session: true})
 	return a.decision()
 }

@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -156,25 +157,15 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
 		dirs = []string{cleanJoin(g.inv.st.cwds[0], g.workTree.s)}
 	}
 	unknown := g.inv.st.cwdUnknown && !(g.workTree.static() && g.workTree.s != "") || g.workTree.dynamic || g.gitDir.dynamic
-	if unknown && len(a.m.worktrees) > 0 && !g.inv.st.remote {
-		a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" runs in a directory only known at run time, which may be another agent's worktree",
-			"cd to a literal path inside your own worktree "+a.env.Root+" (or use git -C with a literal path)")
-		return
-	}
+	w := effect.WorkIn{Tool: "git " + sub, Dynamic: unknown && !g.inv.st.remote}
 	for _, d := range dirs {
+		wd := effect.WorkDir{Path: d}
 		if root, ok := a.sameRepoCheckout(a.resolve(d)); ok && !a.underRoot(a.resolve(d)) {
-			a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes "+root+", another checkout of this repository (another agent's or a human's; this agent's home is "+a.env.Root+")",
-				altForeignWorktree(a.env.Root))
-			return
+			wd.Checkout = root
 		}
-		for _, w := range a.m.worktrees {
-			if under(d, w) && !(under(a.env.Root, w) && a.underRoot(d)) {
-				a.report(g.inv, policy.RuleForeignWorktree, "git "+sub+" changes the worktree "+w+", which is another agent's (this agent's home is "+a.env.Root+")",
-					altForeignWorktree(a.env.Root))
-				return
-			}
-		}
+		w.Dirs = append(w.Dirs, wd)
 	}
+	a.judge(g.inv, w)
 }
 
 // worktreePrune: git worktree prune drops the records of worktrees whose

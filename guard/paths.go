@@ -627,6 +627,7 @@ func effectPlace(pl place, why string) effect.Place {
 func (a *analyzer) pathFacts(f *rules.Facts) {
 	f.Root, f.Home, f.Temp = a.env.Root, a.env.Home, a.env.Temp
 	f.GoCache = a.env.Vars["GOCACHE"]
+	f.OtherWorktrees = a.m.worktrees
 }
 
 func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool, verb string) {

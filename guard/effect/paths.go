@@ -78,3 +78,27 @@ type Read struct {
 }
 
 func (Read) isEffect() {}
+
+// WorkIn changes the working tree of the directory it runs in: a git
+// commit, checkout, stash … there (git -C, cd, --work-tree), or the
+// agent's session moving there (EnterWorktree).
+type WorkIn struct {
+	Tool string    // "git commit", "EnterWorktree"
+	Dirs []WorkDir // every directory it may run in, one per possible working directory
+	// Dynamic: the directory is only known at run time (Dirs are the
+	// ones it may be, as far as known).
+	Dynamic bool
+	// Session: the agent's session itself moves to Dirs (EnterWorktree),
+	// rather than one command running there.
+	Session bool
+}
+
+// WorkDir is one directory a WorkIn may run in.
+type WorkDir struct {
+	Path string // absolute and cleaned
+	// Checkout is the root of another checkout (clone) of the repository
+	// Path lies in, when Path is not in the agent's worktree, or "".
+	Checkout string
+}
+
+func (WorkIn) isEffect() {}

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -46,10 +48,57 @@ func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
 			return []Verdict{{Reason: e.Tool + " deletes " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
 		}
+	case effect.WorkIn:
+		return judgeWorkIn(e, f)
 	case effect.Write:
 		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic && e.Protected == "" {
 			return []Verdict{{Reason: e.Verb + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
 		}
 	}
 	return nil
+}
+
+// judgeWorkIn denies changing another agent's worktree or another checkout
+// of the repository by working there: a git command that changes the
+// working tree, or moving the session there. A worktree of the agent's own
+// nested in another (Claude Code makes them under .claude/worktrees) is
+// its own.
+//
+// With no other worktrees, a directory only known at run time is judged
+// by the directories it may be (another checkout of the repository).
+func judgeWorkIn(e effect.WorkIn, f *Facts) []Verdict {
+	if e.Dynamic && len(f.OtherWorktrees) > 0 {
+		return []Verdict{{Reason: e.Tool + " runs in a directory only known at run time, which may be another agent's worktree",
+			Instead: "cd to a literal path inside your own worktree " + f.Root + " (or use git -C with a literal path)"}}
+	}
+	for _, d := range e.Dirs {
+		if e.Session {
+			if f.Root != "" && strings.HasPrefix(d.Path+"/", f.Root+"/.claude/worktrees/") {
+				continue
+			}
+			for _, w := range f.OtherWorktrees {
+				if within(d.Path, w) {
+					return []Verdict{{Reason: "EnterWorktree into " + w + ", another agent's worktree: its work is theirs to change",
+						Instead: "stay in your own worktree (" + f.Root + "); read their files by path, or create a worktree of your own with EnterWorktree and a name"}}
+				}
+			}
+			continue
+		}
+		if d.Checkout != "" {
+			return []Verdict{{Reason: e.Tool + " changes " + d.Checkout + ", another checkout of this repository (another agent's or a human's; this agent's home is " + f.Root + ")",
+				Instead: ForeignWorktreeInstead(f.Root)}}
+		}
+		for _, w := range f.OtherWorktrees {
+			if within(d.Path, w) && !(within(f.Root, w) && within(d.Path, f.Root)) {
+				return []Verdict{{Reason: e.Tool + " changes the worktree " + w + ", which is another agent's (this agent's home is " + f.Root + ")",
+					Instead: ForeignWorktreeInstead(f.Root)}}
+			}
+		}
+	}
+	return nil
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
 }

@@ -26,6 +26,8 @@ type Facts struct {
 	Home    string // the user's home directory, absolute, or ""
 	Temp    string // the temp dir ($TMPDIR or /tmp)
 	GoCache string // $GOCACHE as the command would see it, or ""
+
+	OtherWorktrees []string // the repository's worktrees that are not the agent's, absolute
 	// Oversight is the oversight mode in force (run's override, else the
 	// policy's; never ""): oversight.go.
 	Oversight string

@@ -129,3 +129,50 @@ func TestJudgeSecretFile(t *testing.T) {
 			[]string{"secret-file", "foreign-worktree"}, "tee writes the secret file /w2/.env", "use .env.example"},
 	})
 }
+
+func TestJudgeWorkIn(t *testing.T) {
+	f := *pathFacts
+	f.OtherWorktrees = []string{"/w/.worktrees/a2", "/main"}
+	nested := f
+	nested.Root = "/main/.worktrees/a1" // the agent's worktree inside another
+	git := func(dirs ...effect.WorkDir) effect.WorkIn { return effect.WorkIn{Tool: "git commit", Dirs: dirs} }
+	enter := func(p string) effect.WorkIn {
+		return effect.WorkIn{Tool: "EnterWorktree", Dirs: []effect.WorkDir{{Path: p}}, Session: true}
+	}
+	for _, c := range []struct {
+		name   string
+		f      *Facts
+		e      effect.WorkIn
+		rules  []string
+		reason string
+	}{
+		{"own worktree", &f, git(effect.WorkDir{Path: "/w/src"}), nil, ""},
+		{"another agent's", &f, git(effect.WorkDir{Path: "/w/.worktrees/a2/src"}), []string{"foreign-worktree"},
+			"git commit changes the worktree /w/.worktrees/a2, which is another agent's (this agent's home is /w)"},
+		{"the first directory that is foreign decides", &f, git(effect.WorkDir{Path: "/w"}, effect.WorkDir{Path: "/main"}), []string{"foreign-worktree"},
+			"changes the worktree /main"},
+		{"another clone", &f, git(effect.WorkDir{Path: "/clone", Checkout: "/clone"}), []string{"foreign-worktree"},
+			"git commit changes /clone, another checkout of this repository"},
+		{"own worktree nested in another", &nested, git(effect.WorkDir{Path: "/main/.worktrees/a1/x"}), nil, ""},
+		{"run time, with other worktrees", &f, effect.WorkIn{Tool: "git commit", Dynamic: true}, []string{"foreign-worktree"},
+			"git commit runs in a directory only known at run time"},
+		{"run time, no other worktrees", pathFacts, effect.WorkIn{Tool: "git commit", Dynamic: true}, nil, ""},
+		{"entering another agent's", &f, enter("/w/.worktrees/a2"), []string{"foreign-worktree"},
+			"EnterWorktree into /w/.worktrees/a2, another agent's worktree"},
+		{"entering one of Claude Code's own", &f, enter("/w/.claude/worktrees/x"), nil, ""},
+		{"entering elsewhere", &f, enter("/srv/x"), nil, ""},
+	} {
+		var got []string
+		vs := JudgeEffect(c.e, c.f)
+		for _, v := range vs {
+			got = append(got, v.Rule)
+		}
+		if !reflect.DeepEqual(got, c.rules) {
+			t.Errorf("%s: rules %v, want %v", c.name, got, c.rules)
+			continue
+		}
+		if len(vs) > 0 && (!strings.Contains(vs[0].Reason, c.reason) || !strings.Contains(vs[0].Instead, c.f.Root)) {
+			t.Errorf("%s: %+v, want reason with %q and the home in Instead", c.name, vs[0], c.reason)
+		}
+	}
+}
