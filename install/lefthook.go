@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -521,7 +522,7 @@ func LefthookExecutable(root, runner string, getenv func(string) string) string 
 		return p
 	}
 	if data, err := os.ReadFile(runner); err == nil {
-		for _, m := range lefthookBaked.FindAllStringSubmatch(string(data), -1) {
+		for _, m := range lefthookBaked().FindAllStringSubmatch(string(data), -1) {
 			if isExecutable(m[1]) {
 				return m[1]
 			}
@@ -541,4 +542,4 @@ func LefthookExecutable(root, runner string, getenv func(string) string) string 
 
 // lefthookBaked finds the absolute path lefthook install writes into its
 // hook: `elif /path/to/lefthook -h >/dev/null 2>&1`.
-var lefthookBaked = regexp.MustCompile(`(?m)^\s*elif (/\S+) -h >/dev/null 2>&1$`)
+var lefthookBaked = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*elif (/\S+) -h >/dev/null 2>&1$`) })

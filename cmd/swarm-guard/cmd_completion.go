@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 func init() {
@@ -22,7 +23,7 @@ flags. Load it with:
 	})
 }
 
-var flagInUsage = regexp.MustCompile(`(?:^|[\s\[|(])(--[a-z][a-z0-9-]*)`)
+var flagInUsage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s\[|(])(--[a-z][a-z0-9-]*)`) })
 
 // completionTable lists the visible commands with the flags their usage
 // text names (--help included), so completion follows the usage texts and
@@ -35,7 +36,7 @@ func completionTable() (names []string, flags map[string][]string) {
 		}
 		names = append(names, cmd.name)
 		set := []string{"--help"}
-		for _, m := range flagInUsage.FindAllStringSubmatch(cmd.usage, -1) {
+		for _, m := range flagInUsage().FindAllStringSubmatch(cmd.usage, -1) {
 			if !slices.Contains(set, m[1]) {
 				set = append(set, m[1])
 			}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -298,7 +299,7 @@ func newDiffCounter(dir string) *diffCounter {
 	return &diffCounter{git: gitx.Runner{Dir: dir, Isolate: true}, cache: map[[2]string]diffCount{}}
 }
 
-var shortstatRE = regexp.MustCompile(`(\d+) (insertion|deletion)`)
+var shortstatRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+) (insertion|deletion)`) })
 
 // changedLines is the lines added plus deleted by an attempt; false when git
 // cannot tell (no repository then, or a commit that is gone).
@@ -316,7 +317,7 @@ func (d *diffCounter) changedLines(a budget.Attempt) (int64, bool) {
 	out, err := d.git.Output("diff", "--shortstat", a.HeadBefore, a.HeadAfter)
 	c := diffCount{ok: err == nil}
 	if err == nil {
-		for _, m := range shortstatRE.FindAllStringSubmatch(string(out), -1) {
+		for _, m := range shortstatRE().FindAllStringSubmatch(string(out), -1) {
 			n, _ := strconv.ParseInt(m[1], 10, 64)
 			c.lines += n
 		}
