@@ -50,7 +50,16 @@ func mayPKCS12(path string) bool {
 	return strings.HasSuffix(l, ".p12") || strings.HasSuffix(l, ".pfx")
 }
 
-var defaultIndex = sync.OnceValue(func() *Index { return NewIndex(Default) })
+// uncoveredIndex finds the default keywords not in CoveredKeywords.
+var uncoveredIndex = sync.OnceValue(func() *Index {
+	var kws []string
+	for _, k := range Default {
+		if _, ok := CoveredKeywords[k]; !ok {
+			kws = append(kws, k)
+		}
+	}
+	return NewIndex(kws)
+})
 
 // Clean reports whether gitleaks' default rules provably find nothing in
 // text, written to path: every keyword it holds belongs to a Covered rule
@@ -76,37 +85,18 @@ func Clean(path, text string) bool {
 	if MayDecode(text) {
 		return false
 	}
-	lower := toLowerASCII(text)
-	clean := true
-	checked := map[string]bool{}
-	defaultIndex().Each(lower, func(kw string) {
-		if !clean {
-			return
-		}
-		rules, ok := CoveredKeywords[kw]
-		if !ok {
-			clean = false
-			return
-		}
-		for _, id := range rules {
-			if !checked[id] {
-				checked[id] = true
-				if coveredMay[id](text) {
-					clean = false
-				}
-			}
-		}
-	})
-	return clean
-}
-
-// toLowerASCII lower-cases an ASCII text as strings.ToLower would.
-func toLowerASCII(s string) string {
-	b := make([]byte, len(s))
-	for i := 0; i < len(s); i++ {
-		b[i] = lowerASCII(s[i])
+	if uncoveredIndex().AnyFold(text) {
+		return false
 	}
-	return string(b)
+	// Every keyword the text holds is a covered rule's: each such rule
+	// must fail its condition. (A condition is checked even when its
+	// rule's keywords are absent; that only makes Clean say "may" more.)
+	for _, may := range coveredMay {
+		if may(text) {
+			return false
+		}
+	}
+	return true
 }
 
 // MayTwilio is the necessary condition of twilio-api-key,

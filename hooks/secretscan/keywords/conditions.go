@@ -99,6 +99,9 @@ func MayGeneric(w string) bool {
 		}
 	}
 	for i := 0; i < len(w); i++ {
+		if !genericFirst[w[i]] {
+			continue
+		}
 		n := GenericWordAt(w, i)
 		if n == 0 {
 			continue

@@ -8,25 +8,58 @@ import "strings"
 // nothing to build: keywords are grouped by their first two bytes, and a
 // bit set over those pairs rejects most positions with one lookup.
 type Index struct {
-	pairs  [1 << 16 / 64]uint64 // bit set of the first two bytes of keywords
-	byPair map[uint16][]string  // first two bytes → keywords starting with them
-	single map[byte]string      // one-byte keywords
+	pairs   [1 << 16 / 64]uint64 // bit set of the first two bytes of keywords
+	byFirst [256][]pairGroup     // first byte → groups by second byte
+	single  [256]string          // one-byte keywords
+	singles bool
 }
 
+// pairGroup holds the keywords that start with one pair of bytes.
+type pairGroup struct {
+	second   byte
+	keywords []string
+}
+
+// NewIndex returns an index of keywords, which must be lower case.
 func NewIndex(keywords []string) *Index {
-	k := &Index{byPair: map[uint16][]string{}, single: map[byte]string{}}
+	k := &Index{}
 	for _, kw := range keywords {
 		switch len(kw) {
 		case 0:
 		case 1:
-			k.single[kw[0]] = kw
+			k.single[kw[0]], k.singles = kw, true
 		default:
 			p := uint16(kw[0])<<8 | uint16(kw[1])
 			k.pairs[p/64] |= 1 << (p % 64)
-			k.byPair[p] = append(k.byPair[p], kw)
+			k.add(kw)
 		}
 	}
 	return k
+}
+
+func (k *Index) add(kw string) {
+	gs := k.byFirst[kw[0]]
+	for i := range gs {
+		if gs[i].second == kw[1] {
+			gs[i].keywords = append(gs[i].keywords, kw)
+			return
+		}
+	}
+	k.byFirst[kw[0]] = append(gs, pairGroup{second: kw[1], keywords: []string{kw}})
+}
+
+// starting returns the keywords that start with the bytes a and b.
+func (k *Index) starting(a, b byte) []string {
+	p := uint16(a)<<8 | uint16(b)
+	if k.pairs[p/64]&(1<<(p%64)) == 0 {
+		return nil
+	}
+	for _, g := range k.byFirst[a] {
+		if g.second == b {
+			return g.keywords
+		}
+	}
+	return nil
 }
 
 // Each calls visit once for every keyword that occurs in lower, a text
@@ -39,25 +72,37 @@ func (k *Index) Each(lower string, visit func(keyword string)) {
 			visit(kw)
 		}
 	}
-	for i := 0; i+1 < len(lower); i++ {
-		if len(k.single) > 0 {
-			if kw, ok := k.single[lower[i]]; ok {
-				report(kw)
-			}
+	for i := 0; i < len(lower); i++ {
+		if k.singles && k.single[lower[i]] != "" {
+			report(k.single[lower[i]])
 		}
-		p := uint16(lower[i])<<8 | uint16(lower[i+1])
-		if k.pairs[p/64]&(1<<(p%64)) == 0 {
-			continue
+		if i+1 == len(lower) {
+			break
 		}
-		for _, kw := range k.byPair[p] {
+		for _, kw := range k.starting(lower[i], lower[i+1]) {
 			if strings.HasPrefix(lower[i:], kw) {
 				report(kw)
 			}
 		}
 	}
-	if n := len(lower); n > 0 && len(k.single) > 0 {
-		if kw, ok := k.single[lower[n-1]]; ok {
-			report(kw)
+}
+
+// AnyFold reports whether any keyword occurs in s, an ASCII text, in any
+// ASCII case: whether Each would visit anything for strings.ToLower(s).
+func (k *Index) AnyFold(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := lowerASCII(s[i])
+		if k.singles && k.single[c] != "" {
+			return true
+		}
+		if i+1 == len(s) {
+			break
+		}
+		for _, kw := range k.starting(c, lowerASCII(s[i+1])) {
+			if hasPrefixFold(s[i:], kw) {
+				return true
+			}
 		}
 	}
+	return false
 }
