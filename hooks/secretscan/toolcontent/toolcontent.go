@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 // MaxBytes is the largest content scanned before a write. Bigger content
@@ -24,11 +25,29 @@ type Content struct {
 	Text string
 	// introduced[i] says line i+1 of Text is new; nil means every line is.
 	introduced []bool
+	// later computes introduced on first use instead (Write: the file on
+	// disk is read only when a finding asks, which clean content never
+	// does).
+	later *lazyLines
+}
+
+type lazyLines struct {
+	once  sync.Once
+	f     func() []bool
+	lines []bool
+}
+
+func (l *lazyLines) get() []bool {
+	l.once.Do(func() { l.lines = l.f() })
+	return l.lines
 }
 
 // Introduced reports whether any line from first to last (1-based,
 // inclusive) is one the call introduces.
 func (c Content) Introduced(first, last int) bool {
+	if c.later != nil {
+		c.introduced = c.later.get()
+	}
 	if c.introduced == nil {
 		return true
 	}
@@ -72,10 +91,13 @@ func Compute(tool string, toolInput json.RawMessage, readFile func(string) ([]by
 	var c Content
 	switch tool {
 	case "Write":
-		c = Content{Path: in.FilePath, Text: in.Content}
-		if old, err := readFile(in.FilePath); err == nil && len(old) <= MaxBytes {
-			c.introduced = introduced(string(old), c.Text)
-		}
+		path, text := in.FilePath, in.Content
+		c = Content{Path: path, Text: text, later: &lazyLines{f: func() []bool {
+			if old, err := readFile(path); err == nil && len(old) <= MaxBytes {
+				return introduced(string(old), text)
+			}
+			return nil
+		}}}
 	case "Edit":
 		c = apply(in.FilePath, []edit{in.edit}, readFile)
 	case "MultiEdit":
