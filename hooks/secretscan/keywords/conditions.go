@@ -51,6 +51,14 @@ func GenericWordAt(s string, i int) int {
 var genericFirst = [256]bool{'a': true, 'c': true, 'k': true, 'p': true, 's': true, 't': true,
 	'A': true, 'C': true, 'K': true, 'P': true, 'S': true, 'T': true}
 
+// genericTri holds hash3 of the first three letters of GenericWords.
+var genericTri = func() (bits [1 << 16 / 64]uint64) {
+	for _, w := range GenericWords {
+		set(&bits, hash3(w[0], w[1], w[2]))
+	}
+	return bits
+}()
+
 // genericWords by first letter.
 var (
 	genericA = []string{"access", "auth", "api"}
@@ -99,7 +107,7 @@ func MayGeneric(w string) bool {
 		}
 	}
 	for i := 0; i < len(w); i++ {
-		if !genericFirst[w[i]] {
+		if !genericFirst[w[i]] || i+2 < len(w) && !has(&genericTri, hash3(lowerTab[w[i]], lowerTab[w[i+1]], lowerTab[w[i+2]])) {
 			continue
 		}
 		n := GenericWordAt(w, i)
