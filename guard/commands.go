@@ -615,8 +615,8 @@ func (a *analyzer) exportCmd(inv *invocation) {
 
 func (a *analyzer) unsetCmd(inv *invocation) {
 	for _, x := range inv.args() {
-		if !x.dynamic && identityVar(strings.ToUpper(x.s)) {
-			a.report(inv, policy.RuleGuardTamper, "unset "+x.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		if !x.dynamic {
+			a.judge(inv, effect.Variable{Name: x.s, How: "unset", Unset: true})
 		}
 		if !x.dynamic && isName(x.s) {
 			inv.st.vars[x.s] = []arg{{s: ""}}
@@ -826,11 +826,12 @@ func (a *analyzer) envCmd(inv *invocation) {
 	a.envIgnoresEnvironment(inv, p, rest)
 }
 
-// envUnsets judges env -u NAME: unsetting who the agent is is tampering.
+// envUnsets hands env -u NAME to the rules: unsetting who the agent is
+// is tampering.
 func (a *analyzer) envUnsets(inv *invocation, p parsed) {
 	for _, u := range p.values("u", "unset") {
-		if !u.dynamic && identityVar(strings.ToUpper(u.s)) {
-			a.report(inv, policy.RuleGuardTamper, "env -u "+u.s+" hides who the agent is (the git hooks tell an agent's commit from a human's by it)", altTamper)
+		if !u.dynamic {
+			a.judge(inv, effect.Variable{Name: u.s, How: "env -u", Unset: true})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -16,7 +17,9 @@ var commandVars = map[string]bool{
 }
 
 // envAssign checks a variable assignment: some variables are commands that
-// will run later, others switch git hooks or this guard off.
+// will run later or git config; what others do to the guard (identity
+// variables, hook switches) the guard-tamper rule judges from an
+// effect.Variable.
 func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation, node syntax.Node) {
 	rep := inv
 	if rep == nil {
@@ -39,15 +42,6 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 			}
 			a.script(strings.TrimPrefix(s, "|"), st.clone(), nil)
 		}
-	case upper == "HUSKY" || upper == "HUSKY_SKIP_HOOKS" || upper == "LEFTHOOK" || upper == "LEFTHOOK_EXCLUDE" || upper == "PRE_COMMIT_ALLOW_NO_CONFIG":
-		tamper(name + "=" + showVals(val) + " switches git hooks off")
-	case upper == "SKIP":
-		for _, v := range val {
-			if v.dynamic || strings.Contains(v.s, "swarm-guard") || strings.Contains(v.s, "gitleaks") {
-				tamper("SKIP=" + v.show() + " skips the swarm-guard or gitleaks pre-commit hooks")
-				break
-			}
-		}
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {
 			if v.dynamic {
@@ -60,8 +54,6 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		}
 	case upper == "PATH" && inv != nil && isGitInvocation(inv):
 		a.shadowsGuardOnPath(rep, name, val, st)
-	case (upper == "HOME" || upper == "XDG_CONFIG_HOME") && inv != nil && isGitInvocation(inv):
-		tamper(name + "= on a git command makes git read another global config, which can set core.hooksPath")
 	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
 		idx := strings.TrimPrefix(upper, "GIT_CONFIG_KEY_")
 		valueVar := "GIT_CONFIG_VALUE_" + idx
@@ -83,8 +75,6 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 			}
 			a.gitConfigWrite(rep, k.s, v, true, nil)
 		}
-	case upper == "GIT_CONFIG_GLOBAL" || upper == "GIT_CONFIG_SYSTEM" || upper == "GIT_CONFIG":
-		tamper(name + " makes git read another config file, which can set core.hooksPath")
 	case upper == "PS1" || upper == "PS2" || upper == "PS3" || upper == "PS4":
 		// Prompts run their $(...) when shown: PS4 on every line of bash -x.
 		for _, v := range val {
@@ -94,12 +84,14 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		for _, v := range val {
 			a.runScriptArg(rep, v, name)
 		}
-	case upper == "SWARM_GUARD_TRUST":
-		tamper("setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next")
-	case identityVar(upper):
-		tamper("setting " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)")
-	case upper == "CLAUDE_CODE_SIMPLE":
-		tamper("CLAUDE_CODE_SIMPLE starts Claude Code without hooks, so without this guard")
+	default:
+		// Identity variables, hook switches, git config redirection: the
+		// guard-tamper rule's (guard/rules/guard_tamper.go).
+		vals := make([]effect.Value, len(val))
+		for i, v := range val {
+			vals[i] = effect.Value{Text: v.show(), Dynamic: v.dynamic}
+		}
+		a.judge(rep, effect.Variable{Name: name, Values: vals, ForGit: inv != nil && isGitInvocation(inv)})
 	}
 }
 
@@ -170,16 +162,4 @@ func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
 	a.src = v.s
 	a.substitutions(w, st)
 	a.src = saved
-}
-
-// identityVar reports whether a variable says who the agent is or how it
-// is judged: the agent id, the session and run swarm-guard run set, the
-// oversight mode, and Claude Code's own markers, by which the git hooks
-// tell an agent's commit from a human's.
-func identityVar(upper string) bool {
-	switch upper {
-	case "AGENT_ID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT":
-		return true
-	}
-	return strings.HasPrefix(upper, "SWARM_GUARD_")
 }

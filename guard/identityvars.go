@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -14,16 +15,14 @@ import (
 // judge: read/mapfile/printf -v into it, declare/typeset/local of it, a for
 // loop over it, and env -i, which starts the command with none of them.
 
-// identityTarget reports a command that assigns or re-declares an identity
-// variable. how names the construct ("read", "for", "declare +x").
+// identityTarget hands the guard-tamper rule a command that assigns or
+// re-declares a variable. how names the construct ("read", "for",
+// "declare +x").
 func (a *analyzer) identityTarget(inv *invocation, node syntax.Node, st *state, name, how string) {
-	if !identityVar(strings.ToUpper(name)) {
-		return
-	}
 	if inv == nil {
 		inv = &invocation{name: how, argv: []arg{{s: how}, {s: name}}, st: st, node: node}
 	}
-	a.report(inv, policy.RuleGuardTamper, how+" "+name+" changes who the agent is or how the guard judges it ("+name+" is set by Claude Code or swarm-guard run, not by the agent)", altTamper)
+	a.judge(inv, effect.Variable{Name: name, How: how})
 }
 
 // envIgnoresEnvironment: env -i (or a lone -) runs the command without
@@ -42,11 +41,9 @@ func (a *analyzer) envIgnoresEnvironment(inv *invocation, p parsed, rest []arg) 
 	if (!p.has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].static() {
 		return
 	}
-	if commandName(rest[0].s) == "git" && !gitRunsHooks[gitSub(rest)] {
-		return // only git commands that run hooks care who runs them
-	}
-	a.report(inv, policy.RuleGuardTamper, "env -i starts the command without CLAUDECODE and SWARM_GUARD_*, by which the git hooks tell an agent from a human",
-		"drop only the variables you mean with env -u NAME (not CLAUDECODE, CLAUDE_PROJECT_DIR or SWARM_GUARD_*)")
+	// Only git commands that run hooks care who runs them.
+	hooks := commandName(rest[0].s) != "git" || gitRunsHooks[gitSub(rest)]
+	a.judge(inv, effect.FreshEnv{By: "env -i", Emptied: true, GitHooks: hooks})
 }
 
 // gitCommits lists git subcommands that make commits, whose message hooks
@@ -76,11 +73,7 @@ func gitSub(rest []arg) string {
 // take the agent for a human. rest is the command they run; script, when
 // not empty, a shell script they run instead (su -l -c '...').
 func (a *analyzer) freshEnvironment(inv *invocation, how string, rest []arg, script arg) {
-	if !startsGitHooks(rest, script) {
-		return
-	}
-	a.report(inv, policy.RuleGuardTamper, how+" starts the command in a fresh environment without CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the agent for a human",
-		"run git directly, in the environment you have")
+	a.judge(inv, effect.FreshEnv{By: how, GitHooks: startsGitHooks(rest, script)})
 }
 
 // startsGitHooks reports whether a command runs a git command that runs

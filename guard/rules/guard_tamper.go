@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/swarm-guard/swarm-guard/policy"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
 
 // GuardTamper (G4): the git hooks, the Claude Code settings and the policy
 // are the guard itself; skipping or editing them switches it off.
@@ -22,4 +27,82 @@ var GuardTamper = Rule{
 		"cat .swarm-guard.toml",
 		"Read /work/repo/.claude/settings.json",
 	},
+	Judge: judgeGuardTamper,
+}
+
+// judgeGuardTamper decides the effects on the guard's controls: variables
+// (effect.Variable) and fresh environments (effect.FreshEnv).
+func judgeGuardTamper(e effect.Effect, _ *Facts) []Verdict {
+	switch x := e.(type) {
+	case effect.Variable:
+		if r := tamperVariable(x); r != "" {
+			return []Verdict{{Reason: r}}
+		}
+	case effect.FreshEnv:
+		switch {
+		case !x.GitHooks:
+		case x.Emptied:
+			return []Verdict{{Reason: x.By + " starts the command without CLAUDECODE and SWARM_GUARD_*, by which the git hooks tell an agent from a human",
+				Instead: "drop only the variables you mean with env -u NAME (not CLAUDECODE, CLAUDE_PROJECT_DIR or SWARM_GUARD_*)"}}
+		default:
+			return []Verdict{{Reason: x.By + " starts the command in a fresh environment without CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the agent for a human",
+				Instead: "run git directly, in the environment you have"}}
+		}
+	}
+	return nil
+}
+
+// tamperVariable says what giving or taking away a variable does to the
+// guard, or "" when nothing.
+func tamperVariable(v effect.Variable) string {
+	name, upper := v.Name, strings.ToUpper(v.Name)
+	switch {
+	case v.Unset:
+		if identityVar(upper) {
+			return v.How + " " + name + " hides who the agent is (the git hooks tell an agent's commit from a human's by it)"
+		}
+		return ""
+	case v.How != "":
+		if identityVar(upper) {
+			return v.How + " " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)"
+		}
+		return ""
+	}
+	switch {
+	case upper == "HUSKY" || upper == "HUSKY_SKIP_HOOKS" || upper == "LEFTHOOK" || upper == "LEFTHOOK_EXCLUDE" || upper == "PRE_COMMIT_ALLOW_NO_CONFIG":
+		shown := ""
+		if len(v.Values) > 0 {
+			shown = v.Values[0].Text
+		}
+		return name + "=" + shown + " switches git hooks off"
+	case upper == "SKIP":
+		for _, val := range v.Values {
+			if val.Dynamic || strings.Contains(val.Text, "swarm-guard") || strings.Contains(val.Text, "gitleaks") {
+				return "SKIP=" + val.Text + " skips the swarm-guard or gitleaks pre-commit hooks"
+			}
+		}
+	case (upper == "HOME" || upper == "XDG_CONFIG_HOME") && v.ForGit:
+		return name + "= on a git command makes git read another global config, which can set core.hooksPath"
+	case upper == "GIT_CONFIG_GLOBAL" || upper == "GIT_CONFIG_SYSTEM" || upper == "GIT_CONFIG":
+		return name + " makes git read another config file, which can set core.hooksPath"
+	case upper == "SWARM_GUARD_TRUST":
+		return "setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next"
+	case identityVar(upper):
+		return "setting " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)"
+	case upper == "CLAUDE_CODE_SIMPLE":
+		return "CLAUDE_CODE_SIMPLE starts Claude Code without hooks, so without this guard"
+	}
+	return ""
+}
+
+// identityVar reports whether a variable says who the agent is or how it
+// is judged: the agent id, the session and run swarm-guard run set, the
+// oversight mode, and Claude Code's own markers, by which the git hooks
+// tell an agent's commit from a human's.
+func identityVar(upper string) bool {
+	switch upper {
+	case "AGENT_ID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT":
+		return true
+	}
+	return strings.HasPrefix(upper, "SWARM_GUARD_")
 }

@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/policy"
+)
+
+// The guard-tamper judge on the effects tool code builds for the guard's
+// controls: which variables and environments it denies, and which not.
+func TestJudgeGuardTamper(t *testing.T) {
+	set := func(name string, vals ...string) effect.Variable {
+		v := effect.Variable{Name: name}
+		for _, s := range vals {
+			v.Values = append(v.Values, effect.Value{Text: s, Dynamic: strings.HasPrefix(s, "$")})
+		}
+		return v
+	}
+	forGit := func(v effect.Variable) effect.Variable { v.ForGit = true; return v }
+	for _, tc := range []struct {
+		name string
+		e    effect.Effect
+		want string // a fragment of the reason, or "" for no verdict
+	}{
+		{"SWARM_GUARD_TRUST=1", set("SWARM_GUARD_TRUST", "1"), "turns the guard's denials off"},
+		{"AGENT_ID=x", set("AGENT_ID", "x"), "setting AGENT_ID changes who the agent is"},
+		{"claudecode=", set("claudecode", ""), "setting claudecode changes"},
+		{"FOO=bar", set("FOO", "bar"), ""},
+		{"LEFTHOOK=0", set("LEFTHOOK", "0"), "LEFTHOOK=0 switches git hooks off"},
+		{"SKIP=lint", set("SKIP", "lint"), ""},
+		{"SKIP=gitleaks", set("SKIP", "gitleaks"), "SKIP=gitleaks skips"},
+		{"SKIP=$x", set("SKIP", "$x"), "SKIP=$x skips"},
+		{"HOME=/tmp (shell)", set("HOME", "/tmp"), ""},
+		{"HOME=/tmp git commit", forGit(set("HOME", "/tmp")), "another global config"},
+		{"GIT_CONFIG_GLOBAL=x", set("GIT_CONFIG_GLOBAL", "x"), "another config file"},
+		{"CLAUDE_CODE_SIMPLE=1", set("CLAUDE_CODE_SIMPLE", "1"), "without hooks"},
+		{"read AGENT_ID", effect.Variable{Name: "AGENT_ID", How: "read"}, "read AGENT_ID changes who the agent is"},
+		{"read LEFTHOOK", effect.Variable{Name: "LEFTHOOK", How: "read"}, ""},
+		{"for x", effect.Variable{Name: "x", How: "for"}, ""},
+		{"unset CLAUDECODE", effect.Variable{Name: "CLAUDECODE", How: "unset", Unset: true}, "unset CLAUDECODE hides who the agent is"},
+		{"env -u SWARM_GUARD_AGENT", effect.Variable{Name: "SWARM_GUARD_AGENT", How: "env -u", Unset: true}, "env -u SWARM_GUARD_AGENT hides"},
+		{"unset FOO", effect.Variable{Name: "FOO", How: "unset", Unset: true}, ""},
+		{"env -i git commit", effect.FreshEnv{By: "env -i", Emptied: true, GitHooks: true}, "env -i starts the command without CLAUDECODE"},
+		{"env -i git status", effect.FreshEnv{By: "env -i", Emptied: true}, ""},
+		{"sudo git commit", effect.FreshEnv{By: "sudo", GitHooks: true}, "sudo starts the command in a fresh environment"},
+		{"sudo ls", effect.FreshEnv{By: "sudo"}, ""},
+		{"a forge effect", effect.ForgeAction{Op: effect.ForgeMerge, By: "gh"}, ""},
+		{"no effect", nil, ""},
+	} {
+		vs := judgeGuardTamper(tc.e, &Facts{})
+		switch {
+		case tc.want == "" && len(vs) > 0:
+			t.Errorf("%s: got %+v, want no verdict", tc.name, vs)
+		case tc.want != "" && (len(vs) != 1 || !strings.Contains(vs[0].Reason, tc.want)):
+			t.Errorf("%s: got %+v, want a verdict saying %q", tc.name, vs, tc.want)
+		}
+		for _, v := range JudgeEffect(tc.e, &Facts{Policy: policy.Default(), Oversight: policy.OversightPRGated}) {
+			if tc.want != "" && v.Rule != policy.RuleGuardTamper || v.Instead == "" {
+				t.Errorf("%s: verdict %+v", tc.name, v)
+			}
+		}
+	}
+}
