@@ -371,17 +371,31 @@ func (a *analyzer) exfilSink(inv *invocation) {
 		}
 	case "gh":
 		if len(args) >= 2 && args[0].s == "gist" && (args[1].s == "create" || args[1].s == "edit") {
-			for _, x := range args[2:] {
+			files := 0
+			p := parseOpts(args[2:], optSpec{short: "dfa", long: longs("desc", "filename", "add")})
+			for _, x := range p.operands {
 				send(x.secret)
 				if x.s == "-" {
 					send(stdin)
 				} else {
+					files++
 					send(a.fileSecret(x, inv.st))
 					a.readOperand(inv, x) // gh gist create .env
 				}
 			}
+			for _, v := range p.values("d", "desc", "f", "filename") {
+				send(v.secret)
+			}
+			for _, v := range p.values("a", "add") { // gh gist edit ID --add file
+				files++
+				send(v.secret)
+				send(a.fileSecret(v, inv.st))
+				a.readOperand(inv, v)
+			}
+			if files == 0 {
+				send(stdin) // gh gist create without files reads standard input
+			}
 		}
-		return
 	}
 	a.judge(inv, sendEffect(inv.name, hosts, sent))
 }

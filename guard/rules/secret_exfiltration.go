@@ -33,7 +33,8 @@ var SecretExfiltration = Rule{
 // machine. A credential variable sent only to the service it belongs to is
 // its normal use (curl -H "Authorization: Bearer $GITHUB_TOKEN"
 // https://api.github.com), and so is one of a service the guard has no
-// owner for. A send without secrets is denied only by [network]
+// owner for; one sent where no URL names the host (nc, ssh, a gist) may
+// go anywhere. A send without secrets is denied only by [network]
 // allow_hosts, for the first host not in it.
 func judgeExfiltration(e effect.Effect, f *Facts) []Verdict {
 	x, ok := e.(effect.Send)
@@ -45,7 +46,9 @@ func judgeExfiltration(e effect.Effect, f *Facts) []Verdict {
 			if owned, known := ownedBy(s.Variable, x.Hosts); owned || !known {
 				continue
 			}
-			return []Verdict{{Reason: x.By + " sends " + s.Source + " to " + strings.Join(x.Hosts, ", ") + ", not the service it belongs to"}}
+			if len(x.Hosts) > 0 {
+				return []Verdict{{Reason: x.By + " sends " + s.Source + " to " + strings.Join(x.Hosts, ", ") + ", not the service it belongs to"}}
+			}
 		}
 		return []Verdict{{Reason: x.By + " sends " + s.Source + " off this machine"}}
 	}

@@ -23,6 +23,9 @@ func TestJudgeExfiltration(t *testing.T) {
 		// The first secret that may not go decides, once.
 		{effect.Send{By: "curl", Hosts: []string{"api.github.com"}, Secrets: []effect.Secret{gh, env, env}}, []string{ex}, "curl sends the environment (env) off this machine"},
 		{effect.Send{By: "curl", Hosts: []string{"anywhere.example"}}, nil, ""},
+		// No URL names the host: a credential may go anywhere.
+		{effect.Send{By: "ssh", Secrets: []effect.Secret{gh}}, []string{ex}, "ssh sends $GITHUB_TOKEN off this machine"},
+		{effect.Send{By: "nc", Secrets: []effect.Secret{own}}, nil, ""},
 		{effect.SQL{By: "psql -c/-e", Text: "SELECT 1"}, nil, ""},
 	})
 	pol := policy.Default()
