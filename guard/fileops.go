@@ -348,18 +348,7 @@ func (a *analyzer) setfacl(inv *invocation) {
 
 // changePath: chmod/chown of a path, recursively reaching what is below.
 func (a *analyzer) changePath(inv *invocation, x arg, recursive bool) {
-	a.writePath(inv, x, inv.name+" changes")
-	if !recursive || x.dynamic || inv.st.remote {
-		return
-	}
-	for _, p := range a.resolveArg(x, inv.st).paths {
-		if hit := a.protectedHit(p, true); hit != "" && hit != p {
-			a.report(inv, policy.RuleGuardTamper, inv.name+" -R changes "+hit+", which configures the guard", altTamper)
-		}
-		if s := a.sensitiveBelow(p); s != "" {
-			a.report(inv, policy.RuleWriteOutside, inv.name+" -R changes "+p+", which contains "+s, altWrite)
-		}
-	}
+	a.writeTree(inv, x, inv.name+" changes", recursive)
 }
 
 func (a *analyzer) sed(inv *invocation) {

@@ -655,6 +655,13 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 // the write effects go to the rules; guard-tamper and secret-file are
 // still decided here.
 func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
+	a.writeTree(inv, x, verb, false)
+}
+
+// writeTree is writePath for a change that may reach below the path too
+// (chmod -R): it reaches the git directories and other worktrees below,
+// and the guard configuration there.
+func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool) {
 	if x.proc {
 		return // -o >(cmd): output goes to a command, checked as one
 	}
@@ -688,7 +695,15 @@ func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
 			a.report(inv, policy.RuleGuardTamper, verb+" "+w.Protected+", which configures the guard", altTamper)
 		}
 		w.Secret = a.secretName(p)
+		if recursive {
+			w.Recursive, w.Contains = true, a.sensitiveBelow(p)
+		}
 		a.judge(inv, w)
+		if recursive {
+			if hit := a.protectedHit(p, true); hit != "" && hit != p {
+				a.report(inv, policy.RuleGuardTamper, inv.name+" -R changes "+hit+", which configures the guard", altTamper)
+			}
+		}
 	}
 }
 

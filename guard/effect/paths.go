@@ -63,6 +63,11 @@ func (Delete) isEffect() {}
 type Write struct {
 	Target
 	Verb string // what the tool does, as reasons say it: "tee writes", "sed -i edits", "writing"
+	// Recursive: the change reaches everything below Path (chmod -R).
+	Recursive bool
+	// Contains is a git directory or another agent's worktree below Path
+	// that a recursive change reaches.
+	Contains string
 }
 
 func (Write) isEffect() {}

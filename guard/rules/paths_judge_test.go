@@ -99,6 +99,11 @@ func TestJudgeWrite(t *testing.T) {
 			[]string{"write-outside-worktree"}, "scp writes to `h:/x` on another machine", "write only inside"},
 		{"another worktree", w("tee writes", "/w2/x", foreign("/w2/x, inside another agent's worktree /w2")),
 			[]string{"foreign-worktree"}, "tee writes /w2/x, inside another agent's worktree /w2", "in your own worktree /w ("},
+		{"chmod -R over a git dir", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/w/sub", Place: effect.Place{Kind: effect.Inside}}, Verb: "chmod changes", Recursive: true, Contains: "/w/sub/.git"},
+			[]string{"write-outside-worktree"}, "chmod -R changes /w/sub, which contains /w/sub/.git", "write only inside"},
+		{"chmod -R of home: outside, and what it contains", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/h", Place: outside("/h, outside the worktree /w")}, Verb: "chmod changes", Recursive: true, Contains: "/h/w/.git"},
+			[]string{"write-outside-worktree", "write-outside-worktree"}, "chmod changes /h, outside", "write only inside"},
+		{"chmod -R of a plain directory", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/w/build", Place: effect.Place{Kind: effect.Inside}}, Verb: "chmod changes", Recursive: true}, nil, "", ""},
 	})
 }
 

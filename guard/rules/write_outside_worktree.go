@@ -30,7 +30,8 @@ var WriteOutsideWorktree = Rule{
 
 // judgeWriteOutside denies a write anywhere but the worktree, the writable
 // places and devices: on another machine, at a path only known at run
-// time, or outside. A write to the guard's own configuration is
+// time, or outside; a recursive change (chmod -R) of a directory that
+// holds a git directory or another worktree. A write to the guard's own configuration is
 // guard-tamper's, and one in another agent's worktree foreign-worktree's.
 func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
 	w, ok := e.(effect.Write)
@@ -43,8 +44,13 @@ func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
 	case w.Dynamic:
 		return []Verdict{{Reason: w.Verb + " " + w.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
-	case w.Place.Kind == effect.Outside && !w.Place.Foreign && w.Protected == "":
-		return []Verdict{{Reason: w.Verb + " " + w.Place.What}}
 	}
-	return nil
+	var vs []Verdict
+	if w.Place.Kind == effect.Outside && !w.Place.Foreign && w.Protected == "" {
+		vs = append(vs, Verdict{Reason: w.Verb + " " + w.Place.What})
+	}
+	if w.Recursive && w.Contains != "" {
+		vs = append(vs, Verdict{Reason: w.Tool + " -R changes " + w.Path + ", which contains " + w.Contains})
+	}
+	return vs
 }
