@@ -258,12 +258,8 @@ func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []arg) {
 	if hasAnyFlag(args, "--abort", "--quit", "--skip", "--dry-run", "--help", "-h") {
 		return
 	}
-	branches, _ := a.currentBranches(g)
-	for _, b := range branches {
-		if a.pol.IsProtectedBranch(b) {
-			a.report(g.inv, policy.RuleProtectedBranch, "git "+sub+" adds commits to "+b+", a protected branch checked out there", altProtected)
-			return
-		}
+	if branches, _ := a.currentBranches(g); len(branches) > 0 {
+		a.judge(g.inv, effect.BranchChange{Op: effect.CommitCurrent, Current: branches, Args: sub})
 	}
 }
 
@@ -723,16 +719,11 @@ func (a *analyzer) gitRebase(g *gitCtx, args []arg) {
 		branch = p.operands[1].s
 	}
 	if branch != "" {
-		if a.protected(branch) {
-			a.report(g.inv, policy.RuleProtectedBranch, "git rebase "+branch+" checks out the protected branch "+branch+" and rewrites it", altProtected)
-		}
+		a.judge(g.inv, effect.BranchChange{Op: effect.RebaseBranch, Branch: branch})
 		return
 	}
-	branches, _ := a.currentBranches(g)
-	for _, b := range branches {
-		if a.pol.IsProtectedBranch(b) {
-			a.report(g.inv, policy.RuleProtectedBranch, "git rebase rewrites the current branch, "+b+", which is protected", altProtected)
-		}
+	if branches, _ := a.currentBranches(g); len(branches) > 0 {
+		a.judge(g.inv, effect.BranchChange{Op: effect.RebaseCurrent, Current: branches})
 	}
 }
 
@@ -744,13 +735,11 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 	if p.has("p", "patch") {
 		return // interactive; nothing happens without a terminal
 	}
-	if v, ok := p.value("B"); ok && a.protected(v.s) {
-		a.report(inv, policy.RuleProtectedBranch, "git checkout -B "+v.s+" resets the protected branch "+v.s, altProtected)
+	if v, ok := p.value("B"); ok {
+		a.judge(inv, effect.BranchChange{Op: effect.CheckoutReset, Branch: v.s})
 	}
 	for _, v := range append(p.values("b", "orphan"), p.values("B")...) {
-		if a.protected(v.s) {
-			a.report(inv, policy.RuleProtectedBranch, "git checkout switches this worktree to the protected branch "+v.s, altProtected)
-		}
+		a.judge(inv, effect.BranchChange{Op: effect.CheckoutCreate, Branch: v.s})
 	}
 	if _, ok := p.value("pathspec-from-file"); ok {
 		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout --pathspec-from-file"})
@@ -778,12 +767,12 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 		rest := before[1:]
 		switch {
 		case t.dynamic:
-			a.report(inv, policy.RuleProtectedBranch, "git checkout "+quoteShow(t)+" is only known at run time and may switch to a protected branch or overwrite files", "write the branch or path literally")
+			a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.show(), Dynamic: true})
 		case t.s == "." || (len(rest) == 0 && !p.dashdash && a.isWorktreePath(g, t.s)):
 			paths = append(paths, t)
 		default:
-			if len(rest) == 0 && len(paths) == 0 && !p.has("detach") && a.protected(t.s) {
-				a.report(inv, policy.RuleProtectedBranch, "git checkout "+t.s+" switches this worktree to the protected branch "+t.s, altProtected)
+			if len(rest) == 0 && len(paths) == 0 && !p.has("detach") {
+				a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.s})
 			}
 			paths = append(paths, rest...) // git checkout <tree-ish> <paths>
 		}
@@ -835,14 +824,10 @@ func (a *analyzer) gitSwitch(g *gitCtx, args []arg) {
 	inv := g.inv
 	p := parseOpts(args, optSpec{short: "cCt", long: longs("create", "force-create", "orphan", "conflict"), optionalLS: longs("track", "recurse-submodules", "guess")})
 	for _, v := range p.values("C", "force-create") {
-		if a.protected(v.s) {
-			a.report(inv, policy.RuleProtectedBranch, "git switch -C "+v.s+" resets the protected branch "+v.s, altProtected)
-		}
+		a.judge(inv, effect.BranchChange{Op: effect.SwitchReset, Branch: v.s})
 	}
 	for _, v := range p.values("c", "create", "orphan") {
-		if a.protected(v.s) {
-			a.report(inv, policy.RuleProtectedBranch, "git switch moves this worktree to the protected branch "+v.s, altProtected)
-		}
+		a.judge(inv, effect.BranchChange{Op: effect.SwitchCreate, Branch: v.s})
 	}
 	if p.has("f", "force", "discard-changes") {
 		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git switch --discard-changes"})
@@ -850,9 +835,9 @@ func (a *analyzer) gitSwitch(g *gitCtx, args []arg) {
 	if len(p.values("c", "C", "create", "force-create", "orphan")) == 0 && len(p.operands) > 0 && !p.has("d", "detach") {
 		t := p.operands[0]
 		if t.dynamic {
-			a.report(inv, policy.RuleProtectedBranch, "git switch "+quoteShow(t)+" is only known at run time and may be a protected branch", "write the branch name literally")
-		} else if a.protected(t.s) || t.s == "-" && false {
-			a.report(inv, policy.RuleProtectedBranch, "git switch "+t.s+" moves this worktree to the protected branch "+t.s, altProtected)
+			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.show(), Dynamic: true})
+		} else {
+			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.s})
 		}
 	}
 }
@@ -894,11 +879,8 @@ func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 			}
 		}
 		if moves {
-			branches, _ := a.currentBranches(g)
-			for _, b := range branches {
-				if a.pol.IsProtectedBranch(b) {
-					a.report(g.inv, policy.RuleProtectedBranch, "git reset moves the current branch, "+b+", which is protected", altProtected)
-				}
+			if branches, _ := a.currentBranches(g); len(branches) > 0 {
+				a.judge(g.inv, effect.BranchChange{Op: effect.ResetCurrent, Current: branches})
 			}
 		}
 	}
@@ -978,14 +960,15 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 	}
 	if del {
 		for _, x := range p.operands {
-			if !x.dynamic && !p.has("r", "remotes") {
-				a.localBranchOwnership(inv, "git branch -d deletes", x.s)
-			}
 			switch {
 			case x.dynamic:
-				a.report(inv, policy.RuleProtectedBranch, "git branch deletes "+quoteShow(x)+", only known at run time", "write the branch name literally")
-			case a.protected(x.s) && !p.has("r", "remotes"):
-				a.report(inv, policy.RuleProtectedBranch, "git branch deletes the protected branch "+x.s, altProtected)
+				a.judge(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.show(), Dynamic: true})
+				continue
+			case !p.has("r", "remotes"):
+				a.branchChange(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.s})
+			}
+			switch {
+			case a.protected(x.s) && !p.has("r", "remotes"): // protected-branch's
 			case p.has("D") || force:
 				a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: x.s})
 			}
@@ -1004,10 +987,9 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 			}
 		}
 		for _, n := range names {
-			a.localBranchOwnership(inv, "git branch "+showArgs(ops)+" renames or overwrites", n)
+			a.branchChange(inv, effect.BranchChange{Op: effect.BranchRename, Branch: n, Args: showArgs(ops)})
 			if a.protected(n) {
-				a.report(inv, policy.RuleProtectedBranch, "git branch "+showArgs(ops)+" renames or overwrites the protected branch "+n, altProtected)
-				return
+				return // protected-branch's; nothing else matters
 			}
 		}
 		// -M and -C (or -m/-c with --force) replace a branch that already
@@ -1024,13 +1006,20 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 		return
 	}
 	if force && len(p.operands) > 0 {
-		if x := p.operands[0]; !x.dynamic {
-			a.localBranchOwnership(inv, "git branch -f moves", x.s)
-		}
-		if x := p.operands[0]; x.dynamic || a.protected(x.s) {
-			a.report(inv, policy.RuleProtectedBranch, "git branch -f "+x.show()+" moves the protected branch "+x.show(), altProtected)
+		x := p.operands[0]
+		a.branchChange(inv, effect.BranchChange{Op: effect.BranchForce, Branch: x.show(), Dynamic: x.dynamic})
+	}
+}
+
+// branchChange judges a change of a local branch, with the other worktree
+// that has it checked out when that matters to foreign-branch.
+func (a *analyzer) branchChange(inv *invocation, c effect.BranchChange) {
+	if !c.Dynamic {
+		if b, ok := branchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
+			c.CheckedOutBy = a.checkedOutElsewhere(b)
 		}
 	}
+	a.judge(inv, c)
 }
 
 // branchDynamicOption reports whether an unknown word may turn git branch
@@ -1067,27 +1056,25 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{short: "m", long: longs("message")})
 	if p.has("stdin") {
 		if inv.in == nil || inv.in.dynamic {
-			a.report(inv, policy.RuleProtectedBranch, "git update-ref --stdin updates refs the guard cannot see", "update refs with literal git update-ref <ref> <value>")
+			a.judge(inv, effect.BranchChange{Op: effect.UpdateRefStdin, Dynamic: true})
 			return
 		}
 		for _, line := range strings.Split(inv.in.text, "\n") {
 			f := strings.Fields(line)
-			if len(f) >= 2 && (f[0] == "update" || f[0] == "create" || f[0] == "delete") {
-				a.updateRefOwnership(inv, f[1], f[0] == "delete")
+			if len(f) < 2 {
+				continue
 			}
-			if len(f) >= 2 && a.protected(f[1]) {
-				a.report(inv, policy.RuleProtectedBranch, "git update-ref --stdin moves the protected branch "+f[1], altProtected)
+			if f[0] != "update" && f[0] != "create" && f[0] != "delete" && !a.protected(f[1]) {
+				continue // verify, option …: only a protected branch named there is reported
 			}
+			a.branchChange(inv, effect.BranchChange{Op: effect.UpdateRefStdin, Branch: f[1], Delete: f[0] == "delete"})
 		}
 		return
 	}
 	if len(p.operands) > 0 {
 		r := p.operands[0]
-		if !r.dynamic {
-			a.updateRefOwnership(inv, r.s, p.has("d"))
-		}
+		a.branchChange(inv, effect.BranchChange{Op: effect.UpdateRef, Branch: r.show(), Dynamic: r.dynamic, Delete: p.has("d")})
 		if r.dynamic || a.protected(r.s) {
-			a.report(inv, policy.RuleProtectedBranch, "git update-ref rewrites "+r.show()+", a protected branch", altProtected)
 			return
 		}
 		if p.has("d") && strings.HasPrefix(r.s, "refs/heads/") {
@@ -1098,8 +1085,8 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 
 func (a *analyzer) gitSymbolicRef(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{short: "m"})
-	if len(p.operands) >= 2 && p.operands[0].s == "HEAD" && (p.operands[1].dynamic || a.protected(p.operands[1].s)) {
-		a.report(g.inv, policy.RuleProtectedBranch, "git symbolic-ref HEAD "+p.operands[1].show()+" switches this worktree to a protected branch", altProtected)
+	if len(p.operands) >= 2 && p.operands[0].s == "HEAD" {
+		a.judge(g.inv, effect.BranchChange{Op: effect.SymbolicRefHEAD, Branch: p.operands[1].show(), Dynamic: p.operands[1].dynamic})
 	}
 }
 
@@ -1113,15 +1100,13 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []arg) {
 	case "add":
 		p := parseOpts(rest, optSpec{short: "bB", long: longs("reason", "orphan")})
 		if p.has("f", "force") && len(p.values("b", "B", "orphan")) == 0 && len(p.operands) >= 2 && !p.operands[1].dynamic {
-			a.localBranchOwnership(inv, "git worktree add --force checks out", p.operands[1].s)
+			a.branchChange(inv, effect.BranchChange{Op: effect.WorktreeAddForce, Branch: p.operands[1].s})
 		}
 		for _, v := range p.values("B") {
-			if a.protected(v.s) {
-				a.report(inv, policy.RuleProtectedBranch, "git worktree add -B "+v.s+" resets the protected branch "+v.s, altProtected)
-			}
+			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAddReset, Branch: v.s})
 		}
-		if len(p.values("b", "B", "orphan")) == 0 && !p.has("detach", "d") && len(p.operands) >= 2 && a.protected(p.operands[1].s) {
-			a.report(inv, policy.RuleProtectedBranch, "git worktree add checks out the protected branch "+p.operands[1].s+" for work", "create your own branch: git worktree add -b <new-branch> <path> "+p.operands[1].s)
+		if len(p.values("b", "B", "orphan")) == 0 && !p.has("detach", "d") && len(p.operands) >= 2 {
+			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAdd, Branch: p.operands[1].s})
 		}
 	case "prune":
 		a.worktreePrune(inv, rest)
@@ -1239,8 +1224,8 @@ func (a *analyzer) gitFetch(g *gitCtx, args []arg) {
 		// From a remote, a fast-forward of local main only catches up with
 		// it; from this repository (".") or by force, it moves main.
 		local := p.operands[0].s == "." || isLocalPath(p.operands[0].s)
-		if ok && (plus || force || local) && a.protected(dst) {
-			a.report(g.inv, policy.RuleProtectedBranch, "git fetch "+spec+" moves the local protected branch "+dst, "fetch into remote-tracking branches: git fetch origin")
+		if ok && (plus || force || local) {
+			a.judge(g.inv, effect.BranchChange{Op: effect.FetchInto, Branch: dst, Args: spec})
 		}
 	}
 }

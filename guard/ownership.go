@@ -83,42 +83,6 @@ func (a *analyzer) refCheckedOutElsewhere(ref string) string {
 	return a.checkedOutElsewhere(b)
 }
 
-// localBranchOwnership: git branch -d/-D/-m/-f and update-ref of a branch
-// that another worktree has checked out (git refuses some of these, but
-// update-ref and a later checkout there do not).
-func (a *analyzer) localBranchOwnership(inv *invocation, verb, name string) {
-	b, ok := branchName(name)
-	if !ok || a.pol.IsProtectedBranch(b) {
-		return
-	}
-	if w := a.checkedOutElsewhere(b); w != "" {
-		a.report(inv, policy.RuleForeignBranch, verb+" the branch "+b+", which is checked out in another agent's worktree "+w,
-			"leave it to that worktree's owner; work on your own branch (ask the owner or a human if the branch must change)")
-		return
-	}
-	// Checked out nowhere, a branch under another agent's prefix
-	// (agent/{id}/** with another id) is still that agent's.
-	if who, ok := a.agent().OtherAgentsBranch(b); ok {
-		a.report(inv, policy.RuleForeignBranch, verb+" the branch "+b+", which is under the branch prefix of "+who+" ([swarm] own_branches), not yours",
-			"leave it to its owner; work on your own branch (ask the owner or a human if the branch must change)")
-	}
-}
-
-// updateRefOwnership: git update-ref of a local branch another worktree
-// has checked out (git itself refuses branch -f and -d there, but not
-// update-ref). Other local refs are this clone's own bookkeeping; what
-// reaches the remote is judged at push time.
-func (a *analyzer) updateRefOwnership(inv *invocation, ref string, deleting bool) {
-	if !strings.HasPrefix(ref, "refs/heads/") || a.pol.IsProtectedBranch(ref) {
-		return
-	}
-	verb := "git update-ref moves"
-	if deleting {
-		verb = "git update-ref -d deletes"
-	}
-	a.localBranchOwnership(inv, verb, ref)
-}
-
 // worktreeChangingGit lists git subcommands that change the worktree,
 // index or HEAD they run in.
 var worktreeChangingGit = map[string]bool{
@@ -225,7 +189,7 @@ func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []arg) {
 	}
 	for _, x := range args {
 		if x.static() && !strings.HasPrefix(x.s, "-") {
-			a.localBranchOwnership(g.inv, "git checkout --ignore-other-worktrees checks out", x.s)
+			a.branchChange(g.inv, effect.BranchChange{Op: effect.CheckoutIgnoreOther, Branch: x.s})
 			return
 		}
 	}

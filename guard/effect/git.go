@@ -116,3 +116,54 @@ const (
 )
 
 func (Discard) isEffect() {}
+
+// BranchChange: a git command changes a local branch (a push is Push):
+// moves, resets, deletes or renames it, commits onto it, or checks it
+// out for work. Which rules object depends on whose branch it is:
+// protected-branch for main, foreign-branch for another agent's.
+type BranchChange struct {
+	Op BranchOp
+	// Branch is the branch as written (main, refs/heads/main), or how a
+	// word only known at run time appears when Dynamic.
+	Branch string
+	// Current: for the ops on the checked-out branch (reset, rebase,
+	// commit), the branches HEAD names where the command runs.
+	Current []string
+	Dynamic bool
+	Delete  bool // update-ref -d, or a delete line of update-ref --stdin
+	// Args is what reasons quote besides the branch: git branch -m/-c's
+	// operands, git fetch's refspec, the subcommand that commits.
+	Args string
+	// CheckedOutBy is the other worktree that has Branch checked out,
+	// "" if none.
+	CheckedOutBy string
+}
+
+// BranchOp is the command that changes a local branch.
+type BranchOp int
+
+const (
+	BranchDelete        BranchOp = iota // git branch -d/-D <branch>
+	BranchRename                        // git branch -m/-M/-c/-C: Branch is each name involved
+	BranchForce                         // git branch -f <branch>
+	UpdateRef                           // git update-ref <ref> (Delete: -d)
+	UpdateRefStdin                      // a line of git update-ref --stdin (Dynamic: stdin unknown)
+	SymbolicRefHEAD                     // git symbolic-ref HEAD <ref>
+	WorktreeAdd                         // git worktree add <path> <branch>: checks it out for work
+	WorktreeAddForce                    // git worktree add --force <path> <branch>: even if checked out elsewhere
+	WorktreeAddReset                    // git worktree add -B <branch>
+	CheckoutReset                       // git checkout -B <branch>
+	CheckoutCreate                      // git checkout -b/-B/--orphan <branch>: switches to it
+	Checkout                            // git checkout <branch>
+	CheckoutIgnoreOther                 // git checkout/switch --ignore-other-worktrees <branch>
+	SwitchReset                         // git switch -C <branch>
+	SwitchCreate                        // git switch -c/--orphan <branch>
+	Switch                              // git switch <branch>
+	ResetCurrent                        // git reset <commit>: moves the current branch
+	RebaseBranch                        // git rebase <upstream> <branch>
+	RebaseCurrent                       // git rebase: rewrites the current branch
+	CommitCurrent                       // git commit/merge/am/cherry-pick/revert (Args): adds commits to the current branch
+	FetchInto                           // git fetch <remote> <src>:<branch> by force or from this repository (Args: the refspec)
+)
+
+func (BranchChange) isEffect() {}

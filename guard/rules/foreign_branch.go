@@ -37,6 +37,58 @@ func judgeForeignBranch(e effect.Effect, f *Facts) []Verdict {
 	switch e := e.(type) {
 	case effect.Push:
 		return judgeForeignPush(&e, f)
+	case effect.BranchChange:
+		return judgeForeignLocal(&e, f)
+	}
+	return nil
+}
+
+// judgeForeignLocal: git branch -d/-D/-m/-f, update-ref and checkouts
+// past git's own check of a branch another worktree has checked out (git
+// refuses some of these, but update-ref and a later checkout there do
+// not), or of a branch under another agent's prefix.
+func judgeForeignLocal(c *effect.BranchChange, f *Facts) []Verdict {
+	if c.Dynamic {
+		return nil
+	}
+	var verb string
+	switch c.Op {
+	case effect.BranchDelete:
+		verb = "git branch -d deletes"
+	case effect.BranchRename:
+		verb = "git branch " + c.Args + " renames or overwrites"
+	case effect.BranchForce:
+		verb = "git branch -f moves"
+	case effect.UpdateRef, effect.UpdateRefStdin:
+		// Other local refs are this clone's own bookkeeping; what
+		// reaches the remote is judged at push time.
+		if !strings.HasPrefix(c.Branch, "refs/heads/") {
+			return nil
+		}
+		verb = "git update-ref moves"
+		if c.Delete {
+			verb = "git update-ref -d deletes"
+		}
+	case effect.WorktreeAddForce:
+		verb = "git worktree add --force checks out"
+	case effect.CheckoutIgnoreOther:
+		verb = "git checkout --ignore-other-worktrees checks out"
+	default:
+		return nil
+	}
+	b, ok := BranchName(c.Branch)
+	if !ok || f.Policy.IsProtectedBranch(b) {
+		return nil
+	}
+	if w := c.CheckedOutBy; w != "" {
+		return []Verdict{{Reason: verb + " the branch " + b + ", which is checked out in another agent's worktree " + w,
+			Instead: "leave it to that worktree's owner; work on your own branch (ask the owner or a human if the branch must change)"}}
+	}
+	// Checked out nowhere, a branch under another agent's prefix
+	// (agent/{id}/** with another id) is still that agent's.
+	if who, ok := f.Agent.OtherAgentsBranch(b); ok {
+		return []Verdict{{Reason: verb + " the branch " + b + ", which is under the branch prefix of " + who + " ([swarm] own_branches), not yours",
+			Instead: "leave it to its owner; work on your own branch (ask the owner or a human if the branch must change)"}}
 	}
 	return nil
 }

@@ -150,3 +150,46 @@ func TestJudgeDiscard(t *testing.T) {
 		t.Errorf("a plain push of one's own branch: %+v", vs)
 	}
 }
+
+// TestJudgeBranchChange: local branch changes are protected-branch's on
+// main, foreign-branch's on another agent's branch, nobody's on one's own.
+func TestJudgeBranchChange(t *testing.T) {
+	f := gitFacts(nil)
+	f.Agent.OwnBranches = []string{"agent/{id}/**"}
+	for _, c := range []struct {
+		name string
+		c    effect.BranchChange
+		want []string
+	}{
+		{"branch -d main", effect.BranchChange{Op: effect.BranchDelete, Branch: "main"}, []string{"protected-branch"}},
+		{"branch -d own", effect.BranchChange{Op: effect.BranchDelete, Branch: "agent-1"}, nil},
+		{"branch -d checked out elsewhere", effect.BranchChange{Op: effect.BranchDelete, Branch: "agent-2", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
+		{"branch -d under another agent's prefix", effect.BranchChange{Op: effect.BranchDelete, Branch: "agent/w9-beef/x"}, []string{"foreign-branch"}},
+		{"branch -d dynamic", effect.BranchChange{Op: effect.BranchDelete, Branch: "$b", Dynamic: true}, []string{"protected-branch"}},
+		{"branch -f main", effect.BranchChange{Op: effect.BranchForce, Branch: "main"}, []string{"protected-branch"}},
+		{"branch -f dynamic", effect.BranchChange{Op: effect.BranchForce, Branch: "$b", Dynamic: true}, []string{"protected-branch"}},
+		{"branch -m onto main", effect.BranchChange{Op: effect.BranchRename, Branch: "main", Args: "x main"}, []string{"protected-branch"}},
+		{"update-ref main", effect.BranchChange{Op: effect.UpdateRef, Branch: "refs/heads/main"}, []string{"protected-branch"}},
+		{"update-ref other agent", effect.BranchChange{Op: effect.UpdateRef, Branch: "refs/heads/agent-2", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
+		{"update-ref bookkeeping", effect.BranchChange{Op: effect.UpdateRef, Branch: "refs/swarm-guard/usage/x", CheckedOutBy: ""}, nil},
+		{"update-ref --stdin unknown", effect.BranchChange{Op: effect.UpdateRefStdin, Dynamic: true}, []string{"protected-branch"}},
+		{"symbolic-ref HEAD main", effect.BranchChange{Op: effect.SymbolicRefHEAD, Branch: "refs/heads/main"}, []string{"protected-branch"}},
+		{"checkout main", effect.BranchChange{Op: effect.Checkout, Branch: "main"}, []string{"protected-branch"}},
+		{"checkout feature", effect.BranchChange{Op: effect.Checkout, Branch: "feature"}, nil},
+		{"checkout dynamic", effect.BranchChange{Op: effect.Checkout, Branch: "$b", Dynamic: true}, []string{"protected-branch"}},
+		{"switch -C main", effect.BranchChange{Op: effect.SwitchReset, Branch: "main"}, []string{"protected-branch"}},
+		{"worktree add main", effect.BranchChange{Op: effect.WorktreeAdd, Branch: "main"}, []string{"protected-branch"}},
+		{"worktree add --force other agent", effect.BranchChange{Op: effect.WorktreeAddForce, Branch: "agent-2", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
+		{"checkout --ignore-other-worktrees", effect.BranchChange{Op: effect.CheckoutIgnoreOther, Branch: "agent-2", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
+		{"commit on main", effect.BranchChange{Op: effect.CommitCurrent, Current: []string{"main", "master"}, Args: "commit"}, []string{"protected-branch"}},
+		{"commit on own", effect.BranchChange{Op: effect.CommitCurrent, Current: []string{"agent-1"}, Args: "commit"}, nil},
+		{"reset on main and master", effect.BranchChange{Op: effect.ResetCurrent, Current: []string{"main", "master"}}, []string{"protected-branch", "protected-branch"}},
+		{"rebase main", effect.BranchChange{Op: effect.RebaseBranch, Branch: "main"}, []string{"protected-branch"}},
+		{"fetch into main", effect.BranchChange{Op: effect.FetchInto, Branch: "main", Args: "+main:main"}, []string{"protected-branch"}},
+	} {
+		got := ruleIDs(JudgeEffect(c.c, f))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: rules %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -37,6 +37,113 @@ func judgeProtectedBranch(e effect.Effect, f *Facts) []Verdict {
 	switch e := e.(type) {
 	case effect.Push:
 		return judgeProtectedPush(&e, f)
+	case effect.BranchChange:
+		return judgeProtectedLocal(&e, f)
+	}
+	return nil
+}
+
+// judgeProtectedLocal: a command that moves, resets, deletes, renames or
+// commits onto a local protected branch, or checks one out for work (the
+// commits made there would move it).
+func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
+	pol := f.Policy
+	b := c.Branch
+	prot := c.Dynamic || ProtectedRef(pol, b) // a word only known at run time may be main
+	one := func(reason string) []Verdict { return []Verdict{{Reason: reason}} }
+	switch c.Op {
+	case effect.BranchDelete:
+		if c.Dynamic {
+			return []Verdict{{Reason: "git branch deletes " + shown(b) + ", only known at run time", Instead: "write the branch name literally"}}
+		}
+		if prot {
+			return one("git branch deletes the protected branch " + b)
+		}
+	case effect.BranchRename:
+		if prot {
+			return one("git branch " + c.Args + " renames or overwrites the protected branch " + b)
+		}
+	case effect.BranchForce:
+		if prot {
+			return one("git branch -f " + b + " moves the protected branch " + b)
+		}
+	case effect.UpdateRef:
+		if prot {
+			return one("git update-ref rewrites " + b + ", a protected branch")
+		}
+	case effect.UpdateRefStdin:
+		if c.Dynamic {
+			return []Verdict{{Reason: "git update-ref --stdin updates refs the guard cannot see", Instead: "update refs with literal git update-ref <ref> <value>"}}
+		}
+		if prot {
+			return one("git update-ref --stdin moves the protected branch " + b)
+		}
+	case effect.SymbolicRefHEAD:
+		if prot {
+			return one("git symbolic-ref HEAD " + b + " switches this worktree to a protected branch")
+		}
+	case effect.WorktreeAdd:
+		if prot {
+			return []Verdict{{Reason: "git worktree add checks out the protected branch " + b + " for work", Instead: "create your own branch: git worktree add -b <new-branch> <path> " + b}}
+		}
+	case effect.WorktreeAddReset:
+		if prot {
+			return one("git worktree add -B " + b + " resets the protected branch " + b)
+		}
+	case effect.CheckoutReset:
+		if prot {
+			return one("git checkout -B " + b + " resets the protected branch " + b)
+		}
+	case effect.CheckoutCreate:
+		if prot {
+			return one("git checkout switches this worktree to the protected branch " + b)
+		}
+	case effect.Checkout:
+		if c.Dynamic {
+			return []Verdict{{Reason: "git checkout " + shown(b) + " is only known at run time and may switch to a protected branch or overwrite files", Instead: "write the branch or path literally"}}
+		}
+		if prot {
+			return one("git checkout " + b + " switches this worktree to the protected branch " + b)
+		}
+	case effect.SwitchReset:
+		if prot {
+			return one("git switch -C " + b + " resets the protected branch " + b)
+		}
+	case effect.SwitchCreate:
+		if prot {
+			return one("git switch moves this worktree to the protected branch " + b)
+		}
+	case effect.Switch:
+		if c.Dynamic {
+			return []Verdict{{Reason: "git switch " + shown(b) + " is only known at run time and may be a protected branch", Instead: "write the branch name literally"}}
+		}
+		if prot {
+			return one("git switch " + b + " moves this worktree to the protected branch " + b)
+		}
+	case effect.RebaseBranch:
+		if prot {
+			return one("git rebase " + b + " checks out the protected branch " + b + " and rewrites it")
+		}
+	case effect.FetchInto:
+		if prot {
+			return []Verdict{{Reason: "git fetch " + c.Args + " moves the local protected branch " + b, Instead: "fetch into remote-tracking branches: git fetch origin"}}
+		}
+	case effect.ResetCurrent, effect.RebaseCurrent, effect.CommitCurrent:
+		var out []Verdict
+		for _, cur := range c.Current {
+			if !pol.IsProtectedBranch(cur) {
+				continue
+			}
+			switch c.Op {
+			case effect.ResetCurrent:
+				out = append(out, Verdict{Reason: "git reset moves the current branch, " + cur + ", which is protected"})
+			case effect.RebaseCurrent:
+				out = append(out, Verdict{Reason: "git rebase rewrites the current branch, " + cur + ", which is protected"})
+			default:
+				return one("git " + c.Args + " adds commits to " + cur + ", a protected branch checked out there")
+			}
+		}
+		return out
 	}
 	return nil
 }
