@@ -25,8 +25,9 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 	if rep == nil {
 		rep = &invocation{name: name, argv: []arg{{s: name + "=" + showVals(val)}}, st: st, node: node}
 	}
-	tamper := func(reason string) {
-		a.report(rep, policy.RuleGuardTamper, reason, altTamper)
+	tamper := func(does string) {
+		// git config only known at run time: may set core.hooksPath
+		a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: does, Instead: altTamper})
 	}
 	upper := strings.ToUpper(name)
 	switch {

@@ -6,7 +6,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // Every way a command can give an identity variable (identityVar) a value
@@ -131,7 +130,7 @@ var gitRunsHooks = map[string]bool{
 func (a *analyzer) shadowsGuardOnPath(rep *invocation, name string, val []arg, st *state) {
 	for _, v := range val {
 		if v.dynamic {
-			a.report(rep, policy.RuleGuardTamper, name+" for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", altTamper)
+			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: altTamper})
 			return
 		}
 		for _, dir := range strings.Split(v.s, ":") {
@@ -140,41 +139,35 @@ func (a *analyzer) shadowsGuardOnPath(rep *invocation, name string, val []arg, s
 			}
 			abs := cleanJoin(st.firstCwd(a.env.Cwd), dir)
 			if a.underRoot(abs) || a.writable(abs) {
-				a.report(rep, policy.RuleGuardTamper, name+" puts "+abs+", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
-					"run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git")
+				a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " puts " + abs + ", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
+					Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"})
 				return
 			}
 		}
 	}
 }
 
-// nestedOversight: swarm-guard run --oversight started by an agent may not
-// hand the agent it starts other merge rights than its own: choosing the
-// oversight mode is a human's call.
-func (a *analyzer) nestedOversight(inv *invocation, rest []arg) {
-	current := a.env.Oversight
-	switch current {
-	case policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
-	default:
-		current = a.pol.Swarm.Oversight
-	}
+// nestedOversight returns the modes swarm-guard run --oversight asks for
+// (before the agent command's --): an agent may not hand the agent it
+// starts other merge rights than its own (effect.NestedRun).
+func nestedOversight(rest []arg) []string {
+	var modes []string
 	for i, x := range rest {
 		if x.s == "--" {
-			return
+			break
 		}
 		v, ok := strings.CutPrefix(x.s, "--oversight=")
 		if x.s == "--oversight" && i+1 < len(rest) {
 			v, ok = rest[i+1].s, true
 			if !rest[i+1].static() {
-				v = "\x00"
+				v = "<unknown>"
 			}
 		}
-		if ok && v != current {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard run --oversight "+strings.ReplaceAll(v, "\x00", "<unknown>")+" gives the agent it starts other merge rights than this agent's own ("+current+")",
-				"start nested agents without --oversight: they inherit this agent's mode")
-			return
+		if ok {
+			modes = append(modes, v)
 		}
 	}
+	return modes
 }
 
 // trailerConfig: git config trailer.<token>.key = Agent-Id (persistent, -c,
@@ -189,11 +182,11 @@ func (a *analyzer) trailerConfig(inv *invocation, rawKey string, val arg) {
 		v := strings.TrimRight(strings.TrimSpace(val.s), ":= ")
 		for _, k := range keys {
 			if val.dynamic || k != "" && strings.EqualFold(v, k) {
-				a.report(inv, policy.RuleGuardTamper, "git config "+rawKey+"="+val.show()+" turns a trailer of the agent's choosing into an "+keys[0]+" trailer", altTrailer)
+				a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git config " + rawKey + "=" + val.show() + " turns a trailer of the agent's choosing into an " + keys[0] + " trailer"})
 				return
 			}
 		}
 	case strings.HasSuffix(key, ".cmd") || strings.HasSuffix(key, ".command"):
-		a.report(inv, policy.RuleGuardTamper, "git config "+rawKey+" runs a command that writes commit trailers, which may forge the "+keys[0]+" trailer", altTrailer)
+		a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git config " + rawKey + " runs a command that writes commit trailers, which may forge the " + keys[0] + " trailer"})
 	}
 }

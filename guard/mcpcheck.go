@@ -119,8 +119,8 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 	}
 	if t.GitCommit {
-		a.report(inv, policy.RuleGuardTamper, where+" commits without the repository's git hooks (no Agent-Id trailer, no secret scan), like git commit --no-verify",
-			"commit with git commit in the shell, where the hooks run")
+		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: where + " commits without the repository's git hooks (no Agent-Id trailer, no secret scan), like git commit --no-verify",
+			Instead: "commit with git commit in the shell, where the hooks run"})
 	}
 
 	// Oversight: merging, approving, administering and closing others'

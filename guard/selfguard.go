@@ -4,11 +4,14 @@ import (
 	"path"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // The guard protects itself: an agent may not switch it off, loosen it or
 // rewire the git hooks through the guard's own CLI or a hook manager's.
+// This file says which commands change which of the guard's controls
+// (effect.GuardChange, effect.NestedRun); the guard-tamper rule
+// (guard/rules/guard_tamper.go) decides.
 
 func registerSelfGuard() {
 	handlers["swarm-guard"] = (*analyzer).swarmGuardCLI
@@ -27,7 +30,7 @@ func (a *analyzer) swarmGuardCLI(inv *invocation) {
 	verb, rest := "", []arg(nil)
 	for i, x := range args {
 		if !x.static() {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard gets an argument only known at run time, which may switch the guard off", "write the swarm-guard command literally")
+			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard gets an argument only known at run time, which may switch the guard off", Instead: "write the swarm-guard command literally"})
 			return
 		}
 		if !strings.HasPrefix(x.s, "-") {
@@ -52,27 +55,26 @@ func (a *analyzer) swarmGuardCLI(inv *invocation) {
 			break
 		}
 	}
-	const alt = "leave the guard's installation, budgets and policy to a human; read-only verbs (check, doctor, report, policy check, version, id) stay available"
+	setup := func(does string) {
+		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: does})
+	}
 	switch verb {
 	case "uninstall":
-		a.report(inv, policy.RuleGuardTamper, "swarm-guard uninstall switches the guard off", alt)
+		setup("swarm-guard uninstall switches the guard off")
 	case "install":
 		if has("--binary", "--on-failure", "--ci") {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop", alt)
+			setup("swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop")
 		}
 	case "budget":
 		if sub != "" && sub != "show" {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard budget "+sub+" changes the budgets that stop runaway agents", alt)
+			setup("swarm-guard budget " + sub + " changes the budgets that stop runaway agents")
 		}
 	case "run":
-		if has("--trust") {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard run --trust starts an agent whose denials are switched off", "run nested agents without --trust")
-		}
-		a.nestedOversight(inv, rest)
+		a.judge(inv, effect.NestedRun{Trust: has("--trust"), Oversight: nestedOversight(rest)})
 		a.nestedClaude(inv, rest)
 	case "policy":
 		if sub != "check" && sub != "default" && sub != "" {
-			a.report(inv, policy.RuleGuardTamper, "swarm-guard policy "+sub+" is not a read-only verb", alt)
+			setup("swarm-guard policy " + sub + " is not a read-only verb")
 		}
 	}
 }
@@ -95,7 +97,7 @@ func (a *analyzer) hookManagerCLI(inv *invocation) {
 	sub := ""
 	for _, x := range args {
 		if !x.static() {
-			a.report(inv, policy.RuleGuardTamper, inv.name+" gets an argument only known at run time, which may rewrite the git hooks", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: altTamper})
 			return
 		}
 		if !strings.HasPrefix(x.s, "-") {
@@ -116,7 +118,7 @@ func (a *analyzer) hookManagerCLI(inv *invocation) {
 	}
 	if risky {
 		what := strings.TrimSpace(inv.name + " " + sub)
-		a.report(inv, policy.RuleGuardTamper, what+" rewrites or removes the git hooks that run the guard", "leave the git hooks to a human (swarm-guard doctor shows their state)")
+		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: what + " rewrites or removes the git hooks that run the guard"})
 	}
 }
 
@@ -144,7 +146,7 @@ func (a *analyzer) removesHookManager(inv *invocation) {
 		}
 		switch name {
 		case "husky", "lefthook", "@evilmartians/lefthook", "evilmartians/lefthook", "pre-commit":
-			a.report(inv, policy.RuleGuardTamper, inv.name+" "+args[0].s+" "+x.s+" removes the hook manager that runs the guard's git hooks", "leave the git hooks to a human")
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.name + " " + args[0].s + " " + x.s + " removes the hook manager that runs the guard's git hooks", Instead: "leave the git hooks to a human"})
 		}
 	}
 }
@@ -182,7 +184,7 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 		// git -c trailer.<token>.key=Agent-Id makes any trailer one.
 		if w == "-c" && i+1 < len(words) && strings.HasPrefix(strings.ToLower(words[i+1]), "trailer.") {
 			if _, v, ok := strings.Cut(words[i+1], "="); ok && isKey(v) {
-				a.report(inv, policy.RuleGuardTamper, "git -c "+words[i+1]+" writes an "+keys[0]+" trailer of the agent's choosing", altTrailer)
+				a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git -c " + words[i+1] + " writes an " + keys[0] + " trailer of the agent's choosing"})
 				return
 			}
 		}
@@ -203,13 +205,11 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 			continue
 		}
 		if (w == "--trailer" || strings.HasPrefix(w, "--trailer")) && isKey(val) || inMessage(val) {
-			a.report(inv, policy.RuleGuardTamper, "git "+sub+" brings its own "+keys[0]+" trailer; the git hooks write who made a commit, and a trailer of the agent's choosing forges it", altTrailer)
+			a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git " + sub + " brings its own " + keys[0] + " trailer; the git hooks write who made a commit, and a trailer of the agent's choosing forges it"})
 			return
 		}
 	}
 }
-
-const altTrailer = "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones"
 
 // ledgerRefs: the shared budget ledger (refs/swarm-guard/...) is written
 // by swarm-guard run only; an agent that pushed, moved or deleted those
@@ -227,7 +227,7 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 	}
 	for _, w := range rest {
 		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/") || strings.Contains(w, ":refs/swarm-guard/sessions/")) {
-			a.report(inv, policy.RuleGuardTamper, "git "+sub+" "+w+" writes the shared budget ledger, which only swarm-guard run writes", "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger")
+			a.judge(inv, effect.GuardChange{Control: effect.BudgetLedger, Does: "git " + sub + " " + w + " writes the shared budget ledger, which only swarm-guard run writes"})
 			return
 		}
 	}
@@ -241,7 +241,7 @@ func (a *analyzer) hashObjectCommit(inv *invocation, args []arg) {
 		return
 	}
 	if t, ok := p.value("t"); ok && (t.dynamic || t.s == "commit") {
-		a.report(inv, policy.RuleGuardTamper, "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given", "use git commit")
+		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given"})
 	}
 }
 
@@ -253,7 +253,7 @@ func (a *analyzer) gitReplace(inv *invocation, args []arg) {
 	if len(p.operands) == 0 && !p.has("edit", "graft", "convert-graft-file") || p.has("l", "list") {
 		return
 	}
-	a.report(inv, policy.RuleGuardTamper, "git replace shows another commit in place of a real one, which the git hooks never checked", "make a new commit with git commit instead")
+	a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git replace shows another commit in place of a real one, which the git hooks never checked", Instead: "make a new commit with git commit instead"})
 }
 
 // path2root is a pathspec relative to the top of the worktree.
@@ -294,7 +294,7 @@ func (a *analyzer) untrackProtected(inv *invocation, operands []arg) {
 				continue
 			}
 			if hit := a.protectedHit(p, false); hit != "" {
-				a.report(inv, policy.RuleGuardTamper, "git rm --cached untracks "+hit+", which configures the guard: the next commit deletes it from the repository", altTamper)
+				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached untracks " + hit + ", which configures the guard: the next commit deletes it from the repository"})
 			}
 		}
 	}

@@ -45,3 +45,41 @@ type FreshEnv struct {
 
 func (Variable) isEffect() {}
 func (FreshEnv) isEffect() {}
+
+// NestedRun is an agent started by the agent (swarm-guard run) with
+// rights of its own choosing.
+type NestedRun struct {
+	Trust bool // --trust: the started agent's denials are switched off
+	// Oversight are the --oversight modes it asks for, in order, as
+	// written; "<unknown>" for one only known at run time.
+	Oversight []string
+}
+
+// GuardChange is a command that changes one of the guard's controls
+// itself, as its tool code recognises: the guard's own CLI, a hook
+// manager's, the trailers the hooks write, the shared budget ledger,
+// commits the hooks never see.
+type GuardChange struct {
+	Control Control
+	// Does says what the command does, as a reason says it, whole:
+	// "swarm-guard uninstall switches the guard off".
+	Does string
+	// Instead is the alternative for this case; "" for the control's own
+	// (guard/rules/guard_tamper.go).
+	Instead string
+}
+
+// Control is one of the guard's controls.
+type Control int
+
+const (
+	GuardSetup    Control = iota + 1 // the guard's installation, budgets and policy (its own CLI)
+	GitHooks                         // the git hooks and the hook managers that install them
+	Trailers                         // the commit trailers by which the hooks say who made a commit
+	BudgetLedger                     // the shared budget ledger (refs/swarm-guard/), written by swarm-guard run only
+	HookedHistory                    // commits that only exist after the hooks checked them
+	GuardFiles                       // the files that configure the guard (policy, settings, hook configs, CI workflow)
+)
+
+func (NestedRun) isEffect()   {}
+func (GuardChange) isEffect() {}

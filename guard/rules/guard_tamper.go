@@ -31,9 +31,31 @@ var GuardTamper = Rule{
 }
 
 // judgeGuardTamper decides the effects on the guard's controls: variables
-// (effect.Variable) and fresh environments (effect.FreshEnv).
-func judgeGuardTamper(e effect.Effect, _ *Facts) []Verdict {
+// (effect.Variable), fresh environments (effect.FreshEnv), nested agents
+// (effect.NestedRun) and the changes tool code recognises as changes of a
+// control (effect.GuardChange), which are the guard's to make, never an
+// agent's.
+func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 	switch x := e.(type) {
+	case effect.GuardChange:
+		v := Verdict{Reason: x.Does, Instead: x.Instead}
+		if v.Instead == "" {
+			v.Instead = insteadControl[x.Control]
+		}
+		return []Verdict{v}
+	case effect.NestedRun:
+		var vs []Verdict
+		if x.Trust {
+			vs = append(vs, Verdict{Reason: "swarm-guard run --trust starts an agent whose denials are switched off", Instead: "run nested agents without --trust"})
+		}
+		for _, mode := range x.Oversight {
+			if mode != f.Oversight {
+				vs = append(vs, Verdict{Reason: "swarm-guard run --oversight " + mode + " gives the agent it starts other merge rights than this agent's own (" + f.Oversight + ")",
+					Instead: "start nested agents without --oversight: they inherit this agent's mode"})
+				break
+			}
+		}
+		return vs
 	case effect.Variable:
 		if r := tamperVariable(x); r != "" {
 			return []Verdict{{Reason: r}}
@@ -50,6 +72,16 @@ func judgeGuardTamper(e effect.Effect, _ *Facts) []Verdict {
 		}
 	}
 	return nil
+}
+
+// insteadControl is what to do instead of changing a control ("" for the
+// rule's own alternative).
+var insteadControl = map[effect.Control]string{
+	effect.GuardSetup:    "leave the guard's installation, budgets and policy to a human; read-only verbs (check, doctor, report, policy check, version, id) stay available",
+	effect.GitHooks:      "leave the git hooks to a human (swarm-guard doctor shows their state)",
+	effect.Trailers:      "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones",
+	effect.BudgetLedger:  "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger",
+	effect.HookedHistory: "use git commit",
 }
 
 // tamperVariable says what giving or taking away a variable does to the

@@ -46,10 +46,17 @@ func TestJudgeGuardTamper(t *testing.T) {
 		{"env -i git status", effect.FreshEnv{By: "env -i", Emptied: true}, ""},
 		{"sudo git commit", effect.FreshEnv{By: "sudo", GitHooks: true}, "sudo starts the command in a fresh environment"},
 		{"sudo ls", effect.FreshEnv{By: "sudo"}, ""},
+		{"swarm-guard uninstall", effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard uninstall switches the guard off"}, "switches the guard off"},
+		{"lefthook install", effect.GuardChange{Control: effect.GitHooks, Does: "lefthook install rewrites or removes the git hooks"}, "lefthook install"},
+		{"run --trust", effect.NestedRun{Trust: true}, "--trust starts an agent whose denials are switched off"},
+		{"run --oversight autonomous", effect.NestedRun{Oversight: []string{"autonomous"}}, "--oversight autonomous gives the agent it starts other merge rights than this agent's own (pr-gated)"},
+		{"run --oversight pr-gated", effect.NestedRun{Oversight: []string{"pr-gated"}}, ""},
+		{"run --oversight pr-gated --oversight <unknown>", effect.NestedRun{Oversight: []string{"pr-gated", "<unknown>"}}, "--oversight <unknown>"},
+		{"run", effect.NestedRun{}, ""},
 		{"a forge effect", effect.ForgeAction{Op: effect.ForgeMerge, By: "gh"}, ""},
 		{"no effect", nil, ""},
 	} {
-		vs := judgeGuardTamper(tc.e, &Facts{})
+		vs := judgeGuardTamper(tc.e, &Facts{Oversight: policy.OversightPRGated})
 		switch {
 		case tc.want == "" && len(vs) > 0:
 			t.Errorf("%s: got %+v, want no verdict", tc.name, vs)
@@ -61,5 +68,21 @@ func TestJudgeGuardTamper(t *testing.T) {
 				t.Errorf("%s: verdict %+v", tc.name, v)
 			}
 		}
+	}
+}
+
+// Each control has its own alternative, or the rule's; a case's own wins.
+func TestGuardChangeAlternatives(t *testing.T) {
+	for _, c := range []effect.Control{effect.GuardSetup, effect.GitHooks, effect.Trailers, effect.BudgetLedger, effect.HookedHistory, effect.GuardFiles} {
+		vs := JudgeEffect(effect.GuardChange{Control: c, Does: "x"}, &Facts{})
+		if len(vs) != 1 || vs[0].Rule != policy.RuleGuardTamper || vs[0].Instead == "" {
+			t.Errorf("control %d: %+v", c, vs)
+		}
+	}
+	if v := JudgeEffect(effect.GuardChange{Control: effect.GuardFiles, Does: "x"}, &Facts{})[0]; v.Instead != GuardTamper.Instead {
+		t.Errorf("guard files: %q, want the rule's own alternative", v.Instead)
+	}
+	if v := JudgeEffect(effect.GuardChange{Control: effect.GitHooks, Does: "x", Instead: "y"}, &Facts{})[0]; v.Instead != "y" {
+		t.Errorf("a case's own alternative: %q", v.Instead)
 	}
 }
