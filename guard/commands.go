@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -87,7 +88,14 @@ type handler func(a *analyzer, inv *invocation)
 
 var handlers map[string]handler
 
-func init() {
+// initHandlers fills handlers on first use, not in package init: a hook
+// call that analyses no shell command (a Write, an MCP tool) does not pay
+// for the table.
+func initHandlers() { handlersOnce.Do(registerHandlers) }
+
+var handlersOnce sync.Once
+
+func registerHandlers() {
 	handlers = map[string]handler{
 		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": (*analyzer).popd, "chdir": (*analyzer).cd,
 		"set": (*analyzer).set, "shift": (*analyzer).shift,
@@ -324,6 +332,7 @@ func (a *analyzer) invoke(inv *invocation) {
 		// case (macOS): judge them as the program that runs.
 		inv.name = strings.ToLower(inv.name)
 	}
+	initHandlers()
 	if h, ok := handlers[inv.name]; ok {
 		h(a, inv)
 		return
