@@ -43,6 +43,11 @@ func BenchmarkHookPaths(b *testing.B) {
 		return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
 	}
 	write10k := ev("PreToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "server.go"), "content": string(goSource(b, 10<<10))}, nil)
+	// The same file with one line the generic rule's pattern may match
+	// (no finding: the value is a call), so the scanner must look: a
+	// clean file that keywords.Clean cannot prove clean.
+	scanned := string(goSource(b, 10<<10)) + "\nfunc apiKey() string { key := cfg.Lookup(\"service.api.key\"); return key }\n"
+	write10kScanned := ev("PreToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "server.go"), "content": scanned}, nil)
 	opaque := ev("PostToolUse", "Bash", map[string]any{"command": "./tools/generate"}, bashOut(""))
 	paths := []struct {
 		name    string
@@ -53,6 +58,8 @@ func BenchmarkHookPaths(b *testing.B) {
 		{"pre-bash-deny", ev("PreToolUse", "Bash", map[string]any{"command": "git push --force origin main"}, nil), false},
 		{"pre-write-10kb", write10k, false},
 		{"pre-write-10kb-cold", write10k, true},
+		{"pre-write-10kb-scanned", write10kScanned, false},
+		{"pre-write-10kb-scanned-cold", write10kScanned, true},
 		{"pre-mcp", ev("PreToolUse", "mcp__github__get_issue", map[string]any{"owner": "o", "repo": "r", "issue_number": 1}, nil), false},
 		{"post-bash-writes-nothing", ev("PostToolUse", "Bash", map[string]any{"command": "ls -la"}, bashOut("README.md\nmain.go\n")), false},
 		{"post-bash-redirect", ev("PostToolUse", "Bash", map[string]any{"command": "echo note >> notes.txt"}, bashOut("")), false},
@@ -64,7 +71,7 @@ func BenchmarkHookPaths(b *testing.B) {
 	}
 	// Warm the helpers: the first scan starts the scan server, the first
 	// opaque PostToolUse the watcher.
-	for _, p := range [][]byte{write10k, opaque, write10k} {
+	for _, p := range [][]byte{write10kScanned, opaque, write10kScanned} {
 		runHook(b, hook, repo, p, nil)
 		time.Sleep(200 * time.Millisecond)
 	}
