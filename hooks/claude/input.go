@@ -1,6 +1,10 @@
 package claude
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
+)
 
 // Input is one Claude Code hook event. Unknown fields are ignored: new ones
 // arrive with almost every Claude Code release.
@@ -20,6 +24,10 @@ type Input struct {
 	// DurationMS is how long the tool ran (PostToolUse, Claude Code
 	// 2.1.119 and later; 0 when absent).
 	DurationMS int64 `json:"duration_ms"`
+
+	// File is a file tool's tool_input as the content check reads it,
+	// set when PreToolUse decoded it for the engine; nil otherwise.
+	File *toolcontent.Decoded `json:"-"`
 }
 
 // Hook event names handled here.

@@ -21,7 +21,7 @@ import (
 // path never comes here.
 func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
 	return CheckContent(ContentRequest{
-		Tool: in.ToolName, ToolInput: in.ToolInput, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,
+		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,
 	})
 }
 

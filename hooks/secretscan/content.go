@@ -27,9 +27,12 @@ const ContentTimeout = 900 * time.Millisecond
 type ContentRequest struct {
 	Tool      string // Write, Edit, MultiEdit or NotebookEdit
 	ToolInput []byte // the call's tool_input JSON
-	Root      string // the worktree root
-	Policy    *policy.Policy
-	Runner    Runner
+	// Decoded, when set, is ToolInput already decoded (the hook decodes
+	// it once for the engine and the scan); ToolInput is then not read.
+	Decoded *toolcontent.Decoded
+	Root    string // the worktree root
+	Policy  *policy.Policy
+	Runner  Runner
 	// ReadFile reads the current file (nil: os.ReadFile).
 	ReadFile func(string) ([]byte, error)
 	// Resolve resolves symbolic links in a path (hookenv's); may be nil.
@@ -53,7 +56,13 @@ func CheckContent(r ContentRequest) guard.Decision {
 	if read == nil {
 		read = os.ReadFile
 	}
-	c, err := toolcontent.Compute(r.Tool, r.ToolInput, read)
+	var c toolcontent.Content
+	var err error
+	if d := r.Decoded; d != nil {
+		c, err = toolcontent.FromDecoded(r.Tool, *d, read)
+	} else {
+		c, err = toolcontent.Compute(r.Tool, r.ToolInput, read)
+	}
 	switch {
 	case errors.Is(err, toolcontent.ErrTooLarge):
 		return decide(action, fmt.Sprintf("the content %s would write to %s is %s", r.Tool, c.Path, err),

@@ -62,20 +62,32 @@ func (c Content) Introduced(first, last int) bool {
 	return false
 }
 
-// edit is one replacement of Edit or MultiEdit.
-type edit struct {
+// Edit is one replacement of Edit or MultiEdit.
+type Edit struct {
 	OldString  string `json:"old_string"`
 	NewString  string `json:"new_string"`
 	ReplaceAll bool   `json:"replace_all"`
 }
 
+// Body is what a file tool's tool_input says to write, without the
+// paths: the hook decodes it beside the engine's fields, once.
+type Body struct {
+	Content string `json:"content"`
+	Edit
+	Edits     []Edit `json:"edits"`
+	NewSource string `json:"new_source"`
+}
+
+// Decoded is a file tool's tool_input, decoded.
+type Decoded struct {
+	FilePath, NotebookPath string
+	Body                   Body
+}
+
 type input struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
-	Content      string `json:"content"`
-	edit
-	Edits     []edit `json:"edits"`
-	NewSource string `json:"new_source"`
+	Body
 }
 
 // Compute returns what tool (Write, Edit, MultiEdit or NotebookEdit) would
@@ -88,6 +100,12 @@ func Compute(tool string, toolInput json.RawMessage, readFile func(string) ([]by
 	if err := json.Unmarshal(toolInput, &in); err != nil {
 		return Content{}, fmt.Errorf("tool_input of the %s call is malformed: %w", tool, err)
 	}
+	return FromDecoded(tool, Decoded{FilePath: in.FilePath, NotebookPath: in.NotebookPath, Body: in.Body}, readFile)
+}
+
+// FromDecoded is Compute for a tool_input already decoded.
+func FromDecoded(tool string, d Decoded, readFile func(string) ([]byte, error)) (Content, error) {
+	in := input{FilePath: d.FilePath, NotebookPath: d.NotebookPath, Body: d.Body}
 	var c Content
 	switch tool {
 	case "Write":
@@ -99,7 +117,7 @@ func Compute(tool string, toolInput json.RawMessage, readFile func(string) ([]by
 			return nil
 		}}}
 	case "Edit":
-		c = apply(in.FilePath, []edit{in.edit}, readFile)
+		c = apply(in.FilePath, []Edit{in.Edit}, readFile)
 	case "MultiEdit":
 		c = apply(in.FilePath, in.Edits, readFile)
 	case "NotebookEdit":
@@ -114,7 +132,7 @@ func Compute(tool string, toolInput json.RawMessage, readFile func(string) ([]by
 }
 
 // apply runs edits over the file on disk.
-func apply(path string, edits []edit, readFile func(string) ([]byte, error)) Content {
+func apply(path string, edits []Edit, readFile func(string) ([]byte, error)) Content {
 	ownText := func() Content {
 		var parts []string
 		for _, e := range edits {
