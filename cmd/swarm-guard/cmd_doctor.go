@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,7 +197,7 @@ func (d *doctor) checkSettings() []doctorResult {
 	} else {
 		out = append(out, doctorOK(name, fmt.Sprintf("%s runs swarm-guard for %s", displayPath(d.t.ctx.Env.Root, s.Path), strings.Join(install.ClaudeEvents(), ", "))))
 	}
-	for _, b := range sortedKeys(binaries) {
+	for _, b := range slices.Sorted(maps.Keys(binaries)) {
 		out = append(out, d.binaryResult("claude hook binary", b, false))
 	}
 	return out
@@ -291,7 +292,7 @@ func (d *doctor) checkGitHooks() []doctorResult {
 			binaries[h.Binary] = true // "": found by the lookup rule
 		}
 	}
-	for _, b := range sortedKeys(binaries) {
+	for _, b := range slices.Sorted(maps.Keys(binaries)) {
 		out = append(out, d.binaryResult("git hook binary", b, true))
 	}
 	if g.Lefthook != nil && g.Husky == "" {
@@ -340,15 +341,6 @@ func shellQuoteArg(s string) string {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // checkMCPServers lists the MCP servers Claude Code would start here, with

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ type sharedReport struct {
 
 // readSharedLedger reads the ledger of a task, or with session set of a
 // swarm session; nil without the policy's remote.
-func readSharedLedger(c *cli, root, task, session string) *sharedReport {
+func readSharedLedger(root, task, session string) *sharedReport {
 	pol, err := policy.Load(root)
 	if err != nil {
 		pol = policy.Default()
@@ -127,12 +127,12 @@ type rangeReport struct {
 	Problem  string          `json:"problem,omitempty"`
 }
 
-// reportRange prints the budgets of a pull request's tasks and sessions:
+// Range prints the budgets of a pull request's tasks and sessions:
 // report --range BASE..HEAD, the step install --ci github writes. A task
 // belongs to the pull request when one of its commits' agents (Agent-Id)
 // recorded spend on it in a budget session its commits name
 // (Agent-Session; any session when they name none).
-func reportRange(c *cli, root, rng string, asJSON bool) error {
+func Range(w io.Writer, root, rng string, asJSON bool) error {
 	pol, err := policy.Load(root)
 	if err != nil {
 		return fmt.Errorf("%v (swarm-guard policy check shows the problem)", err)
@@ -171,36 +171,47 @@ func reportRange(c *cli, root, rng string, asJSON bool) error {
 			inSession := len(sessions) == 0 || slices.ContainsFunc(r.Sessions, func(s string) bool { return sessions[s] })
 			if agents[r.Agent] && inSession && !seen[r.Task] {
 				seen[r.Task] = true
-				rr.Tasks = append(rr.Tasks, readSharedLedger(c, root, r.Task, ""))
+				rr.Tasks = append(rr.Tasks, readSharedLedger(root, r.Task, ""))
 			}
 		}
 		for _, s := range rr.Sessions {
-			if sr := readSharedLedger(c, root, "", s); sr != nil && len(sr.Agents) > 0 {
+			if sr := readSharedLedger(root, "", s); sr != nil && len(sr.Agents) > 0 {
 				rr.Swarm = append(rr.Swarm, sr)
 			}
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(c.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rr)
 	}
 	if rr.Problem != "" {
-		fmt.Fprintf(c.stdout, "(the remote could not be read: %s; showing the last fetched records)\n", rr.Problem)
+		fmt.Fprintf(w, "(the remote could not be read: %s; showing the last fetched records)\n", rr.Problem)
 	}
 	if len(rr.Tasks)+len(rr.Swarm) == 0 {
 		who := "no agent trailers"
 		if len(rr.Agents) > 0 {
 			who = "agents " + strings.Join(rr.Agents, ", ")
 		}
-		fmt.Fprintf(c.stdout, "no token spend recorded in the remote's ledger for the commits of %s (%s)\n", rng, who)
+		fmt.Fprintf(w, "no token spend recorded in the remote's ledger for the commits of %s (%s)\n", rng, who)
 		return nil
 	}
-	fmt.Fprintf(c.stdout, "Token spend of the tasks and sessions of %s (agents %s):\n", rng, strings.Join(rr.Agents, ", "))
+	fmt.Fprintf(w, "Token spend of the tasks and sessions of %s (agents %s):\n", rng, strings.Join(rr.Agents, ", "))
 	for _, s := range append(rr.Tasks, rr.Swarm...) {
-		writeShared(c.stdout, s)
+		writeShared(w, s)
 	}
 	return nil
+}
+
+// sortedKeys lists a set's members in order; an empty set is an empty
+// list, not null, in the JSON.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // oneLineErr is the first line of an error.
