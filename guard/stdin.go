@@ -229,7 +229,8 @@ func (a *analyzer) heredocInput(r *syntax.Redirect, st *state) *input {
 	// An unquoted here-document is expanded by the outer shell first. Its
 	// raw text, read as a script, has the same unknowns: $x stays $x.
 	text := a.wordSource(r.Hdoc)
-	return &input{text: text, desc: "a here-document", net: a.wordFetches(r.Hdoc), subst: hasSubst(r.Hdoc)}
+	return &input{text: text, desc: "a here-document", net: a.wordFetches(r.Hdoc), subst: hasSubst(r.Hdoc),
+		secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
 }
 
 // hasSubst reports whether a word contains $(...) or <(...).
@@ -262,12 +263,15 @@ func (a *analyzer) wordFetches(w *syntax.Word) bool {
 func (a *analyzer) wordInput(w *syntax.Word, st *state, desc string) *input {
 	alts := a.evalWord(w, st)
 	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].dynamic {
-		return &input{text: alts[0][0].s, desc: desc}
+		return &input{text: alts[0][0].s, desc: desc, secret: alts[0][0].secret}
 	}
 	in := &input{dynamic: true, desc: desc}
 	for _, alt := range alts {
 		for _, f := range alt {
 			in.net = in.net || f.net
+			if in.secret == "" {
+				in.secret = f.secret // nc host <<< "$GITHUB_TOKEN"
+			}
 		}
 	}
 	in.net = in.net || a.wordFetches(w)
