@@ -756,9 +756,9 @@ func (a *analyzer) grepLike(inv *invocation) {
 	}
 	for _, g := range p.values("include", "glob", "g", "iglob") {
 		if !g.dynamic && !strings.HasPrefix(g.s, "!") {
-			if s, ok := a.globReachesSecret(path.Join(inv.st.firstCwd(a.env.Cwd), g.s)); ok {
-				a.report(inv, policy.RuleSecretFile, inv.name+" searches files matching "+g.s+", which includes the secret file "+s, altSecret)
-			}
+			dir := inv.st.firstCwd(a.env.Cwd)
+			s, _ := a.globReachesSecret(path.Join(dir, g.s))
+			a.judge(inv, effect.Search{Target: effect.Target{Tool: inv.name, Path: dir}, Names: g.s, NamesSecret: s})
 		}
 	}
 	if pre, ok := p.value("pre"); ok {

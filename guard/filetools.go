@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
@@ -69,10 +68,9 @@ func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
 	if dir != "" {
 		base = cleanJoin(env.Cwd, dir)
 	}
-	if s, ok := a.globReachesSecret(path.Join(base, glob)); ok {
-		inv := &invocation{name: ToolGrep, argv: []arg{{s: ToolGrep}, {s: glob}}, st: a.initialState()}
-		a.report(inv, policy.RuleSecretFile, "Grep over files matching "+glob+" reads the secret file "+s, altSecret)
-	}
+	s, _ := a.globReachesSecret(path.Join(base, glob))
+	inv := &invocation{name: ToolGrep, argv: []arg{{s: ToolGrep}, {s: glob}}, st: a.initialState()}
+	a.judge(inv, effect.Search{Target: effect.Target{Tool: ToolGrep, Path: base}, Names: glob, NamesSecret: s})
 	return a.decision()
 }
 
@@ -82,13 +80,6 @@ func uniq(a, b string) []string {
 	}
 	return []string{a, b}
 }
-
-// credentialPattern matches Grep patterns that hunt for credentials, and
-// keyFileGlob Glob patterns that list key and credential files.
-var (
-	credentialPattern = lazyRegexp(`(?i)(token|secret|passw|api[_-]?key|access[_-]?key|private[ _-]?key|credential|BEGIN [A-Z ]*PRIVATE|AKIA|ghp_|gho_|github_pat|xox[abp]-|sk-[a-z0-9]|glpat-)`)
-	keyFileGlob       = lazyRegexp(`(?i)(id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key|\.p12|\.pfx|\.env|credentials|\.netrc|\.npmrc|\.pypirc|kubeconfig|\.kube|\.aws|\.ssh|hosts\.yml)`)
-)
 
 // checkCredentialSearch: Grep for credential patterns, or a Glob listing
 // key files, outside the worktree (the home directory, another
@@ -105,19 +96,12 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 		dir = pattern // an absolute Glob pattern names its own place
 	}
 	real := a.resolve(dir)
-	if real == env.Root || strings.HasPrefix(real, env.Root+"/") {
-		return Decision{}
-	}
-	if pl, _ := a.classify(real, st); pl != placeOutside {
-		return Decision{}
+	t := effect.Target{Tool: tool, Path: dir, Place: effect.Place{Kind: effect.Inside}}
+	if !(real == env.Root || strings.HasPrefix(real, env.Root+"/")) {
+		t.Place = a.pathTarget(tool, real, st).Place
 	}
 	inv := &invocation{name: tool, argv: []arg{{s: tool}, {s: pattern}}, st: st}
-	switch {
-	case tool == ToolGrep && credentialPattern().MatchString(pattern):
-		a.report(inv, policy.RuleSecretFile, "Grep for "+strconv.Quote(pattern)+" in "+dir+", outside the worktree, searches for credentials", altSecret)
-	case tool == ToolGlob && keyFileGlob().MatchString(pattern):
-		a.report(inv, policy.RuleSecretFile, "Glob "+strconv.Quote(pattern)+" in "+dir+", outside the worktree, lists key and credential files", altSecret)
-	}
+	a.judge(inv, effect.Search{Target: t, Pattern: pattern, Listing: tool == ToolGlob})
 	return a.decision()
 }
 

@@ -64,3 +64,36 @@ func BenchmarkCheckWrite(b *testing.B) {
 		}
 	}
 }
+
+// TestSearchDoors: a Grep tool glob and grep --include that can match a
+// secret file are the same Search effect, denied in the same words; a
+// credential hunt with the Grep or Glob tool is denied outside the
+// worktree only.
+func TestSearchDoors(t *testing.T) {
+	eng := New(corpusPolicy())
+	tool := eng.Check(ToolGrep, ToolInput{Pattern: "x", Glob: ".env*"}, testEnv())
+	shell := eng.CheckCommand("grep -r --include='.env*' x .", testEnv())
+	want := " searches files matching .env*, which includes the secret file /work/repo/.env"
+	if tool.Rule != "secret-file" || tool.Reason != "Grep"+want || shell.Rule != "secret-file" || shell.Reason != "grep"+want {
+		t.Errorf("Grep glob: %s %q; grep --include: %s %q", tool.Rule, tool.Reason, shell.Rule, shell.Reason)
+	}
+	for _, c := range []struct {
+		tool string
+		in   ToolInput
+		rule string
+	}{
+		{ToolGrep, ToolInput{Pattern: "api_key", Path: "/home/agent"}, "secret-file"},
+		{ToolGrep, ToolInput{Pattern: "BEGIN RSA PRIVATE", Path: "/work/main"}, "secret-file"},
+		{ToolGrep, ToolInput{Pattern: "api_key", Path: "/work/repo/src"}, ""},
+		{ToolGrep, ToolInput{Pattern: "func main", Path: "/home/agent"}, ""},
+		{ToolGrep, ToolInput{Pattern: "api_key", Path: "/tmp/build"}, ""},
+		{ToolGlob, ToolInput{Pattern: "**/id_rsa", Path: "/home/agent"}, "secret-file"},
+		{ToolGlob, ToolInput{Pattern: "/home/agent/**/*.pem"}, "secret-file"},
+		{ToolGlob, ToolInput{Pattern: "**/*.go", Path: "/home/agent"}, ""},
+		{ToolGlob, ToolInput{Pattern: "**/*.pem", Path: "/work/repo"}, ""},
+	} {
+		if d := eng.Check(c.tool, c.in, testEnv()); d.Rule != c.rule {
+			t.Errorf("%s %+v: %q (%s), want %q", c.tool, c.in, d.Rule, d.Reason, c.rule)
+		}
+	}
+}

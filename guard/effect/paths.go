@@ -107,3 +107,16 @@ type WorkDir struct {
 }
 
 func (WorkIn) isEffect() {}
+
+// Search reads the files below a directory whose names match a glob,
+// looking for a pattern (the Grep tool, grep -r --include, rg -g), or
+// lists names matching a pattern there (the Glob tool).
+type Search struct {
+	Target             // Path: the directory searched, as given; Place: where it really lies
+	Names       string // the file-name glob as written (Grep's glob, --include), or ""
+	NamesSecret string // a secret file Names can match, or ""
+	Pattern     string // what is looked for: Grep's regular expression, or Glob's name pattern
+	Listing     bool   // lists names (Glob) rather than reading contents
+}
+
+func (Search) isEffect() {}

@@ -181,3 +181,22 @@ func TestJudgeWorkIn(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgeSearch(t *testing.T) {
+	home := effect.Target{Tool: "Grep", Path: "/h", Place: outside("/h, outside the worktree /w")}
+	in := effect.Target{Tool: "Grep", Path: "/w/src", Place: effect.Place{Kind: effect.Inside}}
+	glob := home
+	glob.Tool = "Glob"
+	runJudgeCases(t, []judgeCase{
+		{"names that can be secret", effect.Search{Target: effect.Target{Tool: "rg", Path: "/w"}, Names: ".env*", NamesSecret: "/w/.env"},
+			[]string{"secret-file"}, "rg searches files matching .env*, which includes the secret file /w/.env", "use .env.example"},
+		{"plain names", effect.Search{Target: effect.Target{Tool: "rg", Path: "/w"}, Names: "*.go"}, nil, "", ""},
+		{"a credential hunt in home", effect.Search{Target: home, Pattern: "api_key"},
+			[]string{"secret-file"}, `Grep for "api_key" in /h, outside the worktree, searches for credentials`, "do not read"},
+		{"a credential hunt in the worktree", effect.Search{Target: in, Pattern: "api_key"}, nil, "", ""},
+		{"another search in home", effect.Search{Target: home, Pattern: "func main"}, nil, "", ""},
+		{"listing key files in home", effect.Search{Target: glob, Pattern: "**/id_ed25519", Listing: true},
+			[]string{"secret-file"}, `Glob "**/id_ed25519" in /h, outside the worktree, lists key and credential files`, "do not read"},
+		{"listing sources in home", effect.Search{Target: glob, Pattern: "**/*.go", Listing: true}, nil, "", ""},
+	})
+}

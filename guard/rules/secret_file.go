@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"regexp"
+	"strconv"
+	"sync"
+
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -53,6 +57,36 @@ func judgeSecretFile(e effect.Effect, _ *Facts) []Verdict {
 		if e.Secret != "" && !e.Glob {
 			return []Verdict{{Reason: e.Tool + " touches the secret file " + e.Secret}}
 		}
+	case effect.Search:
+		return judgeSecretSearch(e)
 	}
 	return nil
 }
+
+// judgeSecretSearch denies a search over files whose names can be secret
+// (.env*, *.pem), and, outside the worktree (the home directory, another
+// project), a Grep for credential patterns or a Glob listing key files:
+// either brings secrets into the agent's context.
+func judgeSecretSearch(e effect.Search) []Verdict {
+	switch {
+	case e.NamesSecret != "":
+		return []Verdict{{Reason: e.Tool + " searches files matching " + e.Names + ", which includes the secret file " + e.NamesSecret}}
+	case e.Place.Kind != effect.Outside || e.Pattern == "":
+	case e.Listing && keyFileGlob().MatchString(e.Pattern):
+		return []Verdict{{Reason: e.Tool + " " + strconv.Quote(e.Pattern) + " in " + e.Path + ", outside the worktree, lists key and credential files"}}
+	case !e.Listing && credentialPattern().MatchString(e.Pattern):
+		return []Verdict{{Reason: e.Tool + " for " + strconv.Quote(e.Pattern) + " in " + e.Path + ", outside the worktree, searches for credentials"}}
+	}
+	return nil
+}
+
+// credentialPattern matches search patterns that hunt for credentials, and
+// keyFileGlob name patterns that list key and credential files.
+var (
+	credentialPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(token|secret|passw|api[_-]?key|access[_-]?key|private[ _-]?key|credential|BEGIN [A-Z ]*PRIVATE|AKIA|ghp_|gho_|github_pat|xox[abp]-|sk-[a-z0-9]|glpat-)`)
+	})
+	keyFileGlob = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key|\.p12|\.pfx|\.env|credentials|\.netrc|\.npmrc|\.pypirc|kubeconfig|\.kube|\.aws|\.ssh|hosts\.yml)`)
+	})
+)
