@@ -177,15 +177,9 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 			a.pushRefspecConfig(inv, val)
 		}
 		return
-	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror") && len(key) > len("remote..mirror"):
-		if hasValue && (val.dynamic || isTrue(val.s)) {
-			a.report(inv, policy.RuleForcePush, rawKey+" makes every push to that remote a --mirror push, which overwrites and deletes remote refs", altForcePush)
-		}
-		return
-	case key == "clean.requireforce":
-		if hasValue && (val.dynamic || isFalse(val.s)) {
-			a.judge(inv, effect.Discard{Loss: effect.LostUntrackedAlways, Command: "clean.requireForce=false"})
-		}
+	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror") && len(key) > len("remote..mirror"), key == "clean.requireforce":
+		// What later pushes and cleans do: force-push and destructive-git judge.
+		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.s, Set: hasValue, Dynamic: val.dynamic})
 		return
 	}
 	if !executableConfig(key) || !hasValue {
@@ -210,14 +204,6 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		}
 	}
 	a.script(v, inv.st.clone(), nil)
-}
-
-func isTrue(s string) bool {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "yes", "on", "1", "":
-		return true
-	}
-	return false
 }
 
 func isFalse(s string) bool {

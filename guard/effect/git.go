@@ -167,3 +167,16 @@ const (
 )
 
 func (BranchChange) isEffect() {}
+
+// GitConfig: a git config key is set (or unset) for good (git config) or
+// for one command (git -c). Some keys change what later commands do:
+// remote.<name>.mirror makes every push a mirror push, clean.requireForce
+// false lets git clean delete without -f.
+type GitConfig struct {
+	Key     string // as written (case kept)
+	Value   string
+	Set     bool // a value is given (false: unset)
+	Dynamic bool // the value is only known at run time
+}
+
+func (GitConfig) isEffect() {}

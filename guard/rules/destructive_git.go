@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -37,6 +39,12 @@ const (
 // judgeDestructiveGit: every Discard is denied; its reason says what is
 // lost and its Instead how to keep it.
 func judgeDestructiveGit(e effect.Effect, _ *Facts) []Verdict {
+	if c, ok := e.(effect.GitConfig); ok {
+		if strings.EqualFold(c.Key, "clean.requireForce") && c.Set && (c.Dynamic || configFalse(c.Value)) {
+			return []Verdict{{Reason: "clean.requireForce=false makes git clean delete untracked files without -f", Instead: "leave clean.requireForce alone and preview with git clean -n"}}
+		}
+		return nil
+	}
 	d, ok := e.(effect.Discard)
 	if !ok {
 		return nil
@@ -60,8 +68,6 @@ func judgeDestructiveGit(e effect.Effect, _ *Facts) []Verdict {
 		v = Verdict{Reason: c + " can throw away uncommitted changes", Instead: "use git stash or git reset --keep"}
 	case effect.LostUntracked:
 		v = Verdict{Reason: c + " deletes untracked files, which are work git cannot bring back", Instead: "preview with git clean -n, then delete the specific files you mean with rm"}
-	case effect.LostUntrackedAlways:
-		v = Verdict{Reason: c + " makes git clean delete untracked files without -f", Instead: "leave clean.requireForce alone and preview with git clean -n"}
 	case effect.LostStash:
 		if d.Dynamic {
 			v = Verdict{Reason: c + " " + s + " is only known at run time and may be drop or clear", Instead: "write the stash subcommand literally"}
@@ -96,4 +102,13 @@ func judgeDestructiveGit(e effect.Effect, _ *Facts) []Verdict {
 		v = Verdict{Reason: c + " destroys uncommitted or unmerged work"}
 	}
 	return []Verdict{v}
+}
+
+// configFalse is how git reads a false boolean config value.
+func configFalse(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
 }

@@ -35,6 +35,13 @@ var ForcePush = Rule{
 
 // judgeForcePush: a push that may replace the remote's history.
 func judgeForcePush(e effect.Effect, f *Facts) []Verdict {
+	if c, ok := e.(effect.GitConfig); ok {
+		k := strings.ToLower(c.Key)
+		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".mirror") && len(k) > len("remote..mirror") && c.Set && (c.Dynamic || configTrue(c.Value)) {
+			return []Verdict{{Reason: c.Key + " makes every push to that remote a --mirror push, which overwrites and deletes remote refs"}}
+		}
+		return nil
+	}
 	p, ok := e.(effect.Push)
 	if !ok {
 		return nil
@@ -102,4 +109,14 @@ func leaseOnOwnBranch(p *effect.Push, f *Facts) bool {
 		}
 	}
 	return true
+}
+
+// configTrue is how git reads a true boolean config value (a key alone,
+// "-c key=", is true).
+func configTrue(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1", "":
+		return true
+	}
+	return false
 }

@@ -193,3 +193,26 @@ func TestJudgeBranchChange(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeGitConfig: config keys that change what later pushes and
+// cleans do.
+func TestJudgeGitConfig(t *testing.T) {
+	f := gitFacts(nil)
+	for _, c := range []struct {
+		c    effect.GitConfig
+		want []string
+	}{
+		{effect.GitConfig{Key: "remote.origin.mirror", Value: "true", Set: true}, []string{"force-push"}},
+		{effect.GitConfig{Key: "remote.origin.Mirror", Value: "", Set: true}, []string{"force-push"}},
+		{effect.GitConfig{Key: "remote.origin.mirror", Value: "false", Set: true}, nil},
+		{effect.GitConfig{Key: "remote.origin.mirror"}, nil},
+		{effect.GitConfig{Key: "remote.origin.mirror", Value: "$v", Set: true, Dynamic: true}, []string{"force-push"}},
+		{effect.GitConfig{Key: "clean.requireForce", Value: "false", Set: true}, []string{"destructive-git"}},
+		{effect.GitConfig{Key: "clean.requireForce", Value: "true", Set: true}, nil},
+		{effect.GitConfig{Key: "user.name", Value: "x", Set: true}, nil},
+	} {
+		if got := ruleIDs(JudgeEffect(c.c, f)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%+v: rules %v, want %v", c.c, got, c.want)
+		}
+	}
+}
