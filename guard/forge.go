@@ -250,8 +250,9 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
 		return
 	}
-	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
-		a.forgeOp(inv, effect.ForgeAdmin, "api "+method+" "+endpoint+" "+what)
+	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
+		fa.By, fa.Does = inv.name, "api "+method+" "+endpoint+" "+fa.Does
+		a.judge(inv, fa)
 	}
 }
 
@@ -343,8 +344,9 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 	if strings.HasPrefix(endpoint, "/graphql") {
 		endpoint = "graphql"
 	}
-	if what := swarm.ForgeAPIWrite(method, endpoint, body); what != "" {
-		a.forgeOp(inv, effect.ForgeAdmin, method+" "+endpoint+" "+what)
+	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
+		fa.By, fa.Does = inv.name, method+" "+endpoint+" "+fa.Does
+		a.judge(inv, fa)
 	}
 }
 

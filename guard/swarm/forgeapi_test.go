@@ -1,6 +1,10 @@
 package swarm
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+)
 
 // Must-deny and must-allow examples of ForgeAPIWrite: a non-empty answer
 // is an operation oversight reserves for humans.
@@ -38,5 +42,34 @@ func TestForgeAPIWrite(t *testing.T) {
 		if (got != "") != c.human {
 			t.Errorf("ForgeAPIWrite(%s %s %q) = %q, want human-only %v", c.method, c.endpoint, c.body, got, c.human)
 		}
+	}
+}
+
+// ForgeAPIAction names the operation an API call is, so the oversight
+// rule judges it like the CLI command that does the same.
+func TestForgeAPIAction(t *testing.T) {
+	for _, c := range []struct {
+		method, endpoint, body string
+		op                     effect.ForgeOp
+		issue                  bool
+	}{
+		{"PUT", "repos/o/r/pulls/3/merge", "", effect.ForgeMerge, false},
+		{"PUT", "/api/v4/projects/1/merge_requests/2/merge", "", effect.ForgeMerge, false},
+		{"POST", "repos/o/r/pulls/3/reviews", "event=APPROVE", effect.ForgeApprove, false},
+		{"PATCH", "repos/o/r/pulls/3", "state=closed", effect.ForgeState, false},
+		{"PATCH", "repos/o/r/issues/3", "state=closed", effect.ForgeState, true},
+		{"POST", "graphql", "query=mutation { closeIssue(input:{}) { x } }", effect.ForgeState, true},
+		{"POST", "graphql", "query=mutation { mergePullRequest(input:{}) { x } }", effect.ForgeMerge, false},
+		{"POST", "graphql", "query=mutation { deleteRef(input:{}) { x } }", effect.ForgeAdmin, false},
+		{"DELETE", "repos/o/r", "", effect.ForgeAdmin, false},
+		{"PUT", "repos/o/r/branches/main/protection", "", effect.ForgeAdmin, false},
+	} {
+		fa, ok := ForgeAPIAction(c.method, c.endpoint, c.body)
+		if !ok || fa.Op != c.op || fa.Issue != c.issue || fa.Does != ForgeAPIWrite(c.method, c.endpoint, c.body) {
+			t.Errorf("ForgeAPIAction(%s %s %q) = %+v, %v; want op %d issue %v", c.method, c.endpoint, c.body, fa, ok, c.op, c.issue)
+		}
+	}
+	if _, ok := ForgeAPIAction("GET", "repos/o/r/pulls/3", ""); ok {
+		t.Error("a read is an action")
 	}
 }
