@@ -162,7 +162,9 @@ func TestPostToolUse(t *testing.T) {
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "out.txt"), []byte("a\nb\n"), 0o644)
+	// "curl" is a keyword keywords.Clean cannot rule out: the (fake)
+	// scanner is asked.
+	os.WriteFile(filepath.Join(root, "out.txt"), []byte("a\ncurl b\n"), 0o644)
 	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
 	now := time.Now()
 
@@ -208,6 +210,26 @@ func TestPostToolUse(t *testing.T) {
 		if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Now: now}); r.Stdout != "" || r.Stderr != "" {
 			t.Fatalf("%s: %+v", in.ToolName, r)
 		}
+	}
+}
+
+// TestPostToolUseCleanFile: a written file the default rules provably
+// find nothing in (keywords.Clean) is not sent to the scanner, unless the
+// worktree has its own gitleaks rules.
+func TestPostToolUseCleanFile(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("notes\nnote\n"), 0o644)
+	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
+	in := postInput(t, root, "Bash", map[string]string{"command": "echo note >> notes.txt"}, map[string]string{"stdout": ""})
+	missing := runnerWith(t, "")
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); r.Stdout != "" || r.Stderr != "" {
+		t.Fatalf("a clean file went to the scanner: %+v", r)
+	}
+	os.WriteFile(filepath.Join(root, ".gitleaks.toml"), []byte("[extend]\nuseDefault = true\n"), 0o644)
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); !strings.Contains(r.Stdout, "swarm-guard-secrets not found") {
+		t.Fatalf("with a .gitleaks.toml the scanner was not asked: %+v", r)
 	}
 }
 
