@@ -158,7 +158,7 @@ func newRunner(c Env, ws Workspace, f *Flags) (*runner, error) {
 	}
 	r := &runner{c: c, f: f, pol: pol, repo: repo, stateDir: audit.Dir(commonDir, c.Getenv), started: c.Now(), argv: f.Argv}
 	r.ledger = filepath.Join(r.stateDir, LedgerFile)
-	r.runID = NewID("r", r.started)
+	r.runID = newID("r", r.started)
 	id, err := identity.InWorktree(c.Getenv, repo, pol)
 	if err != nil {
 		return nil, fmt.Errorf("no agent id: %w", err)
@@ -196,7 +196,7 @@ func newRunner(c Env, ws Workspace, f *Flags) (*runner, error) {
 func (r *runner) openLedger() (*budget.Exceeded, error) {
 	var ex *budget.Exceeded
 	err := state.Update(r.ledger, func(l *budget.Ledger) error {
-		l.EnsureSession(NewID("s", r.started), r.started.UTC())
+		l.EnsureSession(newID("s", r.started), r.started.UTC())
 		task, session := l.Spent(r.f.Task)
 		task += r.shared.othersSpent()
 		r.sessionID = l.Session.ID
@@ -211,7 +211,7 @@ func (r *runner) openLedger() (*budget.Exceeded, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, StateError(err)
+		return nil, stateError(err)
 	}
 	return ex, nil
 }
@@ -450,7 +450,7 @@ func (a *attemptState) charge(now time.Time) error {
 		return nil
 	})
 	if err != nil {
-		return StateError(err)
+		return stateError(err)
 	}
 	a.charged, a.lastCharge = usage, now
 	return nil
@@ -555,8 +555,8 @@ func endingDetail(res agent.Result, result *budget.Result, needResult bool) stri
 	return what + " (" + status + ")"
 }
 
-// StateError adds what to do to a budget state error.
-func StateError(err error) error {
+// stateError adds what to do to a budget state error.
+func stateError(err error) error {
 	var ce *state.CorruptError
 	if errors.As(err, &ce) {
 		return fmt.Errorf("%v: inspect it, then run swarm-guard budget reset --force to move it aside and start from zero", err)
@@ -672,8 +672,8 @@ func childStdin(c Env) *os.File {
 	return f
 }
 
-// NewID makes a run or session id: a prefix, the UTC time and randomness.
-func NewID(prefix string, now time.Time) string {
+// newID makes a run or session id: a prefix, the UTC time and randomness.
+func newID(prefix string, now time.Time) string {
 	var b [4]byte
 	rand.Read(b[:]) // crypto/rand.Read never fails
 	return prefix + "-" + now.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
