@@ -64,8 +64,9 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		// A tool that runs SQL does what its SQL does.
 		access = mcp.Read
 		for _, sql := range sqls {
-			a.judge(inv, effect.SQL{By: where, Text: sql}) // the rule Bash's clients go through
-			if len(sqlcheck.Destructive(sql)) > 0 {
+			se := sqlEffect(where, sql)
+			a.judge(inv, se) // the rule Bash's clients go through
+			if len(se.Destructive) > 0 {
 				access = mcp.Destructive
 			} else if !sqlcheck.ReadOnly(sql) && access < mcp.Write {
 				access = mcp.Write // DML, DDL, or SQL the guard cannot read

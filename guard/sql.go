@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 )
 
 // sqlClient describes where a database client takes SQL from.
@@ -64,7 +65,16 @@ func registerSQL() {
 // to the rules (guard/rules/destructive_sql.go). A part only known at run
 // time reads as a name, so `DELETE FROM $t` is still a DELETE without WHERE.
 func (a *analyzer) checkSQL(inv *invocation, sql, source string) {
-	a.judge(inv, effect.SQL{By: inv.name + " " + source, Text: strings.ReplaceAll(sql, unknownMark, "x")})
+	a.judge(inv, sqlEffect(inv.name+" "+source, strings.ReplaceAll(sql, unknownMark, "x")))
+}
+
+// sqlEffect is the SQL text that by runs, read once.
+func sqlEffect(by, text string) effect.SQL {
+	e := effect.SQL{By: by, Text: text}
+	for _, f := range sqlcheck.Destructive(text) {
+		e.Destructive = append(e.Destructive, effect.Statement{Text: f.Statement, Why: f.Why})
+	}
+	return e
 }
 
 func (a *analyzer) sqlClient(inv *invocation) {

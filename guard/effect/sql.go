@@ -12,6 +12,16 @@ type SQL struct {
 	// by a placeholder identifier, so they read as a name, never as a
 	// WHERE clause that is not there.
 	Text string
+	// Destructive are the statements of Text that drop or empty tables or
+	// change every row (guard/sqlcheck's reading), in order. The tool code
+	// reads the SQL once; the MCP door also needs it for the call's access.
+	Destructive []Statement
+}
+
+// Statement is one SQL statement.
+type Statement struct {
+	Text string // comments and literals blanked, whitespace folded
+	Why  string // what makes it destructive: "DROP TABLE", "DELETE without WHERE"
 }
 
 // DataWipe is a command that removes a database's data wholesale without

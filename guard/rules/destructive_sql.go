@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -35,8 +34,8 @@ func judgeDestructiveSQL(e effect.Effect, _ *Facts) []Verdict {
 	switch x := e.(type) {
 	case effect.SQL:
 		var out []Verdict
-		for _, f := range sqlcheck.Destructive(x.Text) {
-			out = append(out, Verdict{Reason: x.By + " runs " + f.Why + ": " + clip(f.Statement)})
+		for _, s := range x.Destructive {
+			out = append(out, Verdict{Reason: x.By + " runs " + s.Why + ": " + clip(s.Text)})
 		}
 		return out
 	case effect.DataWipe:
