@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -520,37 +521,10 @@ func (a *analyzer) inOwnWorktree(p string) bool {
 	return true
 }
 
-// branchName returns the branch a ref names, when it names a local branch.
-func branchName(ref string) (string, bool) {
-	ref = strings.TrimPrefix(ref, "refs/heads/")
-	ref = strings.TrimPrefix(ref, "heads/")
-	if strings.HasPrefix(ref, "refs/") || ref == "" {
-		return "", false
-	}
-	return ref, true
-}
-
-func (a *analyzer) protected(ref string) bool {
-	b, ok := branchName(ref)
-	return ok && a.pol.IsProtectedBranch(b)
-}
-
-// protectedPattern reports whether a refspec glob can name a protected branch.
-func (a *analyzer) protectedPattern(ref string) (string, bool) {
-	b, ok := branchName(ref)
-	if !ok {
-		return "", false
-	}
-	for _, p := range a.pol.ProtectedBranches {
-		if ok, _ := path.Match(b, p); ok {
-			return p, true
-		}
-		if ok, _ := path.Match(strings.ReplaceAll(b, "*", "x"), p); ok {
-			return p, true
-		}
-	}
-	return "", false
-}
+// protected reports whether a ref names a protected branch. The rules
+// decide; the git code asks only to know when nothing else follows (git
+// branch -D main is protected-branch's alone).
+func (a *analyzer) protected(ref string) bool { return rules.ProtectedRef(a.pol, ref) }
 
 var pushSpec = optSpec{short: "o", long: longs("repo", "receive-pack", "exec", "push-option"),
 	optionalLS: longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
@@ -1001,7 +975,7 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 // that has it checked out when that matters to foreign-branch.
 func (a *analyzer) branchChange(inv *invocation, c effect.BranchChange) {
 	if !c.Dynamic {
-		if b, ok := branchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
+		if b, ok := rules.BranchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
 			c.CheckedOutBy = a.checkedOutElsewhere(b)
 		}
 	}
