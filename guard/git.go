@@ -141,11 +141,9 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		a.trailerConfig(inv, rawKey, val)
 	}
 	switch {
-	case key == "core.hookspath":
-		a.report(inv, policy.RuleGuardTamper, "setting core.hooksPath changes which git hooks run, which can switch the guard's hooks off", altTamper)
-		return
-	case key == "include.path" || strings.HasPrefix(key, "includeif."):
-		a.report(inv, policy.RuleGuardTamper, "including another git config file can change core.hooksPath", altTamper)
+	case key == "core.hookspath" || key == "include.path" || strings.HasPrefix(key, "includeif."):
+		// Which hooks run: guard-tamper judges.
+		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.s, Set: hasValue, Dynamic: val.dynamic})
 		return
 	case strings.HasPrefix(key, "alias."):
 		name := rawKey[len("alias."):]

@@ -173,20 +173,8 @@ func nestedOversight(rest []arg) []string {
 // trailerConfig: git config trailer.<token>.key = Agent-Id (persistent, -c,
 // --config-env or GIT_CONFIG_*) makes any --trailer <token>=... an agent
 // trailer; trailer.<token>.cmd/.command runs a command whose output becomes
-// a trailer. Either lets a commit carry an identity of the agent's choosing.
+// a trailer. Either lets a commit carry an identity of the agent's choosing:
+// the guard-tamper rule decides from the key and the value as written.
 func (a *analyzer) trailerConfig(inv *invocation, rawKey string, val arg) {
-	key := strings.ToLower(rawKey)
-	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey, a.pol.Trailers.HumanKey}
-	switch {
-	case strings.HasSuffix(key, ".key"):
-		v := strings.TrimRight(strings.TrimSpace(val.s), ":= ")
-		for _, k := range keys {
-			if val.dynamic || k != "" && strings.EqualFold(v, k) {
-				a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git config " + rawKey + "=" + val.show() + " turns a trailer of the agent's choosing into an " + keys[0] + " trailer"})
-				return
-			}
-		}
-	case strings.HasSuffix(key, ".cmd") || strings.HasSuffix(key, ".command"):
-		a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git config " + rawKey + " runs a command that writes commit trailers, which may forge the " + keys[0] + " trailer"})
-	}
+	a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.show(), Set: true, Dynamic: val.dynamic})
 }

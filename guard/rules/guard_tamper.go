@@ -30,8 +30,9 @@ var GuardTamper = Rule{
 	Judge: judgeGuardTamper,
 }
 
-// judgeGuardTamper decides the effects on the guard's controls: variables
-// (effect.Variable), fresh environments (effect.FreshEnv), nested agents
+// judgeGuardTamper decides the effects on the guard's controls: git
+// config that changes which hooks run or what trailers say
+// (effect.GitConfig), variables (effect.Variable), fresh environments (effect.FreshEnv), nested agents
 // (effect.NestedRun) and the changes tool code recognises as changes of a
 // control (effect.GuardChange), which are the guard's to make, never an
 // agent's.
@@ -56,6 +57,14 @@ func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 			}
 		}
 		return vs
+	case effect.GitConfig:
+		if r := tamperConfig(x, f); r != "" {
+			v := Verdict{Reason: r}
+			if strings.HasPrefix(strings.ToLower(x.Key), "trailer.") {
+				v.Instead = insteadControl[effect.Trailers]
+			}
+			return []Verdict{v}
+		}
 	case effect.Variable:
 		if r := tamperVariable(x); r != "" {
 			return []Verdict{{Reason: r}}
@@ -82,6 +91,36 @@ var insteadControl = map[effect.Control]string{
 	effect.Trailers:      "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones",
 	effect.BudgetLedger:  "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger",
 	effect.HookedHistory: "use git commit",
+}
+
+// tamperConfig says what a git config key does to the guard, or "" when
+// nothing: core.hooksPath and included config files choose which hooks
+// run (even unsetting them); a trailer.<token>.key naming one of the
+// policy's trailer keys makes any --trailer <token>=... that trailer, and
+// trailer.<token>.cmd runs a command whose output becomes a trailer.
+func tamperConfig(c effect.GitConfig, f *Facts) string {
+	key := strings.ToLower(c.Key)
+	switch {
+	case key == "core.hookspath":
+		return "setting core.hooksPath changes which git hooks run, which can switch the guard's hooks off"
+	case key == "include.path" || strings.HasPrefix(key, "includeif."):
+		return "including another git config file can change core.hooksPath"
+	case !strings.HasPrefix(key, "trailer.") || !c.Set || f.Policy == nil:
+		return ""
+	}
+	t := f.Policy.Trailers
+	switch {
+	case strings.HasSuffix(key, ".key"):
+		v := strings.TrimRight(strings.TrimSpace(c.Value), ":= ")
+		for _, k := range []string{t.AgentKey, t.SessionKey, t.HumanKey} {
+			if c.Dynamic || k != "" && strings.EqualFold(v, k) {
+				return "git config " + c.Key + "=" + c.Value + " turns a trailer of the agent's choosing into an " + t.AgentKey + " trailer"
+			}
+		}
+	case strings.HasSuffix(key, ".cmd") || strings.HasSuffix(key, ".command"):
+		return "git config " + c.Key + " runs a command that writes commit trailers, which may forge the " + t.AgentKey + " trailer"
+	}
+	return ""
 }
 
 // tamperVariable says what giving or taking away a variable does to the

@@ -53,10 +53,18 @@ func TestJudgeGuardTamper(t *testing.T) {
 		{"run --oversight pr-gated", effect.NestedRun{Oversight: []string{"pr-gated"}}, ""},
 		{"run --oversight pr-gated --oversight <unknown>", effect.NestedRun{Oversight: []string{"pr-gated", "<unknown>"}}, "--oversight <unknown>"},
 		{"run", effect.NestedRun{}, ""},
+		{"git config core.hooksPath", effect.GitConfig{Key: "core.hooksPath", Value: "/dev/null", Set: true}, "setting core.hooksPath"},
+		{"git config --unset core.hookspath", effect.GitConfig{Key: "core.hookspath"}, "setting core.hooksPath"},
+		{"git config includeIf", effect.GitConfig{Key: "includeIf.gitdir:/w/.path", Value: "x", Set: true}, "including another git config file"},
+		{"git config trailer.who.key Agent-Id", effect.GitConfig{Key: "trailer.who.key", Value: "agent-id:", Set: true}, "git config trailer.who.key=agent-id: turns a trailer of the agent's choosing into an Agent-Id trailer"},
+		{"git config trailer.who.key $k", effect.GitConfig{Key: "trailer.who.key", Value: "$k", Set: true, Dynamic: true}, "trailer.who.key=$k turns"},
+		{"git config trailer.who.key Reviewed-By", effect.GitConfig{Key: "trailer.who.key", Value: "Reviewed-By", Set: true}, ""},
+		{"git config trailer.x.cmd", effect.GitConfig{Key: "trailer.x.cmd", Value: "echo", Set: true}, "runs a command that writes commit trailers"},
+		{"git config user.name", effect.GitConfig{Key: "user.name", Value: "x", Set: true}, ""},
 		{"a forge effect", effect.ForgeAction{Op: effect.ForgeMerge, By: "gh"}, ""},
 		{"no effect", nil, ""},
 	} {
-		vs := judgeGuardTamper(tc.e, &Facts{Oversight: policy.OversightPRGated})
+		vs := judgeGuardTamper(tc.e, &Facts{Policy: policy.Default(), Oversight: policy.OversightPRGated})
 		switch {
 		case tc.want == "" && len(vs) > 0:
 			t.Errorf("%s: got %+v, want no verdict", tc.name, vs)
