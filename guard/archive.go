@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -148,12 +149,20 @@ func (a *analyzer) readTree(inv *invocation, x arg, what string) {
 	if !x.static() {
 		return
 	}
-	for _, p := range a.resolveArg(x, inv.st).paths {
+	t := a.resolveArg(x, inv.st)
+	if len(t.paths) == 0 {
+		return
+	}
+	// One operand is one read of a tree: the first of its resolutions
+	// that is a directory of secrets stands for it.
+	r := effect.Read{Target: effect.Target{Tool: inv.name, Path: t.paths[0], Shown: x.s, Glob: t.glob}, Verb: what + " reads", Tree: true}
+	for _, p := range t.paths {
 		if a.isSecretDir(p) {
-			a.report(inv, policy.RuleSecretFile, what+" reads the directory "+p+", whose files are secret", altSecret)
-			return
+			r.Path, r.Secret = p, p
+			break
 		}
 	}
+	a.judge(inv, r)
 }
 
 // isSecretDir reports whether everything below p is secret (~/.ssh, ~/.aws).

@@ -713,7 +713,7 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 			a.codeWrite(inv, args, 1)
 		}
 		if !ok || v.dynamic || v.list != nil {
-			a.report(inv, policy.RuleDeleteOutside, verb+" a path only known at run time", "delete with a literal path inside the worktree, or with rm in the shell")
+			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name + " code", Dynamic: true}, Verb: verb, Recursive: kind != apiDelete})
 			return
 		}
 		sub := *inv
@@ -817,7 +817,7 @@ func (a *analyzer) pathMethod(inv *invocation, lang, text string, pos int, args 
 	switch method := m[2]; method {
 	case "unlink", "rmdir", "rename", "replace":
 		if p.dynamic {
-			a.report(inv, policy.RuleDeleteOutside, inv.name+" code deletes a path only known at run time", "delete with a literal path inside the worktree, or with rm in the shell")
+			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name + " code", Dynamic: true}, Recursive: method == "rename" || method == "replace"})
 			return
 		}
 		a.deletePath(&sub, arg{s: p.s, src: p.s}, method == "rename" || method == "replace")

@@ -51,6 +51,9 @@ type Target struct {
 // Delete removes Path (a move's source counts: it disappears from there).
 type Delete struct {
 	Target
+	// Verb is what the tool does, as reasons say it, when not Tool +
+	// " deletes": "python code moves away".
+	Verb      string
 	Recursive bool
 	// Contains is a git directory or another agent's worktree below Path
 	// that a recursive delete of Path reaches, when Path itself is inside.
@@ -80,6 +83,9 @@ type Read struct {
 	// OtherEnviron: Path is /proc/<pid>/environ of a process only known at
 	// run time (/proc/$PPID/environ); Shown spells it.
 	OtherEnviron bool
+	// Tree: everything below Path is read (tar, zip -r, cp -r); Secret is
+	// then Path when it is a directory of secrets (~/.ssh, ~/.aws).
+	Tree bool
 }
 
 func (Read) isEffect() {}

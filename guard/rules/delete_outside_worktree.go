@@ -39,6 +39,15 @@ func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
 	switch {
 	case d.Remote:
 		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + " on another machine, outside the worktree"}}
+	case d.Dynamic && d.Shown == "":
+		// A value in code (shutil.rmtree(p), fs.rmSync(dir)) has no
+		// spelling to show.
+		verb := d.Verb
+		if verb == "" {
+			verb = d.Tool + " deletes"
+		}
+		return []Verdict{{Reason: verb + " a path only known at run time",
+			Instead: "delete with a literal path inside the worktree, or with rm in the shell"}}
 	case d.Dynamic:
 		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}

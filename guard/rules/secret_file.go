@@ -41,6 +41,8 @@ func judgeSecretFile(e effect.Effect, _ *Facts) []Verdict {
 		switch {
 		case e.OtherEnviron:
 			return []Verdict{{Reason: e.Verb + " " + e.Shown + ", the environment of another process"}}
+		case e.Secret != "" && e.Tree:
+			return []Verdict{{Reason: e.Verb + " the directory " + e.Secret + ", whose files are secret"}}
 		case e.Secret != "" && e.Glob:
 			return []Verdict{{Reason: e.Verb + " " + e.Shown + ", which can match the secret file " + e.Secret}}
 		case e.Secret != "":
