@@ -379,10 +379,14 @@ func (a *analyzer) exfilSink(inv *invocation) {
 		for _, x := range args {
 			send(x.secret)
 		}
+		hosts = connectHosts(inv.name, args)
 	case "scp", "sftp", "rsync":
 		for _, x := range args {
 			send(x.secret)
 			send(a.fileSecret(x, inv.st))
+			if h := remoteSpecHost(x); h != "" {
+				hosts = append(hosts, h)
+			}
 		}
 	case "dig", "nslookup", "host", "drill", "ping":
 		for _, x := range args {
@@ -433,6 +437,70 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 		}
 	}
 	return e
+}
+
+// connectHosts is the host a connecting client names: nc/ncat/telnet/ftp
+// HOST [PORT], ssh [USER@]HOST; none for a listener (nc -l), socat's
+// addresses or a host only known at run time.
+func connectHosts(name string, args []arg) []string {
+	var p parsed
+	switch name {
+	case "ssh":
+		p = parseOpts(args, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw", stop: true})
+		if len(p.rest) == 0 {
+			return nil
+		}
+		return staticHost(p.rest[0])
+	case "nc", "ncat", "netcat":
+		p = parseOpts(args, optSpec{short: "eciIOpqsTVwxXgGmMbd", long: longs("exec", "sh-exec", "lua-exec", "source", "source-port",
+			"wait", "idle-timeout", "proxy", "proxy-type", "proxy-auth", "output", "hex-dump", "allow", "allowfile", "deny", "denyfile", "max-conns")})
+		if p.has("l", "listen") {
+			return nil
+		}
+	case "telnet", "ftp":
+		p = parseOpts(args, optSpec{short: "bejlnS"})
+	default:
+		return nil
+	}
+	if len(p.operands) == 0 {
+		return nil
+	}
+	return staticHost(p.operands[0])
+}
+
+// staticHost is the host of a [user@]host word, or none.
+func staticHost(x arg) []string {
+	if !x.static() {
+		return nil
+	}
+	h := strings.TrimPrefix(x.s, "ssh://")
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	h, _, _ = strings.Cut(h, "/")
+	if strings.Count(h, ":") == 1 {
+		h, _, _ = strings.Cut(h, ":") // host:port
+	}
+	if h == "" || strings.HasPrefix(h, "-") {
+		return nil
+	}
+	return []string{strings.ToLower(h)}
+}
+
+// remoteSpecHost is the host of an scp/rsync operand ([user@]host:path,
+// host::module, rsync://host/…), or "".
+func remoteSpecHost(x arg) string {
+	if !x.static() || !isRemoteSpec(x.s) {
+		return ""
+	}
+	if h := urlHost(x.s); h != "" {
+		return h
+	}
+	h, _, _ := strings.Cut(x.s, ":")
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	return strings.ToLower(h)
 }
 
 // urlHost is the host of a URL argument ("https://x/y", "x.com/y" for

@@ -109,8 +109,9 @@ type MCPServer struct {
 
 // Network restricts where network clients may connect.
 type Network struct {
-	// AllowHosts, when not empty, are the only hosts curl, wget, httpie
-	// and friends may reach ("api.github.com", "*.internal.example").
+	// AllowHosts, when not empty, are the only hosts curl, wget, httpie,
+	// nc, ssh, telnet, ftp, scp and rsync may reach ("api.github.com",
+	// "*.internal.example").
 	// Secrets never leave, whatever the hosts.
 	AllowHosts []string `toml:"allow_hosts"`
 }

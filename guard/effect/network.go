@@ -5,8 +5,12 @@ package effect
 // a copy to another host (scp, rsync), a DNS lookup or ping whose name
 // can carry data, a gist.
 type Send struct {
-	By    string   // the client as a reason names it: "curl", "nc", "dig"
-	Hosts []string // the hosts named by URLs in the command, in order; none when it names none
+	By string // the client as a reason names it: "curl", "nc", "dig"
+	// Hosts are the hosts it connects to, as the command names them, in
+	// order: URLs' hosts, nc/ssh/telnet/ftp's host, scp/rsync's remotes;
+	// none when it names none (a DNS lookup, a gist, a host only known at
+	// run time).
+	Hosts []string
 	// Secrets are the secret sources whose data flows into what it sends,
 	// in the order the command sends them, through any pipeline,
 	// substitution, file or encoding step (base64, gzip, openssl enc).
