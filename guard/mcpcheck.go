@@ -11,7 +11,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
-	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -100,23 +99,21 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		if t.GitPush && len(branches) == 0 && env.Branch != "" {
 			branches = []string{env.Branch} // a push without a branch pushes the checked-out one, as git push does
 		}
+		// What the call does to each branch; protected-branch and
+		// foreign-branch judge it as they judge git (guard/rules).
+		op := effect.MCPWrite
+		switch {
+		case t.GitCheckout && !t.GitPush && !t.WritesRef:
+			op = effect.MCPCheckout
+		case !t.GitPush && !t.WritesRef:
+			op = effect.MCPActOn
+		}
 		for _, b := range branches {
-			if e.pol.IsProtectedBranch(b) {
-				// Say what the call does there: a workflow run on main
-				// writes nothing to it, but runs what main's workflows do.
-				verb := " writes to "
-				switch {
-				case t.GitCheckout && !t.GitPush && !t.WritesRef:
-					verb = " checks out "
-				case !t.GitPush && !t.WritesRef:
-					verb = " acts on "
-				}
-				a.report(inv, policy.RuleProtectedBranch, where+verb+b+", a protected branch (through an MCP server is still to "+b+")", altProtected)
-				continue
+			c := effect.BranchChange{Op: op, Branch: b, Args: where, Delete: t.Access == mcp.Destructive}
+			if op == effect.MCPWrite && !e.pol.IsProtectedBranch(b) {
+				c.CheckedOutBy = a.checkedOutElsewhere(strings.TrimPrefix(b, "refs/heads/"))
 			}
-			if t.WritesRef || t.GitPush {
-				e.mcpRefOwnership(a, inv, where, b, t.Access == mcp.Destructive)
-			}
+			a.judge(inv, c)
 		}
 	}
 	if t.GitCommit {
@@ -160,24 +157,6 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		Granted: e.mcpLevel(n, sp, hasPolicy), Listed: e.mcpToolAction(sp, n.Tool),
 		Own: t.Own, Guessed: !t.Known, Oversight: t.Merge || approve})
 	return strongest(append([]Decision{a.decision()}, subs...))
-}
-
-// mcpRefOwnership applies the swarm's branch ownership (package
-// guard/swarm, the rules git push follows) to a branch an MCP call writes:
-// pushing files to another agent's branch through the GitHub server is
-// pushing to that branch.
-func (e *Engine) mcpRefOwnership(a *analyzer, inv *invocation, where, branch string, deleting bool) {
-	op := swarm.RefUpdate
-	if deleting {
-		op = swarm.RefDelete
-	}
-	ref := branch
-	if !strings.HasPrefix(ref, "refs/") {
-		ref = "refs/heads/" + ref
-	}
-	if v := a.agent().MayWriteRef(ref, op, a.checkedOutElsewhere(strings.TrimPrefix(ref, "refs/heads/"))); v.Denied {
-		a.report(inv, policy.RuleForeignBranch, where+": "+v.Reason, v.Alternative)
-	}
 }
 
 // oversight is the oversight mode in force: run's override, else the policy's.

@@ -164,6 +164,9 @@ const (
 	RebaseCurrent                       // git rebase: rewrites the current branch
 	CommitCurrent                       // git commit/merge/am/cherry-pick/revert (Args): adds commits to the current branch
 	FetchInto                           // git fetch <remote> <src>:<branch> by force or from this repository (Args: the refspec)
+	MCPWrite                            // an MCP tool (Args: its name) pushes to or writes the branch on the forge (Delete: deletes it)
+	MCPCheckout                         // an MCP tool checks the branch out
+	MCPActOn                            // an MCP tool acts on the branch otherwise (runs its workflows, …)
 )
 
 func (BranchChange) isEffect() {}

@@ -53,6 +53,24 @@ func judgeForeignLocal(c *effect.BranchChange, f *Facts) []Verdict {
 	}
 	var verb string
 	switch c.Op {
+	case effect.MCPWrite:
+		// Pushing files to another agent's branch through the GitHub
+		// server is pushing to that branch.
+		if f.Policy.IsProtectedBranch(c.Branch) {
+			return nil // protected-branch says so
+		}
+		op := swarm.RefUpdate
+		if c.Delete {
+			op = swarm.RefDelete
+		}
+		ref := c.Branch
+		if !strings.HasPrefix(ref, "refs/") {
+			ref = "refs/heads/" + ref
+		}
+		if v := f.Agent.MayWriteRef(ref, op, c.CheckedOutBy); v.Denied {
+			return []Verdict{{Reason: c.Args + ": " + v.Reason, Instead: v.Alternative}}
+		}
+		return nil
 	case effect.BranchDelete:
 		verb = "git branch -d deletes"
 	case effect.BranchRename:

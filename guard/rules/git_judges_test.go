@@ -186,6 +186,12 @@ func TestJudgeBranchChange(t *testing.T) {
 		{"reset on main and master", effect.BranchChange{Op: effect.ResetCurrent, Current: []string{"main", "master"}}, []string{"protected-branch", "protected-branch"}},
 		{"rebase main", effect.BranchChange{Op: effect.RebaseBranch, Branch: "main"}, []string{"protected-branch"}},
 		{"fetch into main", effect.BranchChange{Op: effect.FetchInto, Branch: "main", Args: "+main:main"}, []string{"protected-branch"}},
+		{"MCP push to main", effect.BranchChange{Op: effect.MCPWrite, Branch: "main", Args: "mcp__github__push_files"}, []string{"protected-branch"}},
+		{"MCP push to own", effect.BranchChange{Op: effect.MCPWrite, Branch: "agent-1", Args: "mcp__github__push_files"}, nil},
+		{"MCP push to another agent's", effect.BranchChange{Op: effect.MCPWrite, Branch: "agent-2", Args: "mcp__github__push_files", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
+		{"MCP delete of another agent's", effect.BranchChange{Op: effect.MCPWrite, Branch: "agent/w9-beef/x", Args: "mcp__github__delete_branch", Delete: true}, []string{"foreign-branch"}},
+		{"MCP workflow run on main", effect.BranchChange{Op: effect.MCPActOn, Branch: "main", Args: "mcp__github__run_workflow"}, []string{"protected-branch"}},
+		{"MCP checkout of another agent's", effect.BranchChange{Op: effect.MCPCheckout, Branch: "agent-2", Args: "mcp__git__git_checkout", CheckedOutBy: "/w/agent-2"}, nil},
 	} {
 		got := ruleIDs(JudgeEffect(c.c, f))
 		if !reflect.DeepEqual(got, c.want) {

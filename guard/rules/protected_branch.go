@@ -128,6 +128,19 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 		if prot {
 			return []Verdict{{Reason: "git fetch " + c.Args + " moves the local protected branch " + b, Instead: "fetch into remote-tracking branches: git fetch origin"}}
 		}
+	case effect.MCPWrite, effect.MCPCheckout, effect.MCPActOn:
+		if pol.IsProtectedBranch(b) {
+			verb := " writes to "
+			switch c.Op {
+			case effect.MCPCheckout:
+				verb = " checks out "
+			case effect.MCPActOn:
+				// A workflow run on main writes nothing to it, but runs
+				// what main's workflows do.
+				verb = " acts on "
+			}
+			return one(c.Args + verb + b + ", a protected branch (through an MCP server is still to " + b + ")")
+		}
 	case effect.ResetCurrent, effect.RebaseCurrent, effect.CommitCurrent:
 		var out []Verdict
 		for _, cur := range c.Current {
