@@ -625,7 +625,10 @@ func (a *analyzer) find(inv *invocation) {
 				for _, g := range a.m.gitDirs {
 					for _, n := range gitDirNames {
 						if nameMatch(namePat, n) && a.findCanReach(start, g, inv.st) {
-							a.report(inv, policy.RuleDeleteOutside, "find -delete with -name "+namePat+" can delete "+path.Join(g, n)+" inside the repository's git directory", altDelete)
+							p := path.Join(g, n)
+							a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name, Path: p,
+								Place: effect.Place{Kind: effect.Outside, What: p + " inside the repository's git directory"}},
+								Verb: "find -delete with -name " + namePat + " can delete", Recursive: true})
 						}
 					}
 				}

@@ -52,7 +52,8 @@ type Target struct {
 type Delete struct {
 	Target
 	// Verb is what the tool does, as reasons say it, when not Tool +
-	// " deletes": "python code moves away".
+	// " deletes": "python code moves away", "find -delete with -name .git
+	// can delete".
 	Verb      string
 	Recursive bool
 	// Contains is a git directory or another agent's worktree below Path

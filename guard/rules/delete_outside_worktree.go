@@ -42,17 +42,13 @@ func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
 	case d.Dynamic && d.Shown == "":
 		// A value in code (shutil.rmtree(p), fs.rmSync(dir)) has no
 		// spelling to show.
-		verb := d.Verb
-		if verb == "" {
-			verb = d.Tool + " deletes"
-		}
-		return []Verdict{{Reason: verb + " a path only known at run time",
+		return []Verdict{{Reason: deletes(d) + " a path only known at run time",
 			Instead: "delete with a literal path inside the worktree, or with rm in the shell"}}
 	case d.Dynamic:
 		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
 	case d.Place.Kind == effect.Outside && !d.Place.Foreign:
-		v := Verdict{Reason: d.Tool + " deletes " + d.Place.What}
+		v := Verdict{Reason: deletes(d) + " " + d.Place.What}
 		if !d.Glob {
 			v.Instead = cacheAdvice(d.Path, f)
 		}
@@ -61,6 +57,14 @@ func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
 		return []Verdict{{Reason: d.Tool + " recursively deletes " + d.Path + ", which contains " + d.Contains}}
 	}
 	return nil
+}
+
+// deletes is what d's tool does, as reasons say it.
+func deletes(d effect.Delete) string {
+	if d.Verb != "" {
+		return d.Verb
+	}
+	return d.Tool + " deletes"
 }
 
 // toolCaches are caches outside the worktree that their own tool clears

@@ -46,7 +46,7 @@ func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 	switch e := e.(type) {
 	case effect.Delete:
 		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
-			return []Verdict{{Reason: e.Tool + " deletes " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
+			return []Verdict{{Reason: deletes(e) + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
 		}
 	case effect.WorkIn:
 		return judgeWorkIn(e, f)

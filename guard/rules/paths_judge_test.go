@@ -70,6 +70,8 @@ func TestJudgeDelete(t *testing.T) {
 			[]string{"delete-outside-worktree"}, "python code deletes a path only known at run time", "or with rm in the shell"},
 		{"code moving a value away", effect.Delete{Target: effect.Target{Tool: "node code", Dynamic: true}, Verb: "node code moves away"},
 			[]string{"delete-outside-worktree"}, "node code moves away a path only known at run time", "delete with a literal path"},
+		{"find -name reaching into the git dir", effect.Delete{Target: rm("/w/.git/index", outside("/w/.git/index inside the repository's git directory")), Verb: "find -delete with -name index can delete", Recursive: true},
+			[]string{"delete-outside-worktree"}, "find -delete with -name index can delete /w/.git/index inside the repository's git directory", "delete only inside"},
 		{"another machine", effect.Delete{Target: effect.Target{Tool: "rm", Shown: "`/srv`", Remote: true}},
 			[]string{"delete-outside-worktree"}, "rm deletes `/srv` on another machine", "delete only inside"},
 		{"recursive over a git dir", effect.Delete{Target: rm("/w/sub", effect.Place{Kind: effect.Inside}), Recursive: true, Contains: "/w/sub/.git"},
