@@ -104,16 +104,33 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 // variable, or a variable assigned from a secret source, among its words
 // (echo "$GITHUB_TOKEN" | nc x 80 sends the token).
 func (a *analyzer) printedSecret(words []*syntax.Word, st *state) string {
-	found := ""
 	for _, w := range words {
-		syntax.Walk(w, func(n syntax.Node) bool {
-			if pe, ok := n.(*syntax.ParamExp); ok && found == "" && pe.Param != nil {
-				found = a.varSecret(pe.Param.Value, st)
-			}
-			return found == ""
-		})
+		if s := a.partsSecret(w.Parts, st); s != "" {
+			return s
+		}
 	}
-	return found
+	return ""
+}
+
+// partsSecret is the taint of the first variable among a word's parts
+// ($X, "$X", "a${X}b"): a plain loop, no walk, since echo runs on the hot
+// path (substitutions are sources of their own, see secretSource).
+func (a *analyzer) partsSecret(parts []syntax.WordPart, st *state) string {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				if s := a.varSecret(x.Param.Value, st); s != "" {
+					return s
+				}
+			}
+		case *syntax.DblQuoted:
+			if s := a.partsSecret(x.Parts, st); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // secretCall recognises a simple command that prints secrets.
