@@ -79,6 +79,9 @@ func prePush(c Env) error {
 					problems = append(problems, fmt.Sprintf("%s: not a fast-forward as far as this repository knows (the remote's %s is not here): git fetch origin, then merge the remote branch (git merge origin/<branch>) and push without --force", u.remoteRef, short(u.remoteOID)))
 					continue
 				}
+				// The judge's words, with the two commits only the hook knows.
+				problems = append(problems, fmt.Sprintf("%s: %s (the remote's %s is not in the history of the pushed %s; rule %s); instead: %s", u.remoteRef, v.Reason, short(u.remoteOID), short(u.localOID), v.Rule, v.Instead))
+				continue
 			}
 			problems = append(problems, fmt.Sprintf("%s: %s (rule %s); instead: %s", u.remoteRef, v.Reason, v.Rule, v.Instead))
 		}
