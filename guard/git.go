@@ -315,7 +315,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	}
 	for _, x := range args {
 		if x.static() && x.s == "--no-verify" {
-			a.report(inv, policy.RuleGuardTamper, "git "+sub+" --no-verify skips the git hooks that check secrets and commit trailers", altNoVerify)
+			a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git " + sub + " --no-verify skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
 			break
 		}
 		if x.static() && x.s == "--" {
@@ -392,9 +392,9 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "prune":
 		a.judge(inv, effect.Discard{Loss: effect.LostUnreachable, Command: "git prune"})
 	case "commit-tree":
-		a.report(inv, policy.RuleGuardTamper, "git commit-tree creates commits without running the git hooks", "use git commit")
+		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit-tree creates commits without running the git hooks", Instead: "use git commit"})
 	case "fast-import":
-		a.report(inv, policy.RuleGuardTamper, "git fast-import creates commits without running the git hooks, with any trailer it is given", "use git commit")
+		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git fast-import creates commits without running the git hooks, with any trailer it is given", Instead: "use git commit"})
 	case "hash-object":
 		a.hashObjectCommit(inv, args)
 	case "replace":
@@ -636,7 +636,7 @@ func (a *analyzer) gitCommit(g *gitCtx, args []arg) {
 	p := parseOpts(args, optSpec{short: "mFCct", long: longs("message", "file", "reuse-message", "reedit-message", "template",
 		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), optionalLS: longs("gpg-sign", "untracked-files")})
 	if p.has("n") {
-		a.report(g.inv, policy.RuleGuardTamper, "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", altNoVerify)
+		a.judge(g.inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
 	}
 	for _, f := range p.values("F", "file", "t", "template", "pathspec-from-file") {
 		a.readPath(g.inv, f)
@@ -1098,12 +1098,12 @@ func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
 	unset := p.has("unset", "unset-all") || sub == "unset"
 	edit := p.has("e", "edit") || sub == "edit"
 	if edit {
-		a.report(inv, policy.RuleGuardTamper, "git config --edit opens the git config in an editor", "set single keys with git config <key> <value>")
+		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config --edit opens the git config in an editor", Instead: "set single keys with git config <key> <value>"})
 		return
 	}
 	if p.has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
 		if len(ops) > 0 && (ops[0].dynamic || strings.EqualFold(ops[0].s, "core") || strings.HasPrefix(strings.ToLower(ops[0].s), "include")) {
-			a.report(inv, policy.RuleGuardTamper, "removing or renaming the "+ops[0].show()+" config section can change core.hooksPath", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].show() + " config section can change core.hooksPath", Instead: altTamper})
 		}
 		return
 	}
@@ -1112,7 +1112,7 @@ func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
 	}
 	key := ops[0]
 	if key.dynamic {
-		a.report(inv, policy.RuleGuardTamper, "git config writes a key only known at run time, which may be core.hooksPath", "write the key literally")
+		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally"})
 		return
 	}
 	write := unset || p.has("add", "replace-all") || sub == "set" || len(ops) >= 2
@@ -1138,7 +1138,7 @@ func (a *analyzer) gitRm(g *gitCtx, args []arg) {
 	}
 	if p.has("cached") {
 		if f, ok := p.value("pathspec-from-file"); ok {
-			a.report(g.inv, policy.RuleGuardTamper, "git rm --cached --pathspec-from-file "+f.show()+" untracks paths the guard cannot see, which may include the files that configure it", "name the paths on the command line")
+			a.judge(g.inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached --pathspec-from-file " + f.show() + " untracks paths the guard cannot see, which may include the files that configure it", Instead: "name the paths on the command line"})
 		}
 		a.untrackProtected(g.inv, p.operands) // only the index changes
 		return
