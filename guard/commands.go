@@ -8,7 +8,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // invocation is one simple command as it will run, after wrappers such as
@@ -177,7 +176,7 @@ func (a *analyzer) hashCmd(inv *invocation) {
 			continue
 		}
 		if !prog.static() {
-			a.report(inv, policy.RuleDynamicCommand, "hash -p binds "+n.s+" to a program only known at run time", "run the program by its own name")
+			a.judge(inv, effect.HiddenCode{By: "hash -p", What: n.s, Why: effect.BoundProgram})
 			continue
 		}
 		if a.progs == nil {
@@ -304,8 +303,7 @@ func (a *analyzer) invoke(inv *invocation) {
 	}
 	head := inv.argv[0]
 	if head.dynamic || head.glob || head.echoed {
-		a.report(inv, policy.RuleDynamicCommand, "the command name "+quoteShow(head)+" is only known at run time, so the guard cannot check what runs",
-			"write the command name literally")
+		a.judge(inv, effect.HiddenCode{What: quoteShow(head), Why: effect.CommandName})
 		return
 	}
 	inv.name = commandName(head.s)
@@ -802,7 +800,7 @@ func (a *analyzer) envCmd(inv *invocation) {
 	}
 	if s, ok := p.value("S", "split-string"); ok {
 		if s.dynamic {
-			a.report(inv, policy.RuleDynamicCommand, "env -S splits text only known at run time into a command", "write the command literally")
+			a.judge(inv, effect.HiddenCode{By: "env -S", Why: effect.SplitText})
 			return
 		}
 		// The split words are env's own arguments again: options first
@@ -1079,8 +1077,7 @@ func (a *analyzer) xargs(inv *invocation) {
 	}
 	a.reinvoke(inv, argv, "xargs")
 	if spliced {
-		a.report(inv, policy.RuleDynamicCommand, "xargs puts its input into the text of a shell script, where a line of it runs as code",
-			"pass the input as an argument instead: xargs -I{} sh -c 'cmd \"$1\"' _ {}")
+		a.judge(inv, effect.HiddenCode{By: "xargs", What: "its input", Why: effect.SplicedInput})
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // commandVars hold commands that git or other tools run through a shell.
@@ -34,7 +33,7 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 	case commandVars[upper]:
 		for _, v := range val {
 			if v.dynamic {
-				a.report(rep, policy.RuleDynamicCommand, name+" is a command other programs run, and its value is only known at run time", "set "+name+" to a literal command")
+				a.judge(rep, effect.HiddenCode{What: name, Why: effect.CommandVariable})
 				continue
 			}
 			s := strings.TrimSpace(v.s)
@@ -147,7 +146,7 @@ func isGitInvocation(inv *invocation) bool {
 func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
 	if v.dynamic {
 		if strings.Contains(v.template(), "$(") || strings.Contains(v.template(), "`") || strings.Contains(v.template(), unknownMark) {
-			a.report(inv, policy.RuleDynamicCommand, "a prompt string only known at run time can run commands", "set prompts to literal text")
+			a.judge(inv, effect.HiddenCode{Why: effect.PromptText})
 		}
 		return
 	}
@@ -156,7 +155,7 @@ func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
 	}
 	w, err := syntax.NewParser().Document(strings.NewReader(v.s))
 	if err != nil {
-		a.report(inv, policy.RuleDynamicCommand, "a prompt string that does not parse can run commands", "set prompts to literal text")
+		a.judge(inv, effect.HiddenCode{What: v.s, Why: effect.PromptUnparsed})
 		return
 	}
 	saved := a.src

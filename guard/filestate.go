@@ -213,8 +213,7 @@ func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
 	}
 	if b.dynamic || b.subst {
 		if b.expanded {
-			a.report(inv, policy.RuleDynamicCommand, inv.name+" runs "+file+", which this command filled with text only known at run time",
-				"write the script with literal text, or run its commands directly")
+			a.judge(inv, effect.HiddenCode{By: inv.name, What: file, Why: effect.FilledScript})
 		}
 		return // the output of another program: as unknown as any file
 	}

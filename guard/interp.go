@@ -544,8 +544,7 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	if sites == 0 {
 		for _, m := range shellModules[lang] {
 			if strings.Contains(text, m) {
-				a.report(inv, policy.RuleDynamicCommand, inv.name+" code uses "+m+" in a way the guard cannot follow, so it may run any command",
-					"run the command directly in the shell instead of through "+m)
+				a.judge(inv, effect.HiddenCode{By: inv.name, What: m, Why: effect.ShellModule})
 				return
 			}
 		}
@@ -773,7 +772,7 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 	case apiCode:
 		v, ok := first()
 		if !ok || v.dynamic || v.list != nil {
-			a.report(inv, policy.RuleDynamicCommand, inv.name+" code evaluates code only known at run time", "write the code literally")
+			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.EvalCode})
 			return
 		}
 		a.code(inv, lang, arg{s: v.s})
@@ -859,7 +858,7 @@ func closingParen(text string, pos int, lang string) int {
 
 func (a *analyzer) codeShell(inv *invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
 	if !ok || len(args) == 0 {
-		a.report(inv, policy.RuleDynamicCommand, inv.name+" code runs a command the guard cannot read", "run the command directly in the shell")
+		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.UnreadCommand})
 		return
 	}
 	var argv []arg
@@ -886,7 +885,7 @@ func (a *analyzer) codeShell(inv *invocation, lang string, kind int, text string
 			}
 		}
 	case args[0].dynamic:
-		a.report(inv, policy.RuleDynamicCommand, inv.name+" code runs a command built at run time", "run the command directly in the shell")
+		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.BuiltCommand})
 		return
 	default:
 		a.script(args[0].s, inv.st.clone(), nil)
@@ -909,7 +908,7 @@ func (a *analyzer) inlineCommand(inv *invocation, lang, text string, pos int) {
 	}
 	cmd := text[pos : pos+end]
 	if strings.Contains(cmd, unknownMark) || strings.Contains(cmd, "#{") || (lang == "perl" || lang == "php") && perlVarRE().MatchString(cmd) {
-		a.report(inv, policy.RuleDynamicCommand, inv.name+" code runs a command built at run time", "run the command directly in the shell")
+		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.BuiltCommand})
 		return
 	}
 	a.script(cmd, inv.st.clone(), nil)

@@ -3,7 +3,7 @@ package guard
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // justCmd judges `just [options] [recipe [args]...]`: the recipes named (or
@@ -49,7 +49,7 @@ func (a *analyzer) justCmd(inv *invocation) {
 		var st fileStatus
 		if file != nil {
 			if !file.static() {
-				a.report(inv, policy.RuleDynamicCommand, "just reads a justfile named only at run time", "name the justfile literally")
+				a.judge(inv, effect.HiddenCode{By: "just", What: file.show(), Why: effect.JustfileName})
 				return
 			}
 			name = cleanJoin(d, file.s)
@@ -73,7 +73,7 @@ func (a *analyzer) justCmd(inv *invocation) {
 		for _, w := range words {
 			if w == "" {
 				if len(goals) == 0 {
-					a.report(inv, policy.RuleDynamicCommand, "just runs a recipe named only at run time", "name the recipe literally")
+					a.judge(inv, effect.HiddenCode{By: "just", Why: effect.RecipeName})
 					return
 				}
 				continue

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // makeCmd judges `make [options] [VAR=value] [targets]`: the recipes of the
@@ -22,8 +22,7 @@ func (a *analyzer) makeCmd(inv *invocation) {
 			if i > 0 && (args[i-1].s == "-f" || args[i-1].s == "-C") {
 				continue
 			}
-			a.report(inv, policy.RuleDynamicCommand, "make gets an argument only known at run time ("+x.show()+"), so the guard cannot tell which recipes run",
-				"name the make targets literally")
+			a.judge(inv, effect.HiddenCode{By: "make", What: x.show(), Why: effect.RunnerArgument})
 			return
 		}
 		s := x.s
@@ -70,8 +69,7 @@ func (a *analyzer) makeCmd(inv *invocation) {
 	}
 	dirs, ok := a.runnerCwds(inv, dir)
 	if !ok {
-		a.report(inv, policy.RuleDynamicCommand, "make runs in a directory only known at run time, so the guard cannot read its makefile",
-			"run make from the project directory, or name it with -C and a literal path")
+		a.judge(inv, effect.HiddenCode{By: "make", Why: effect.RunnerDir})
 		return
 	}
 	for _, d := range dirs {
@@ -106,7 +104,7 @@ func (a *analyzer) makeIn(inv *invocation, dir string, files []arg, goals []stri
 				// The makefile is standard input: judged from its text
 				// when known (a pipe of literal text, a here-document).
 				if inv.in == nil || inv.in.dynamic || inv.in.subst || inv.in.net {
-					a.report(inv, policy.RuleDynamicCommand, "make -f - reads its makefile from input only known at run time", "write the makefile to a file first")
+					a.judge(inv, effect.HiddenCode{By: "make", What: "standard input", Why: effect.RunnerInput})
 					return
 				}
 				name = "standard input"

@@ -3,7 +3,7 @@ package guard
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // osascript (macOS) runs AppleScript or JavaScript for Automation. Both
@@ -22,14 +22,14 @@ func (a *analyzer) osascript(inv *invocation) {
 	var text []string
 	for _, l := range lines {
 		if l.dynamic {
-			a.report(inv, policy.RuleDynamicCommand, "osascript runs a script only known at run time, which may run shell commands", "write the script literally")
+			a.judge(inv, effect.HiddenCode{By: "osascript", What: l.show(), Why: effect.AppleScript})
 			return
 		}
 		text = append(text, l.s)
 	}
 	for _, sh := range appleShellText(strings.Join(text, "\n")) {
 		if !sh.literal {
-			a.report(inv, policy.RuleDynamicCommand, "osascript's do shell script runs shell text built at run time", "run the shell command directly")
+			a.judge(inv, effect.HiddenCode{By: "osascript", Why: effect.AppleShell})
 			continue
 		}
 		a.script(sh.text, inv.st.clone(), nil)

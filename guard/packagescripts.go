@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // packageScripts judges the scripts of the nearest package.json that
@@ -92,7 +92,7 @@ func (a *analyzer) packageScripts(inv *invocation) {
 		}
 		if name == "" {
 			if len(scripts) > 0 {
-				a.report(inv, policy.RuleDynamicCommand, inv.name+" run gets a script name only known at run time", "name the script literally")
+				a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.ScriptName})
 			}
 			continue
 		}
@@ -149,8 +149,7 @@ func (a *analyzer) packageJSON(inv *invocation, dir string) (string, map[string]
 		Scripts map[string]any `json:"scripts"`
 	}
 	if err := json.Unmarshal([]byte(text), &pkg); err != nil {
-		a.report(inv, policy.RuleDynamicCommand, inv.name+" runs scripts from "+relToRoot(a.env.Root, file)+", which is not valid JSON, so the guard cannot check them",
-			"fix package.json, then run the script again")
+		a.judge(inv, effect.HiddenCode{By: inv.name, What: relToRoot(a.env.Root, file), Why: effect.InvalidJSON})
 		return "", nil, false
 	}
 	scripts := map[string]string{}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
@@ -139,7 +138,7 @@ func (a *analyzer) powershell(inv *invocation) {
 	for _, x := range inv.args() {
 		s := strings.ToLower(x.s)
 		if s == "-c" || s == "-command" || s == "-encodedcommand" || s == "-e" || s == "-ec" || strings.HasPrefix(s, "-command") {
-			a.report(inv, policy.RuleDynamicCommand, "swarm-guard cannot analyse PowerShell commands", "use bash syntax")
+			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.PowerShell})
 			return
 		}
 	}

@@ -3,7 +3,7 @@ package guard
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // taskCmd judges `task [options] [task...] [VAR=value] [-- args]` (go-task):
@@ -16,8 +16,7 @@ func (a *analyzer) taskCmd(inv *invocation) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		if !x.static() {
-			a.report(inv, policy.RuleDynamicCommand, "task gets an argument only known at run time ("+x.show()+"), so the guard cannot tell which tasks run",
-				"name the tasks literally")
+			a.judge(inv, effect.HiddenCode{By: "task", What: x.show(), Why: effect.RunnerArgument})
 			return
 		}
 		switch s := x.s; {
@@ -68,8 +67,7 @@ func (a *analyzer) taskCmd(inv *invocation) {
 		tf, ok := parseTaskfile(text)
 		rel := relToRoot(a.env.Root, name)
 		if !ok {
-			a.report(inv, policy.RuleDynamicCommand, "task runs tasks from "+rel+", which the guard cannot parse, so it cannot check what runs",
-				"run the task's commands directly")
+			a.judge(inv, effect.HiddenCode{By: "task", What: rel, Why: effect.UnparsableFile})
 			continue
 		}
 		base := name[:strings.LastIndexByte(name, '/')]

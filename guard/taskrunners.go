@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Task runners (make, npm/pnpm/yarn/bun scripts, just, task) run commands
@@ -86,8 +86,7 @@ func (a *analyzer) runnerCwds(inv *invocation, dir *arg) ([]string, bool) {
 // shell), and names the runner in every finding they produce.
 func (a *analyzer) runLines(inv *invocation, what, dir string, lines []string) {
 	if a.runnerDepth >= maxRunnerDepth {
-		a.report(inv, policy.RuleDynamicCommand, what+" runs other task runners more than "+itoa(maxRunnerDepth)+" levels deep",
-			"run the inner target or script directly")
+		a.judge(inv, effect.HiddenCode{By: what, What: itoa(maxRunnerDepth), Why: effect.TooDeep})
 		return
 	}
 	a.runnerDepth++
@@ -108,8 +107,7 @@ func (a *analyzer) runLines(inv *invocation, what, dir string, lines []string) {
 
 // unreadableRunner reports a runner whose file exists but cannot be read.
 func (a *analyzer) unreadableRunner(inv *invocation, what, file string) {
-	a.report(inv, policy.RuleDynamicCommand, what+" runs commands from "+file+", which the guard cannot read, so it cannot check what runs",
-		"run the commands of the recipe or script directly")
+	a.judge(inv, effect.HiddenCode{By: what, What: file, Why: effect.UnreadableFile})
 }
 
 // findUp returns the first of names found in dir or a parent directory up
