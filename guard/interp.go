@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 func registerInterpreters() {
