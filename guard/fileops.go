@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 func registerFileOps() {
@@ -416,7 +415,7 @@ func (a *analyzer) sedScript(inv *invocation, sc arg) {
 		if inv.in != nil && inv.in.net {
 			a.judge(inv, effect.UnreadCode{By: "sed's e", Code: inv.in.desc, How: effect.CommandLines})
 		} else {
-			a.report(inv, policy.RuleDynamicCommand, "sed's e runs text that is only known at run time as shell commands", "run the commands directly")
+			a.judge(inv, effect.HiddenCode{By: "sed's e", Why: effect.SedExecute})
 		}
 	}
 	for _, w := range fx.writes {
@@ -443,7 +442,7 @@ func (a *analyzer) editor(inv *invocation) {
 		if j := strings.Index(cmd, "!"); j >= 0 {
 			a.runScriptArg(inv, arg{s: cmd[j+1:], dynamic: strings.Contains(cmd, unknownMark), src: x.src}, inv.name+" :!")
 		} else if strings.Contains(cmd, "system(") {
-			a.report(inv, policy.RuleDynamicCommand, inv.name+" runs system() from the command line", "run the command directly in the shell")
+			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.EditorSystem})
 		}
 	}
 }
@@ -594,8 +593,7 @@ func (a *analyzer) find(inv *invocation) {
 				if i > 0 && strings.Contains(w.s, "{}") && a.isShellScriptPosition(e.argv, i) {
 					// Like xargs -I: each path becomes text of the script,
 					// and a file named $(...) runs as code.
-					a.report(inv, policy.RuleDynamicCommand, "find puts each path it finds into the text of a shell script, where a file name runs as code",
-						"pass the path as an argument instead: find ... -exec sh -c 'cmd \"$1\"' _ {} \\;")
+					a.judge(inv, effect.HiddenCode{By: "find", What: "each path", Why: effect.SplicedPaths})
 					break
 				}
 			}
@@ -608,7 +606,7 @@ func (a *analyzer) find(inv *invocation) {
 				// xargs find DIR, find . $EXPR: an unknown word may be
 				// -delete or -exec.
 				dynExpr = true
-				a.report(inv, policy.RuleDynamicCommand, "find's expression holds "+quoteShow(x)+", only known at run time; it may be -delete or -exec", "write find's expression literally")
+				a.judge(inv, effect.HiddenCode{By: "find", What: quoteShow(x), Why: effect.FindExpression})
 			}
 		}
 	}

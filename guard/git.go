@@ -40,7 +40,7 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 	for i < len(args) {
 		x := args[i]
 		if x.dynamic {
-			a.report(inv, policy.RuleDynamicCommand, "the git subcommand or option "+quoteShow(x)+" is only known at run time", "write the git command literally")
+			a.judge(inv, effect.HiddenCode{By: "git", What: quoteShow(x), Why: effect.GitWord})
 			return
 		}
 		s := x.s
@@ -85,7 +85,7 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 		case strings.HasPrefix(s, "--work-tree="):
 			g.workTree = arg{s: strings.TrimPrefix(s, "--work-tree="), src: x.src}
 		case strings.HasPrefix(s, "--exec-path="):
-			a.report(inv, policy.RuleDynamicCommand, "git --exec-path runs git subcommands from "+strings.TrimPrefix(s, "--exec-path="), "run git without --exec-path")
+			a.judge(inv, effect.HiddenCode{By: "git", What: strings.TrimPrefix(s, "--exec-path="), Why: effect.ExecPath})
 			return
 		case strings.HasPrefix(s, "-"):
 			// -p, -P, --no-pager, --bare, --literal-pathspecs, --version, ...
@@ -151,7 +151,7 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 			return
 		}
 		if val.dynamic {
-			a.report(inv, policy.RuleDynamicCommand, "the git alias "+name+" is only known at run time", "define aliases with literal values")
+			a.judge(inv, effect.HiddenCode{By: "git", What: name, Why: effect.GitAlias})
 			return
 		}
 		if strings.HasPrefix(val.s, "!") {
@@ -185,7 +185,7 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		return
 	}
 	if val.dynamic {
-		a.report(inv, policy.RuleDynamicCommand, "git runs the value of "+rawKey+" as a command, and that value is only known at run time", "set "+rawKey+" to a literal command")
+		a.judge(inv, effect.HiddenCode{By: "git", What: rawKey, Why: effect.ConfigCommand})
 		return
 	}
 	v := strings.TrimSpace(val.s)

@@ -93,8 +93,9 @@ const (
 	InvalidJSON
 	// SedExecute: sed's e runs text only known at run time as commands.
 	SedExecute
-	// AwkSystem: awk (By) runs system() from the command line.
-	AwkSystem
+	// EditorSystem: vim or ex (By) runs system() from the command line
+	// (-c 'call system(…)', +cmd).
+	EditorSystem
 
 	// Input spliced into the text of a shell script.
 

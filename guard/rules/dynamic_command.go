@@ -107,7 +107,7 @@ func hiddenReason(x effect.HiddenCode) (reason, instead string) {
 			"fix package.json, then run the script again"
 	case effect.SedExecute:
 		return "sed's e runs text that is only known at run time as shell commands", "run the commands directly"
-	case effect.AwkSystem:
+	case effect.EditorSystem:
 		return by + " runs system() from the command line", "run the command directly in the shell"
 	case effect.SplicedInput:
 		return "xargs puts its input into the text of a shell script, where a line of it runs as code",

@@ -42,7 +42,7 @@ func TestJudgeDynamicCommand(t *testing.T) {
 		{h("task", "Taskfile.yml", effect.UnparsableFile), dc, "task runs tasks from Taskfile.yml, which the guard cannot parse, so it cannot check what runs"},
 		{h("npm", "package.json", effect.InvalidJSON), dc, "npm runs scripts from package.json, which is not valid JSON, so the guard cannot check them"},
 		{h("sed's e", "", effect.SedExecute), dc, "sed's e runs text that is only known at run time as shell commands"},
-		{h("awk", "", effect.AwkSystem), dc, "awk runs system() from the command line"},
+		{h("vim", "", effect.EditorSystem), dc, "vim runs system() from the command line"},
 		{h("xargs", "its input", effect.SplicedInput), dc, "xargs puts its input into the text of a shell script, where a line of it runs as code"},
 		{h("find", "each path", effect.SplicedPaths), dc, "find puts each path it finds into the text of a shell script, where a file name runs as code"},
 		{h("make build", "3", effect.TooDeep), dc, "make build runs other task runners more than 3 levels deep"},
