@@ -73,7 +73,6 @@ func (e *Engine) newAnalyzer(env *Env) *analyzer {
 }
 
 func (a *analyzer) add(f finding) {
-	a.foreignFinding(&f)
 	a.findings = append(a.findings, f)
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // PathOp is what a file tool does with a path.
@@ -51,7 +50,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 		}
 		for _, q := range uniq(abs, real) {
 			if w.Protected = a.protectedHit(q, false); w.Protected != "" {
-				a.report(inv, policy.RuleGuardTamper, "writing "+w.Protected+" changes the guard's own configuration", altTamper)
+				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: "writing " + w.Protected + " changes the guard's own configuration", Instead: altTamper})
 				break
 			}
 		}

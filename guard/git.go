@@ -874,16 +874,16 @@ func (a *analyzer) gitClean(g *gitCtx, args []arg) {
 		}
 		rt := a.resolveArg(x, g.inv.st)
 		if rt.unknown || g.inv.st.remote {
-			a.report(g.inv, policy.RuleDeleteOutside, "git clean deletes in "+quoteShow(x)+", a location only known at run time", altDelete)
+			a.judge(g.inv, effect.Delete{Target: effect.Target{Tool: "git clean", Shown: quoteShow(x), Dynamic: true}})
 			continue
 		}
 		for _, p := range rt.paths {
 			if p == a.env.Root {
 				continue // the worktree's own untracked files: covered by destructive-git
 			}
-			if pl, why := a.classify(p, g.inv.st); pl == placeOutside {
-				a.report(g.inv, policy.RuleDeleteOutside, "git clean deletes untracked files in "+why, altDelete)
-			}
+			// Judged like rm's deletes: outside the worktree, or in another
+			// agent's worktree (foreign-worktree).
+			a.judge(g.inv, effect.Delete{Target: a.pathTarget("git clean", p, g.inv.st), Verb: "git clean deletes untracked files in"})
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -15,10 +14,8 @@ import (
 // every other branch belongs to another agent or a human.
 
 // foreignWorktreeMark is how classify names a path in another worktree;
-// add turns the delete/write finding it explains into foreign-worktree.
+// effectPlace marks such a place Foreign, for foreign-worktree's judge.
 const foreignWorktreeMark = ", inside another agent's worktree "
-
-func altForeignWorktree(home string) string { return rules.ForeignWorktreeInstead(home) }
 
 // agent is the swarm.Agent the engine judges for.
 func (a *analyzer) agent() swarm.Agent {
@@ -27,15 +24,6 @@ func (a *analyzer) agent() swarm.Agent {
 		home = a.env.Branch
 	}
 	return swarm.Agent{ID: a.env.AgentID, HomeBranch: home, Branch: a.env.Branch, OwnBranches: a.pol.Swarm.OwnBranches}
-}
-
-// foreignFinding rewrites a delete or write finding about a path in
-// another worktree into a foreign-worktree finding.
-func (a *analyzer) foreignFinding(f *finding) {
-	if (f.rule == policy.RuleDeleteOutside || f.rule == policy.RuleWriteOutside) && strings.Contains(f.reason, foreignWorktreeMark) {
-		f.rule = policy.RuleForeignWorktree
-		f.alt = altForeignWorktree(a.env.Root)
-	}
 }
 
 // checkedOutElsewhere returns the other worktree that has branch checked

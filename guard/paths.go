@@ -585,7 +585,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 		// the worktree is the primary reason.
 		hit := a.protectedHit(p, recursive)
 		if hit == p {
-			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard", Instead: altTamper})
 		}
 		d := effect.Delete{Target: a.pathTarget(verb, p, inv.st), Recursive: recursive}
 		d.Protected, d.Secret = hit, a.secretName(p)
@@ -594,7 +594,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 		}
 		a.judge(inv, d)
 		if hit != "" && hit != p {
-			a.report(inv, policy.RuleGuardTamper, verb+" deletes "+hit+", which configures the guard", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard", Instead: altTamper})
 		}
 	}
 }
@@ -638,14 +638,14 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 	for _, pat := range a.m.protected {
 		if base, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(base, "*?[{") && (static == base || under(static, base)) {
 			// Anything the glob matches lies inside a protected tree.
-			a.report(inv, policy.RuleGuardTamper, verb+" "+pattern+", inside "+base+", which configures the guard", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + pattern + ", inside " + base + ", which configures the guard", Instead: altTamper})
 			return
 		}
 		if strings.ContainsAny(pat, "*?[{") || a.m.exactOnly[pat] {
 			continue
 		}
 		if patternMatch(pattern, pat, walk) {
-			a.report(inv, policy.RuleGuardTamper, verb+" "+pat+" (matched by "+pattern+"), which configures the guard", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + pat + " (matched by " + pattern + "), which configures the guard", Instead: altTamper})
 			return
 		}
 	}
@@ -692,7 +692,7 @@ func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool
 		a.writes = append(a.writes, p)
 		w := effect.Write{Target: a.pathTarget(inv.name, p, inv.st), Verb: verb}
 		if w.Protected = a.protectedHit(p, false); w.Protected != "" {
-			a.report(inv, policy.RuleGuardTamper, verb+" "+w.Protected+", which configures the guard", altTamper)
+			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + w.Protected + ", which configures the guard", Instead: altTamper})
 		}
 		w.Secret = a.secretName(p)
 		if recursive {
@@ -701,7 +701,7 @@ func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool
 		a.judge(inv, w)
 		if recursive {
 			if hit := a.protectedHit(p, true); hit != "" && hit != p {
-				a.report(inv, policy.RuleGuardTamper, inv.name+" -R changes "+hit+", which configures the guard", altTamper)
+				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: inv.name + " -R changes " + hit + ", which configures the guard", Instead: altTamper})
 			}
 		}
 	}
