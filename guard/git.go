@@ -7,7 +7,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // gitCtx is one git invocation after its global options.
