@@ -574,9 +574,8 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 	for _, p := range t.paths {
 		if t.glob {
 			a.judge(inv, effect.Delete{Target: a.globTarget(verb, p, inv.st, t.walk), Recursive: recursive})
-			if wipesWorktree(p, a.env.Root) && !a.pol.Git.AllowWorktreeWipe {
-				a.report(inv, policy.RuleDestructiveGit, verb+" deletes everything in the worktree ("+p+"), uncommitted and untracked work included",
-					"delete the files you mean by name (rm -rf build dist); a wipe of the whole worktree is for a human ([git] allow_worktree_wipe)")
+			if wipesWorktree(p, a.env.Root) {
+				a.judge(inv, effect.Discard{Loss: effect.LostWorktree, Command: verb, Subject: p})
 			}
 			a.checkProtectedGlob(inv, p, t.walk, verb+" deletes")
 			continue

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/policy"
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 func registerRemote() {
@@ -159,16 +159,16 @@ func (a *analyzer) claude(inv *invocation) {
 		"append-system-prompt", "system-prompt", "resume", "session-id", "mcp-config", "add-dir", "tools", "agent", "agents",
 		"fallback-model", "effort", "debug-file", "max-budget-usd", "json-schema", "task-budget")})
 	if p.has("bare") {
-		a.report(inv, policy.RuleGuardTamper, "claude --bare starts an agent without hooks, so without this guard",
-			"start nested agents without --bare (swarm-guard run -- claude -p ... keeps them guarded)")
+		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --bare starts an agent without hooks, so without this guard",
+			Instead: "start nested agents without --bare (swarm-guard run -- claude -p ... keeps them guarded)"})
 	}
 	for _, s := range p.values("settings") {
 		if s.dynamic || strings.Contains(s.s, "disableAllHooks") || strings.Contains(s.s, `"hooks"`) {
-			a.report(inv, policy.RuleGuardTamper, "claude --settings can switch hooks off or replace them", "start nested agents without --settings overrides of hooks")
+			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --settings can switch hooks off or replace them", Instead: "start nested agents without --settings overrides of hooks"})
 		}
 	}
 	if src, ok := p.value("setting-sources"); ok && (src.dynamic || !strings.Contains(src.s, "project")) {
-		a.report(inv, policy.RuleGuardTamper, "claude --setting-sources without \"project\" skips this repository's hooks", "keep project in --setting-sources")
+		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --setting-sources without \"project\" skips this repository's hooks", Instead: "keep project in --setting-sources"})
 	}
 }
 

@@ -113,6 +113,7 @@ const (
 	LostUnreachableNow              // git gc --prune=now
 	LostUnreachable                 // git prune
 	LostSubmodules                  // git submodule deinit --force
+	LostWorktree                    // every entry of the worktree deleted (rm -rf ./* at its root); Subject is the pattern
 )
 
 func (Discard) isEffect() {}

@@ -20,6 +20,7 @@ var DestructiveGit = Rule{
 		"git restore .",
 		"git stash drop",
 		"git branch -D x",
+		"rm -rf ./*",
 	},
 	Allow: []string{
 		"git reset --soft HEAD~1",
@@ -38,7 +39,7 @@ const (
 
 // judgeDestructiveGit: every Discard is denied; its reason says what is
 // lost and its Instead how to keep it.
-func judgeDestructiveGit(e effect.Effect, _ *Facts) []Verdict {
+func judgeDestructiveGit(e effect.Effect, f *Facts) []Verdict {
 	if c, ok := e.(effect.GitConfig); ok {
 		if strings.EqualFold(c.Key, "clean.requireForce") && c.Set && (c.Dynamic || configFalse(c.Value)) {
 			return []Verdict{{Reason: "clean.requireForce=false makes git clean delete untracked files without -f", Instead: "leave clean.requireForce alone and preview with git clean -n"}}
@@ -96,6 +97,12 @@ func judgeDestructiveGit(e effect.Effect, _ *Facts) []Verdict {
 		v = Verdict{Reason: c + " deletes unreachable commits that could still be recovered", Instead: "run git gc without --prune=now"}
 	case effect.LostUnreachable:
 		v = Verdict{Reason: c + " deletes unreachable commits that could still be recovered", Instead: "leave unreachable objects to git's own gc"}
+	case effect.LostWorktree:
+		if f.Policy.Git.AllowWorktreeWipe {
+			return nil // [git] allow_worktree_wipe: the team lets agents start over
+		}
+		v = Verdict{Reason: c + " deletes everything in the worktree (" + s + "), uncommitted and untracked work included",
+			Instead: "delete the files you mean by name (rm -rf build dist); a wipe of the whole worktree is for a human ([git] allow_worktree_wipe)"}
 	case effect.LostSubmodules:
 		v = Verdict{Reason: c + " deletes submodule working trees with their uncommitted changes", Instead: "commit or stash the changes in the submodules first"}
 	default:

@@ -140,6 +140,7 @@ func TestJudgeDiscard(t *testing.T) {
 		{effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: "x"}, "git branch -D deletes x even if its commits are merged nowhere", "use git branch -d, which refuses to delete unmerged work"},
 		{effect.Discard{Loss: effect.LostOverwritten, Command: "git branch -M a b", Subject: "b"}, "git branch -M a b overwrites the existing branch b, whose commits may then be on no branch", "pick a new name, or use -m or -c, which refuse to overwrite an existing branch"},
 		{effect.Discard{Loss: effect.LostUnreachableNow, Command: "git gc --prune=now"}, "git gc --prune=now deletes unreachable commits that could still be recovered", "run git gc without --prune=now"},
+		{effect.Discard{Loss: effect.LostWorktree, Command: "rm", Subject: "/work/repo/*"}, "rm deletes everything in the worktree (/work/repo/*), uncommitted and untracked work included", "delete the files you mean by name (rm -rf build dist); a wipe of the whole worktree is for a human ([git] allow_worktree_wipe)"},
 	} {
 		vs := JudgeEffect(c.d, f)
 		if len(vs) != 1 || vs[0].Rule != policy.RuleDestructiveGit || vs[0].Reason != c.reason || vs[0].Instead != c.inst {
@@ -148,6 +149,12 @@ func TestJudgeDiscard(t *testing.T) {
 	}
 	if vs := JudgeEffect(effect.Push{Current: onAgent1}, f); len(vs) != 0 {
 		t.Errorf("a plain push of one's own branch: %+v", vs)
+	}
+	// [git] allow_worktree_wipe lets the team's agents start over.
+	wipe := *f.Policy
+	wipe.Git.AllowWorktreeWipe = true
+	if vs := JudgeEffect(effect.Discard{Loss: effect.LostWorktree, Command: "rm", Subject: "/work/repo/*"}, &Facts{Policy: &wipe}); len(vs) != 0 {
+		t.Errorf("a worktree wipe with allow_worktree_wipe: %+v", vs)
 	}
 }
 
