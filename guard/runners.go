@@ -184,7 +184,14 @@ func (a *analyzer) nix(inv *invocation) {
 		}
 	case "profile":
 		if len(args) > 1 && (args[1].s == "install" || args[1].s == "add") {
-			a.report(inv, "package-install", "nix profile install installs "+showArgs(args[2:])+", not on the system package allowlist", "ask a human to add it to [packages] system in .swarm-guard.toml")
+			// Judged like apt-get install: the [packages] system allowlist.
+			var ns []string
+			for _, x := range args[2:] {
+				if x.dynamic || !strings.HasPrefix(x.s, "-") {
+					ns = append(ns, x.show())
+				}
+			}
+			a.judge(inv, pkgRequest{eco: "system", names: ns}.effect("nix profile install"))
 		}
 	}
 }
