@@ -6,9 +6,26 @@
 // Shell commands are parsed with mvdan.cc/sh, never matched as text. The
 // analysis sees through quoting and escaping, wrappers (sudo, env, xargs,
 // find -exec, bash -c, eval, ssh, interpreters' one-liners), control flow,
-// functions, substitutions and here-documents. Each simple command becomes
-// effects: paths it deletes, writes or reads, git operations, SQL it sends,
-// packages it installs, text it runs as code. Rules judge the effects.
+// functions, substitutions and here-documents.
+//
+// Three layers, so a newcomer finds any decision in one place:
+//
+//   - the shell core (analyzer.go, interp.go, words.go, commands.go) turns
+//     a command into invocations: program, arguments, the working
+//     directories it may run in, its input and the state of the shell;
+//   - the tool families (git.go, paths.go and fileops.go, exfil.go,
+//     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
+//     an invocation does as effects (package guard/effect), with the facts
+//     only they can resolve: the absolute path an operand means and where
+//     it lies, the branch HEAD names, whether a secret flows into a send;
+//   - the rules (package guard/rules, one file per rule id) judge effects
+//     and hold every reason and alternative. effects.go hands each effect
+//     to rules.JudgeEffect; the pre-push hook and the MCP door build the
+//     same effects, so their decisions read the same.
+//
+// The tool packs (guard/packs: Terraform, Kubernetes, cloud, containers,
+// data stores, system) are argv patterns with their rule texts, matched in
+// packs_handler.go.
 //
 // The engine is pure: no process execution, no environment or clock
 // reads. What it needs from the file system (symlinks, which branch is
