@@ -98,8 +98,12 @@ func (r *Repo) HasBranch(name string) bool {
 // HooksDir returns the directory git runs hooks from: core.hooksPath when
 // set (relative values are relative to the worktree root), else
 // <common dir>/hooks.
-func (r *Repo) HooksDir() string {
-	if hp := r.ConfigValue("core", "hookspath"); hp != "" {
+func (r *Repo) HooksDir() string { return r.HooksDirIn(r.ReadConfig()) }
+
+// HooksDirIn is HooksDir with the repository's config already read
+// (ReadConfig), so a caller asking several questions reads it once.
+func (r *Repo) HooksDirIn(c *Config) string {
+	if hp := c.Value("core", "hookspath"); hp != "" {
 		if strings.HasPrefix(hp, "~/") {
 			if home, err := os.UserHomeDir(); err == nil {
 				hp = filepath.Join(home, hp[2:])
@@ -117,23 +121,45 @@ func (r *Repo) HooksDir() string {
 // worktree's config.worktree first). Section and key are matched
 // case-insensitively; subsections are not supported.
 func (r *Repo) ConfigValue(section, key string) string {
-	for _, f := range []string{filepath.Join(r.GitDir, "config.worktree"), filepath.Join(r.CommonDir, "config")} {
-		if v, ok := iniValue(f, section, key); ok {
+	return r.ReadConfig().Value(section, key)
+}
+
+// Config is the repository's config files as read once by ReadConfig:
+// the worktree's config.worktree, then the shared config (nil when a file
+// cannot be read).
+type Config struct {
+	files [2][]byte
+}
+
+// ReadConfig reads the repository's config files now. The result does not
+// follow later changes to them: use it for the questions of one moment.
+func (r *Repo) ReadConfig() *Config {
+	c := &Config{}
+	for i, f := range []string{filepath.Join(r.GitDir, "config.worktree"), filepath.Join(r.CommonDir, "config")} {
+		if data, err := os.ReadFile(f); err == nil {
+			c.files[i] = data
+		}
+	}
+	return c
+}
+
+// Value answers as ConfigValue does, from what ReadConfig read.
+func (c *Config) Value(section, key string) string {
+	for _, data := range c.files {
+		if data == nil {
+			continue
+		}
+		if v, ok := iniValue(data, section, key); ok {
 			return v
 		}
 	}
 	return ""
 }
 
-func iniValue(file, section, key string) (string, bool) {
-	f, err := os.Open(file)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
+func iniValue(data []byte, section, key string) (string, bool) {
 	cur := ""
 	val, found := "", false
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' || line[0] == ';' {

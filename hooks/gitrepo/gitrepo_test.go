@@ -70,3 +70,50 @@ func TestFindMainAndLinkedWorktrees(t *testing.T) {
 		t.Error("found a repository at /")
 	}
 }
+
+// One ReadConfig answers several questions as ConfigValue and HooksDir
+// do, the worktree's config.worktree first, and reflects the files as they
+// were when it read them.
+func TestReadConfigAnswersLikeConfigValue(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	main := filepath.Join(base, "repo")
+	git(t, base, "init", "-q", "-b", "main", main)
+	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
+	git(t, main, "worktree", "add", "-q", "-b", "agent-1", filepath.Join(base, "wt1"))
+	git(t, main, "remote", "add", "origin", "git@example.com:team/repo.git")
+	git(t, main, "config", "core.hooksPath", ".githooks")
+	git(t, main, "config", "extensions.worktreeConfig", "true")
+	git(t, filepath.Join(base, "wt1"), "config", "--worktree", "core.hooksPath", "/opt/hooks")
+
+	for _, dir := range []string{main, filepath.Join(base, "wt1")} {
+		r, ok := Find(dir)
+		if !ok {
+			t.Fatalf("%s: no worktree", dir)
+		}
+		c := r.ReadConfig()
+		if got, want := c.Value(`remote "origin"`, "URL"), r.ConfigValue(`remote "origin"`, "url"); got != want || got != "git@example.com:team/repo.git" {
+			t.Errorf("%s: origin %q, ConfigValue %q", dir, got, want)
+		}
+		if got, want := r.HooksDirIn(c), r.HooksDir(); got != want {
+			t.Errorf("%s: HooksDirIn %q, HooksDir %q", dir, got, want)
+		}
+		if got := c.Value("core", "nosuchkey"); got != "" {
+			t.Errorf("%s: missing key = %q", dir, got)
+		}
+	}
+	w, _ := Find(filepath.Join(base, "wt1"))
+	c := w.ReadConfig()
+	if got := w.HooksDirIn(c); got != "/opt/hooks" {
+		t.Errorf("config.worktree not first: HooksDirIn = %q", got)
+	}
+	git(t, filepath.Join(base, "wt1"), "config", "--worktree", "core.hooksPath", "/srv/hooks")
+	if got := w.HooksDirIn(c); got != "/opt/hooks" {
+		t.Errorf("a Config read before a change = %q, want the value it read", got)
+	}
+	if got := w.HooksDir(); got != "/srv/hooks" {
+		t.Errorf("HooksDir after the change = %q, want /srv/hooks", got)
+	}
+}

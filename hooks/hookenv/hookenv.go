@@ -139,16 +139,17 @@ func Build(o Options) *Context {
 	if iso := isolatedWorktree(r, where, cwd); iso != "" {
 		where = iso // a worktree Claude Code made for this agent is its own
 	}
-	if repo, ok := gitrepo.Find(where); ok {
+	if repo, ok := r.find(where); ok {
 		ctx.Repo = repo
+		cfg := repo.ReadConfig()
 		if ri, ok := env.Repo.(*repoInfo); ok {
-			ri.home, ri.origin = repo, normalizeRemote(repo.ConfigValue(`remote "origin"`, "url"), repo.Root)
+			ri.home, ri.origin = repo, normalizeRemote(cfg.Value(`remote "origin"`, "url"), repo.Root)
 		}
 		env.Root = r.resolve(repo.Root)
 		env.GitDir = r.resolve(repo.GitDir)
 		env.CommonDir = r.resolve(repo.CommonDir)
 		env.Branch, env.Detached = repo.Branch, repo.Detached
-		hooks := r.resolve(repo.HooksDir())
+		hooks := r.resolve(repo.HooksDirIn(cfg))
 		env.HooksDirs = []string{hooks}
 		if def := filepath.Join(env.CommonDir, "hooks"); def != hooks {
 			env.HooksDirs = append(env.HooksDirs, def)
@@ -189,12 +190,37 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 }
 
 // resolver resolves symlinks in paths that may not exist yet: the longest
-// existing prefix is resolved and the rest appended.
+// existing prefix is resolved and the rest appended. It also remembers the
+// worktrees found during one Build (find), so .git/HEAD and commondir are
+// read once per call, not once per question.
 type resolver struct {
 	cache map[string]string
+	repos map[string]*gitrepo.Repo // directory -> gitrepo.Find's answer (nil: none)
 }
 
-func newResolver() *resolver { return &resolver{cache: map[string]string{}} }
+func newResolver() *resolver {
+	return &resolver{cache: map[string]string{}, repos: map[string]*gitrepo.Repo{}}
+}
+
+// find is gitrepo.Find, answered once per directory during one Build. A
+// worktree's root is remembered too: Find from it finds the same worktree.
+// Each caller gets its own copy of the Repo.
+func (r *resolver) find(dir string) (*gitrepo.Repo, bool) {
+	dir = filepath.Clean(dir)
+	repo, seen := r.repos[dir]
+	if !seen {
+		repo, _ = gitrepo.Find(dir)
+		r.repos[dir] = repo
+		if repo != nil {
+			r.repos[repo.Root] = repo
+		}
+	}
+	if repo == nil {
+		return nil, false
+	}
+	cp := *repo
+	return &cp, true
+}
 
 func (r *resolver) resolve(p string) string {
 	if p == "" || p == "/" || p == "." {
@@ -243,11 +269,11 @@ func (*repoInfo) Exists(path string) bool {
 // with a name, isolated subagents) makes it for the agent itself, so it
 // is the agent's own, not another agent's. "" otherwise.
 func isolatedWorktree(r *resolver, home, cwd string) string {
-	homeRepo, ok := gitrepo.Find(home)
+	homeRepo, ok := r.find(home)
 	if !ok {
 		return ""
 	}
-	cur, ok := gitrepo.Find(cwd)
+	cur, ok := r.find(cwd)
 	if !ok || r.resolve(cur.Root) == r.resolve(homeRepo.Root) {
 		return ""
 	}
