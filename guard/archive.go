@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // Archivers and commands with an output-file option. An archiver is a file
@@ -103,7 +102,7 @@ func (a *analyzer) tar(inv *invocation) {
 			}
 		}
 		if p.has("P", "absolute-names") {
-			a.report(inv, policy.RuleWriteOutside, "tar -P extracts members to their absolute paths, which may be anywhere", altWrite)
+			a.judge(inv, effect.Write{Target: effect.Target{Tool: "tar"}, Verb: "tar -P extracts members to", Anywhere: true})
 		}
 		a.writeInto(inv, dir, "tar extracts into")
 	case "create":

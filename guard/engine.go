@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -164,7 +165,10 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return e.CheckCommand(*in.Command, env)
 	case ToolPowerShell:
 		a := e.newAnalyzer(env)
-		a.add(finding{rule: policy.RuleDynamicCommand, reason: "swarm-guard cannot analyse PowerShell commands", trigger: clip(derefOr(in.Command, "")), alt: "use the Bash tool instead"})
+		a.judge(nil, effect.HiddenCode{By: ToolPowerShell, Why: effect.PowerShellTool})
+		for i := range a.findings {
+			a.findings[i].trigger = clip(derefOr(in.Command, ""))
+		}
 		return a.decision()
 	case ToolRead:
 		return e.CheckPath(OpRead, in.FilePath, env)

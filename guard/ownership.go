@@ -5,7 +5,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // Ownership in a swarm (rules foreign-branch and foreign-worktree): the
@@ -126,8 +125,7 @@ func (a *analyzer) worktreePrune(inv *invocation, args []arg) {
 	if hasAnyFlag(args, "-n", "--dry-run") {
 		return
 	}
-	a.report(inv, policy.RuleForeignWorktree, "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
-		"leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go")
+	a.judge(inv, effect.PruneWorktrees{})
 }
 
 // ownPRSelector reports whether a gh/glab pull-request selector names the

@@ -110,6 +110,8 @@ const (
 	TooDeep
 	// PowerShell: pwsh -Command; the guard cannot analyse PowerShell.
 	PowerShell
+	// PowerShellTool: a call of Claude Code's PowerShell tool.
+	PowerShellTool
 )
 
 func (HiddenCode) isEffect() {}

@@ -72,6 +72,9 @@ type Write struct {
 	// Contains is a git directory or another agent's worktree below Path
 	// that a recursive change reaches.
 	Contains string
+	// Anywhere: where it writes comes from the data, not the command
+	// (tar -P extracts members to the absolute paths stored in them).
+	Anywhere bool
 }
 
 func (Write) isEffect() {}
@@ -114,6 +117,13 @@ type WorkDir struct {
 }
 
 func (WorkIn) isEffect() {}
+
+// PruneWorktrees drops the records of every worktree of the repository
+// whose directory is missing right now (git worktree prune), other
+// agents' included.
+type PruneWorktrees struct{}
+
+func (PruneWorktrees) isEffect() {}
 
 // Search reads the files below a directory whose names match a glob,
 // looking for a pattern (the Grep tool, grep -r --include, rg -g), or

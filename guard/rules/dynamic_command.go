@@ -119,6 +119,8 @@ func hiddenReason(x effect.HiddenCode) (reason, instead string) {
 		return by + " runs other task runners more than " + what + " levels deep", "run the inner target or script directly"
 	case effect.PowerShell:
 		return "swarm-guard cannot analyse PowerShell commands", "use bash syntax"
+	case effect.PowerShellTool:
+		return "swarm-guard cannot analyse PowerShell commands", "use the Bash tool instead"
 	}
 	return "", ""
 }

@@ -47,6 +47,7 @@ func TestJudgeDynamicCommand(t *testing.T) {
 		{h("find", "each path", effect.SplicedPaths), dc, "find puts each path it finds into the text of a shell script, where a file name runs as code"},
 		{h("make build", "3", effect.TooDeep), dc, "make build runs other task runners more than 3 levels deep"},
 		{h("pwsh", "", effect.PowerShell), dc, "swarm-guard cannot analyse PowerShell commands"},
+		{h("PowerShell", "", effect.PowerShellTool), dc, "swarm-guard cannot analyse PowerShell commands"},
 		{h("x", "", effect.Hidden(-1)), nil, ""},
 		{effect.UnreadCode{By: "sh", Code: "x", How: effect.ScriptInput}, []string{policy.RuleRemoteCode}, ""},
 	}
@@ -58,7 +59,7 @@ func TestJudgeDynamicCommand(t *testing.T) {
 			seen[x.Why] = true
 		}
 	}
-	for k := effect.CommandName; k <= effect.PowerShell; k++ {
+	for k := effect.CommandName; k <= effect.PowerShellTool; k++ {
 		if !seen[k] {
 			t.Errorf("kind %d has no case in this table", k)
 		}

@@ -44,6 +44,9 @@ func ForeignWorktreeInstead(home string) string {
 // fine; writing the guard's configuration is guard-tamper's).
 func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 	switch e := e.(type) {
+	case effect.PruneWorktrees:
+		return []Verdict{{Reason: "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
+			Instead: "leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go"}}
 	case effect.Delete:
 		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
 			return []Verdict{{Reason: deletes(e) + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}

@@ -91,6 +91,10 @@ func TestJudgeWrite(t *testing.T) {
 	foreignTamper.Protected = "/w2/.git/hooks/x"
 	runJudgeCases(t, []judgeCase{
 		{"inside", w("tee writes", "/w/x", effect.Place{Kind: effect.Inside}), nil, "", ""},
+		{"tar -P: paths from the archive", effect.Write{Target: effect.Target{Tool: "tar"}, Verb: "tar -P extracts members to", Anywhere: true},
+			[]string{"write-outside-worktree"}, "tar -P extracts members to their absolute paths, which may be anywhere", "write only inside the worktree"},
+		{"git worktree prune", effect.PruneWorktrees{}, []string{"foreign-worktree"}, "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
+			"leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go"},
 		{"temp dir", w("tee writes", "/tmp/x", effect.Place{Kind: effect.Writable}), nil, "", ""},
 		{"device", w("tee writes", "/dev/null", effect.Place{Kind: effect.Sink}), nil, "", ""},
 		{"home", w("tee writes", "/h/.bashrc", outside("/h/.bashrc, outside the worktree /w")),

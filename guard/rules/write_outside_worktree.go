@@ -41,6 +41,8 @@ func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
 	switch {
 	case w.Remote:
 		return []Verdict{{Reason: w.Verb + " " + w.Shown + " on another machine, outside the worktree"}}
+	case w.Anywhere:
+		return []Verdict{{Reason: w.Verb + " their absolute paths, which may be anywhere"}}
 	case w.Dynamic:
 		return []Verdict{{Reason: w.Verb + " " + w.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
