@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
@@ -30,15 +31,19 @@ func registerArchivers() {
 // tarValueShort are tar's short options that take a value.
 const tarValueShort = "fCTXbHKLNVgIF"
 
-var tarValueLong = longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
-	"tape-length", "newer", "after-date", "label", "listed-incremental", "use-compress-program", "info-script",
-	"new-volume-script", "to-command", "checkpoint-action", "rsh-command", "rmt-command", "index-file", "owner", "group",
-	"mode", "exclude", "transform", "xform", "strip-components", "suffix", "backup", "record-size", "volno-file",
-	"exclude-tag", "exclude-tag-under", "exclude-tag-all", "mtime", "sort", "occurrence", "hole-detection", "quoting-style",
-	"exclude-ignore", "exclude-ignore-recursive", "warning", "checkpoint", "atime-preserve", "numeric-owner")
+var tarValueLong = sync.OnceValue(func() map[string]bool {
+	return longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
+		"tape-length", "newer", "after-date", "label", "listed-incremental", "use-compress-program", "info-script",
+		"new-volume-script", "to-command", "checkpoint-action", "rsh-command", "rmt-command", "index-file", "owner", "group",
+		"mode", "exclude", "transform", "xform", "strip-components", "suffix", "backup", "record-size", "volno-file",
+		"exclude-tag", "exclude-tag-under", "exclude-tag-all", "mtime", "sort", "occurrence", "hole-detection", "quoting-style",
+		"exclude-ignore", "exclude-ignore-recursive", "warning", "checkpoint", "atime-preserve", "numeric-owner")
+})
 
 // tarOptional are long options whose value must be attached with "=".
-var tarOptional = longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
+var tarOptional = sync.OnceValue(func() map[string]bool {
+	return longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
+})
 
 func (a *analyzer) tar(inv *invocation) {
 	args := inv.args()
@@ -58,7 +63,7 @@ func (a *analyzer) tar(inv *invocation) {
 		}
 		args = append(expanded, vals...)
 	}
-	p := parseOpts(args, optSpec{short: tarValueShort, long: tarValueLong, optionalLS: tarOptional})
+	p := parseOpts(args, optSpec{short: tarValueShort, long: tarValueLong(), optionalLS: tarOptional()})
 	mode := ""
 	for _, o := range p.opts {
 		switch o.name {
@@ -318,7 +323,7 @@ func (a *analyzer) compiler(inv *invocation) {
 // goOutput handles go build -o and go test -o, and the programs -exec and
 // -toolexec make go run.
 func (a *analyzer) goOutput(inv *invocation) {
-	sub, rest := splitSub(inv.args(), goValueOpts)
+	sub, rest := splitSub(inv.args(), goValueOpts())
 	switch sub {
 	case "build", "test", "run", "install", "vet", "generate":
 	default:

@@ -122,7 +122,7 @@ func registerHandlers() {
 	for _, n := range shellNames {
 		handlers[n] = (*analyzer).shell
 	}
-	for n := range dataCommands {
+	for n := range dataCommands() {
 		if _, ok := handlers[n]; !ok {
 			handlers[n] = (*analyzer).dataCommand
 		}
@@ -188,17 +188,20 @@ func (a *analyzer) hashCmd(inv *invocation) {
 
 // dataCommands treat their arguments as data or only look at file names:
 // naming a secret file in them is not access.
-var dataCommands = map[string]bool{
-	"echo": true, "true": true, "false": true, ":": true, "test": true, "[": true,
-	"ls": true, "stat": true, "file": true, "du": true, "realpath": true, "readlink": true, "basename": true,
-	"dirname": true, "which": true, "type": true, "whereis": true, "man": true, "help": true, "date": true,
-	"sleep": true, "pwd": true, "id": true, "whoami": true, "uname": true, "hostname": true, "mkdir": true,
-	"exit": true, "return": true, "wait": true, "jobs": true, "kill": true, "hash": true, "ulimit": true,
-	"umask": true, "history": true, "tput": true, "clear": true, "seq": true, "yes": true, "expr": true,
-	"let": true, "shopt": true, "setopt": true, "unsetopt": true, "emulate": true, "compgen": true,
-	"complete": true, "disown": true, "bg": true, "fg": true, "logger": true, "notify-send": true,
-	"gh": true, "lsof": true, "ps": true, "pgrep": true, "uptime": true, "nproc": true, "free": true, "df": true,
-}
+var dataCommands = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{
+		"echo": true, "true": true, "false": true, ":": true, "test": true, "[": true,
+		"ls": true, "stat": true, "file": true, "du": true, "realpath": true, "readlink": true, "basename": true,
+		"dirname": true, "which": true, "type": true, "whereis": true, "man": true, "help": true, "date": true,
+		"sleep": true, "pwd": true, "id": true, "whoami": true, "uname": true, "hostname": true, "mkdir": true,
+		"exit": true, "return": true, "wait": true, "jobs": true, "kill": true, "hash": true, "ulimit": true,
+		"umask": true, "history": true, "tput": true, "clear": true, "seq": true, "yes": true, "expr": true,
+		"let": true, "shopt": true, "setopt": true, "unsetopt": true, "emulate": true, "compgen": true,
+		"complete": true, "disown": true, "bg": true, "fg": true, "logger": true, "notify-send": true,
+		"gh": true, "lsof": true, "ps": true, "pgrep": true, "uptime": true, "nproc": true, "free": true, "df": true,
+	}
+	return m
+})
 
 // versioned are interpreters installed under versioned names: python3.12.
 var versioned = map[string]string{"python": "python", "pypy": "python", "pip": "pip", "ruby": "ruby", "perl": "perl", "php": "php", "node": "node"}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
@@ -82,10 +83,12 @@ func moveOperands(p parsed) (sources []arg, dest arg, ok bool) {
 	return p.operands[:len(p.operands)-1], p.operands[len(p.operands)-1], true
 }
 
-var copySpec = optSpec{short: "tS", long: longs("target-directory", "suffix"), optionalLS: longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
+var copySpec = sync.OnceValue(func() optSpec {
+	return optSpec{short: "tS", long: longs("target-directory", "suffix"), optionalLS: longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
+})
 
 func (a *analyzer) mv(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec)
+	p := parseOpts(inv.args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -97,7 +100,7 @@ func (a *analyzer) mv(inv *invocation) {
 }
 
 func (a *analyzer) cp(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec)
+	p := parseOpts(inv.args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -179,7 +182,7 @@ func (a *analyzer) installCmd(inv *invocation) {
 }
 
 func (a *analyzer) ln(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec)
+	p := parseOpts(inv.args(), copySpec())
 	// A link to a secret file is a way to read it under another name.
 	sources := p.operands
 	if _, has := p.value("t", "target-directory"); !has && len(sources) > 1 {
@@ -731,21 +734,27 @@ func registerReaders() {
 }
 
 var (
-	grepValueLongs = longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
-		"include", "exclude", "exclude-dir", "exclude-from", "label", "group-separator")
-	grepSpec = optSpec{short: "efmABCdD", long: grepValueLongs, optionalLS: longs("color", "colour", "binary-files")}
+	grepValueLongs = sync.OnceValue(func() map[string]bool {
+		return longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
+			"include", "exclude", "exclude-dir", "exclude-from", "label", "group-separator")
+	})
+	grepSpec = sync.OnceValue(func() optSpec {
+		return optSpec{short: "efmABCdD", long: grepValueLongs(), optionalLS: longs("color", "colour", "binary-files")}
+	})
 	// ripgrep and the silver searcher take more values: -g GLOB, -t TYPE, -r REPLACEMENT.
-	rgSpec = optSpec{short: "efmABCgtTjMErG", long: longs("regexp", "file", "max-count", "after-context", "before-context",
-		"context", "glob", "iglob", "type", "type-not", "type-add", "threads", "max-columns", "max-filesize", "ignore-file",
-		"pre", "pre-glob", "encoding", "replace", "sort", "sortr", "colors", "context-separator", "max-depth", "path-separator",
-		"field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine", "hyperlink-format",
-		"file-search-regex", "ignore", "depth"), optionalLS: longs("color", "colour")}
+	rgSpec = sync.OnceValue(func() optSpec {
+		return optSpec{short: "efmABCgtTjMErG", long: longs("regexp", "file", "max-count", "after-context", "before-context",
+			"context", "glob", "iglob", "type", "type-not", "type-add", "threads", "max-columns", "max-filesize", "ignore-file",
+			"pre", "pre-glob", "encoding", "replace", "sort", "sortr", "colors", "context-separator", "max-depth", "path-separator",
+			"field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine", "hyperlink-format",
+			"file-search-regex", "ignore", "depth"), optionalLS: longs("color", "colour")}
+	})
 )
 
 func (a *analyzer) grepLike(inv *invocation) {
-	spec := grepSpec
+	spec := grepSpec()
 	if inv.name == "rg" || inv.name == "ag" || inv.name == "ack" {
-		spec = rgSpec
+		spec = rgSpec()
 	}
 	p := parseOpts(inv.args(), spec)
 	files := p.operands

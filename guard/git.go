@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
@@ -523,12 +524,14 @@ func (a *analyzer) inOwnWorktree(p string) bool {
 // branch -D main is protected-branch's alone).
 func (a *analyzer) protected(ref string) bool { return rules.ProtectedRef(a.pol, ref) }
 
-var pushSpec = optSpec{short: "o", long: longs("repo", "receive-pack", "exec", "push-option"),
-	optionalLS: longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
+var pushSpec = sync.OnceValue(func() optSpec {
+	return optSpec{short: "o", long: longs("repo", "receive-pack", "exec", "push-option"),
+		optionalLS: longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
+})
 
 func (a *analyzer) gitPush(g *gitCtx, args []arg) {
 	inv := g.inv
-	p := parseOpts(args, pushSpec)
+	p := parseOpts(args, pushSpec())
 	for _, c := range p.values("receive-pack", "exec") {
 		remote := *inv
 		remote.st = remoteState(inv.st)
@@ -684,11 +687,13 @@ func (a *analyzer) gitRebase(g *gitCtx, args []arg) {
 	}
 }
 
-var checkoutSpec = optSpec{short: "bBt", long: longs("orphan", "conflict", "pathspec-from-file"), optionalLS: longs("track", "recurse-submodules")}
+var checkoutSpec = sync.OnceValue(func() optSpec {
+	return optSpec{short: "bBt", long: longs("orphan", "conflict", "pathspec-from-file"), optionalLS: longs("track", "recurse-submodules")}
+})
 
 func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 	inv := g.inv
-	p := parseOpts(args, checkoutSpec)
+	p := parseOpts(args, checkoutSpec())
 	if p.has("p", "patch") {
 		return // interactive; nothing happens without a terminal
 	}

@@ -406,7 +406,7 @@ func apis(kind int, patterns ...string) []apiPattern {
 // process start would cost more than the whole decision.
 var langAPIs = sync.OnceValue(func() map[string][]codeAPI {
 	out := map[string][]codeAPI{}
-	for lang, groups := range langAPIPatterns {
+	for lang, groups := range langAPIPatterns() {
 		for _, g := range groups {
 			for _, p := range g.patterns {
 				out[lang] = append(out[lang], codeAPI{re: regexp.MustCompile(p), kind: g.kind})
@@ -416,69 +416,72 @@ var langAPIs = sync.OnceValue(func() map[string][]codeAPI {
 	return out
 })
 
-var langAPIPatterns = map[string][]apiPattern{
-	"python": concat(
-		apis(apiDeleteTree, `\brmtree\s*\(`, `\bremovedirs\s*\(`),
-		apis(apiDelete, `\bos\s*\.\s*(?:remove|unlink|rmdir)\s*\(`),
-		apis(apiShell, `\bos\s*\.\s*(?:system|popen)\s*\(`, `\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`,
-			`\bcommands\s*\.\s*getoutput\s*\(`, `\bcreate_subprocess_shell\s*\(`),
-		apis(apiArgv, `\bos\s*\.\s*(?:exec|spawn)[lvpe]*\s*\(`, `\bpty\s*\.\s*spawn\s*\(`, `\bcreate_subprocess_exec\s*\(`),
-		apis(apiWrite, `\bopen\s*\(`, `\bos\s*\.\s*(?:chmod|lchmod|chown|lchown|truncate|utime|mkdir|makedirs|mkfifo|chflags)\s*\(`),
-		apis(apiCode, `(?:^|[^.\w])(?:exec|eval)\s*\(`),
-		apis(apiMove, `\bshutil\s*\.\s*move\s*\(`, `\bos\s*\.\s*(?:rename|renames|replace)\s*\(`),
-		apis(apiCopy, `\bshutil\s*\.\s*(?:copy|copy2|copyfile|copytree|copymode|copystat)\s*\(`, `\bos\s*\.\s*(?:symlink|link)\s*\(`),
-		apis(apiPathMethod, `\b(?:pathlib\s*\.\s*)?(?:Path|PosixPath)\s*\(`),
-		apis(apiPip, `\bpip\s*\.\s*(?:_internal\s*\.\s*)?main\s*\(`),
-	),
-	"js": concat(
-		apis(apiDeleteTree, `\brmSync\s*\(`, `\brimraf(?:\.sync)?\s*\(`, `\bremoveSync\s*\(`, `\bemptyDirSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rm\s*\(`),
-		apis(apiDelete, `\b(?:rmdirSync|unlinkSync)\s*\(`, `\bfs(?:\.promises)?\s*\.\s*(?:rmdir|unlink)\s*\(`),
-		apis(apiShell, `\bexecSync\s*\(`, `(?:child_process|cp|\bproc)\s*\.\s*exec\s*\(`, `(?:^|[^.\w])exec\s*\(`, `\bexecaCommand(?:Sync)?\s*\(`),
-		apis(apiArgv, `\b(?:execFileSync|execFile|spawnSync|spawn)\s*\(`, `\bBun\s*\.\s*spawn(?:Sync)?\s*\(`, `\bexeca(?:Sync)?\s*\(`),
-		apis(apiWrite, `\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync)\s*\(`),
-		apis(apiCode, `(?:^|[^.\w])eval\s*\(`, `\bnew\s+Function\s*\(`),
-		apis(apiMove, `\brenameSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rename\s*\(`, `\bmoveSync\s*\(`),
-		apis(apiCopy, `\b(?:copyFileSync|cpSync|symlinkSync|linkSync|copySync)\s*\(`, `\bfs(?:\.promises)?\s*\.\s*(?:copyFile|cp|symlink|link)\s*\(`),
-	),
-	"perl": concat(
-		apis(apiDeleteTree, `\b(?:rmtree|remove_tree)\b\s*\(?`),
-		apis(apiDelete, `\bunlink\b\s*\(?`, `\brmdir\b\s*\(?`),
-		apis(apiShell, `\b(?:system|exec)\b\s*\(?`),
-		apis(apiInline, `\bqx\s*[({\[/|!]`, "`"),
-		apis(apiWrite, `\bopen\s*\(`),
-		apis(apiCode, `(?:^|[^.\w$])eval\s*(?:\(|["'$]|q[qw]?\b)`),
-	),
-	"ruby": concat(
-		apis(apiDeleteTree, `\b(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?`),
-		apis(apiDelete, `\bFileUtils\s*\.\s*(?:rm|rm_f|remove)\b\s*\(?`, `\b(?:File|Dir)\s*\.\s*(?:delete|unlink|rmdir)\b\s*\(?`),
-		apis(apiShell, `\b(?:system|exec|spawn)\b\s*\(?`, `\bIO\s*\.\s*popen\s*\(?`, `\bOpen3\s*\.\s*\w+\s*\(?`),
-		apis(apiInline, `%x\s*[({\[]`, "`"),
-		apis(apiWrite, `\bFile\s*\.\s*(?:write|open|binwrite)\s*\(?`),
-		apis(apiMove, `\bFileUtils\s*\.\s*(?:mv|move)\b\s*\(?`, `\bFile\s*\.\s*rename\b\s*\(?`),
-		apis(apiCopy, `\bFileUtils\s*\.\s*(?:cp|cp_r|copy|ln|ln_s|ln_sf)\b\s*\(?`, `\bFile\s*\.\s*(?:symlink|link)\b\s*\(?`),
-		apis(apiCode, `(?:^|[^.\w])(?:eval|instance_eval|class_eval|module_eval)\b\s*\(?`),
-	),
-	"php": concat(
-		apis(apiDelete, `\b(?:unlink|rmdir)\s*\(`),
-		apis(apiShell, `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`),
-		apis(apiInline, "`"),
-		apis(apiWrite, `\bfile_put_contents\s*\(`, `\bfopen\s*\(`),
-		apis(apiCode, `\b(?:eval|assert|create_function)\s*\(`),
-		apis(apiMove, `\brename\s*\(`),
-		apis(apiCopy, `\b(?:copy|symlink|link)\s*\(`),
-	),
-	"awk": apis(apiShell, `\bsystem\s*\(`),
-	"lua": concat(
-		apis(apiShell, `\bos\s*\.\s*execute\s*\(?`, `\bio\s*\.\s*popen\s*\(?`),
-		apis(apiDelete, `\bos\s*\.\s*remove\s*\(?`),
-		apis(apiWrite, `\bio\s*\.\s*open\s*\(`),
-	),
-	"r": concat(
-		apis(apiShell, `\bsystem2?\s*\(`, `\bshell\s*\(`),
-		apis(apiDeleteTree, `\bunlink\s*\(`),
-		apis(apiDelete, `\bfile\s*\.\s*remove\s*\(`),
-		apis(apiPackage, `\binstall\.packages\s*\(`, `\b(?:remotes|devtools|pak)\s*::\s*(?:install_\w+|pkg_install)\s*\(`, `\bBiocManager\s*::\s*install\s*\(`),
-	),
+// langAPIPatterns is built only by langAPIs, on first use.
+func langAPIPatterns() map[string][]apiPattern {
+	return map[string][]apiPattern{
+		"python": concat(
+			apis(apiDeleteTree, `\brmtree\s*\(`, `\bremovedirs\s*\(`),
+			apis(apiDelete, `\bos\s*\.\s*(?:remove|unlink|rmdir)\s*\(`),
+			apis(apiShell, `\bos\s*\.\s*(?:system|popen)\s*\(`, `\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`,
+				`\bcommands\s*\.\s*getoutput\s*\(`, `\bcreate_subprocess_shell\s*\(`),
+			apis(apiArgv, `\bos\s*\.\s*(?:exec|spawn)[lvpe]*\s*\(`, `\bpty\s*\.\s*spawn\s*\(`, `\bcreate_subprocess_exec\s*\(`),
+			apis(apiWrite, `\bopen\s*\(`, `\bos\s*\.\s*(?:chmod|lchmod|chown|lchown|truncate|utime|mkdir|makedirs|mkfifo|chflags)\s*\(`),
+			apis(apiCode, `(?:^|[^.\w])(?:exec|eval)\s*\(`),
+			apis(apiMove, `\bshutil\s*\.\s*move\s*\(`, `\bos\s*\.\s*(?:rename|renames|replace)\s*\(`),
+			apis(apiCopy, `\bshutil\s*\.\s*(?:copy|copy2|copyfile|copytree|copymode|copystat)\s*\(`, `\bos\s*\.\s*(?:symlink|link)\s*\(`),
+			apis(apiPathMethod, `\b(?:pathlib\s*\.\s*)?(?:Path|PosixPath)\s*\(`),
+			apis(apiPip, `\bpip\s*\.\s*(?:_internal\s*\.\s*)?main\s*\(`),
+		),
+		"js": concat(
+			apis(apiDeleteTree, `\brmSync\s*\(`, `\brimraf(?:\.sync)?\s*\(`, `\bremoveSync\s*\(`, `\bemptyDirSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rm\s*\(`),
+			apis(apiDelete, `\b(?:rmdirSync|unlinkSync)\s*\(`, `\bfs(?:\.promises)?\s*\.\s*(?:rmdir|unlink)\s*\(`),
+			apis(apiShell, `\bexecSync\s*\(`, `(?:child_process|cp|\bproc)\s*\.\s*exec\s*\(`, `(?:^|[^.\w])exec\s*\(`, `\bexecaCommand(?:Sync)?\s*\(`),
+			apis(apiArgv, `\b(?:execFileSync|execFile|spawnSync|spawn)\s*\(`, `\bBun\s*\.\s*spawn(?:Sync)?\s*\(`, `\bexeca(?:Sync)?\s*\(`),
+			apis(apiWrite, `\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync)\s*\(`),
+			apis(apiCode, `(?:^|[^.\w])eval\s*\(`, `\bnew\s+Function\s*\(`),
+			apis(apiMove, `\brenameSync\s*\(`, `\bfs(?:\.promises)?\s*\.\s*rename\s*\(`, `\bmoveSync\s*\(`),
+			apis(apiCopy, `\b(?:copyFileSync|cpSync|symlinkSync|linkSync|copySync)\s*\(`, `\bfs(?:\.promises)?\s*\.\s*(?:copyFile|cp|symlink|link)\s*\(`),
+		),
+		"perl": concat(
+			apis(apiDeleteTree, `\b(?:rmtree|remove_tree)\b\s*\(?`),
+			apis(apiDelete, `\bunlink\b\s*\(?`, `\brmdir\b\s*\(?`),
+			apis(apiShell, `\b(?:system|exec)\b\s*\(?`),
+			apis(apiInline, `\bqx\s*[({\[/|!]`, "`"),
+			apis(apiWrite, `\bopen\s*\(`),
+			apis(apiCode, `(?:^|[^.\w$])eval\s*(?:\(|["'$]|q[qw]?\b)`),
+		),
+		"ruby": concat(
+			apis(apiDeleteTree, `\b(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b\s*\(?`),
+			apis(apiDelete, `\bFileUtils\s*\.\s*(?:rm|rm_f|remove)\b\s*\(?`, `\b(?:File|Dir)\s*\.\s*(?:delete|unlink|rmdir)\b\s*\(?`),
+			apis(apiShell, `\b(?:system|exec|spawn)\b\s*\(?`, `\bIO\s*\.\s*popen\s*\(?`, `\bOpen3\s*\.\s*\w+\s*\(?`),
+			apis(apiInline, `%x\s*[({\[]`, "`"),
+			apis(apiWrite, `\bFile\s*\.\s*(?:write|open|binwrite)\s*\(?`),
+			apis(apiMove, `\bFileUtils\s*\.\s*(?:mv|move)\b\s*\(?`, `\bFile\s*\.\s*rename\b\s*\(?`),
+			apis(apiCopy, `\bFileUtils\s*\.\s*(?:cp|cp_r|copy|ln|ln_s|ln_sf)\b\s*\(?`, `\bFile\s*\.\s*(?:symlink|link)\b\s*\(?`),
+			apis(apiCode, `(?:^|[^.\w])(?:eval|instance_eval|class_eval|module_eval)\b\s*\(?`),
+		),
+		"php": concat(
+			apis(apiDelete, `\b(?:unlink|rmdir)\s*\(`),
+			apis(apiShell, `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`),
+			apis(apiInline, "`"),
+			apis(apiWrite, `\bfile_put_contents\s*\(`, `\bfopen\s*\(`),
+			apis(apiCode, `\b(?:eval|assert|create_function)\s*\(`),
+			apis(apiMove, `\brename\s*\(`),
+			apis(apiCopy, `\b(?:copy|symlink|link)\s*\(`),
+		),
+		"awk": apis(apiShell, `\bsystem\s*\(`),
+		"lua": concat(
+			apis(apiShell, `\bos\s*\.\s*execute\s*\(?`, `\bio\s*\.\s*popen\s*\(?`),
+			apis(apiDelete, `\bos\s*\.\s*remove\s*\(?`),
+			apis(apiWrite, `\bio\s*\.\s*open\s*\(`),
+		),
+		"r": concat(
+			apis(apiShell, `\bsystem2?\s*\(`, `\bshell\s*\(`),
+			apis(apiDeleteTree, `\bunlink\s*\(`),
+			apis(apiDelete, `\bfile\s*\.\s*remove\s*\(`),
+			apis(apiPackage, `\binstall\.packages\s*\(`, `\b(?:remotes|devtools|pak)\s*::\s*(?:install_\w+|pkg_install)\s*\(`, `\bBiocManager\s*::\s*install\s*\(`),
+		),
+	}
 }
 
 func concat(lists ...[]apiPattern) []apiPattern {

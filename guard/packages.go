@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
@@ -23,14 +24,18 @@ type pkgRequest struct {
 	hint  string   // how to install what the project declares instead
 }
 
-var npmValueOpts = longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
-	"loglevel", "install-strategy", "before", "cpu", "os", "libc", "access", "otp", "scope", "cwd", "dir", "C", "filter", "F", "package", "p", "call", "c")
+var npmValueOpts = sync.OnceValue(func() map[string]bool {
+	return longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
+		"loglevel", "install-strategy", "before", "cpu", "os", "libc", "access", "otp", "scope", "cwd", "dir", "C", "filter", "F", "package", "p", "call", "c")
+})
 
-var pipValueOpts = longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
-	"prefix", "root", "src", "upgrade-strategy", "platform", "python-version", "implementation", "abi", "only-binary", "no-binary",
-	"progress-bar", "log", "cache-dir", "trusted-host", "proxy", "retries", "timeout", "exists-action", "cert", "client-cert",
-	"config-settings", "C", "global-option", "report", "python", "group", "optional", "extra", "index", "default-index", "branch",
-	"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
+var pipValueOpts = sync.OnceValue(func() map[string]bool {
+	return longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
+		"prefix", "root", "src", "upgrade-strategy", "platform", "python-version", "implementation", "abi", "only-binary", "no-binary",
+		"progress-bar", "log", "cache-dir", "trusted-host", "proxy", "retries", "timeout", "exists-action", "cert", "client-cert",
+		"config-settings", "C", "global-option", "report", "python", "group", "optional", "extra", "index", "default-index", "branch",
+		"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
+})
 
 func (a *analyzer) packageManager(inv *invocation) {
 	defer a.packageRuns(inv)
@@ -67,7 +72,7 @@ func (a *analyzer) packageRuns(inv *invocation) {
 	case "go":
 		a.goOutput(inv)
 	case "npm", "pnpm", "yarn", "bun":
-		sub, rest := splitSub(args, npmValueOpts)
+		sub, rest := splitSub(args, npmValueOpts())
 		switch {
 		case inv.name == "npm" && (sub == "exec" || sub == "x"),
 			inv.name == "pnpm" && sub == "dlx", inv.name == "yarn" && sub == "dlx", inv.name == "bun" && sub == "x":
@@ -176,14 +181,14 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 	}
 	switch inv.name {
 	case "npm":
-		sub, rest := splitSub(args, npmValueOpts)
+		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
 		case "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add":
-			return req("npm", "npm ci, or npm install without package names", names("npm", operandsOf(rest, npmValueOpts), npmName))
+			return req("npm", "npm ci, or npm install without package names", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "exec", "x":
 			return a.npxRequest(rest)
 		case "init", "create":
-			ops := operandsOf(rest, npmValueOpts)
+			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
 				return req("npm", "", names("npm", ops[:1], createName))
 			}
@@ -191,97 +196,97 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 	case "npx", "bunx":
 		return a.npxRequest(args)
 	case "pnpx":
-		return req("npm", "", firstName(args, npmValueOpts, npmName)) // pnpx is pnpm dlx: it always downloads
+		return req("npm", "", firstName(args, npmValueOpts(), npmName)) // pnpx is pnpm dlx: it always downloads
 	case "yarn":
-		sub, rest := splitSub(args, npmValueOpts)
+		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
 		case "add":
-			return req("npm", "yarn install", names("npm", operandsOf(rest, npmValueOpts), npmName))
+			return req("npm", "yarn install", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "global":
-			if s2, r2 := splitSub(rest, npmValueOpts); s2 == "add" {
-				return req("npm", "", names("npm", operandsOf(r2, npmValueOpts), npmName))
+			if s2, r2 := splitSub(rest, npmValueOpts()); s2 == "add" {
+				return req("npm", "", names("npm", operandsOf(r2, npmValueOpts()), npmName))
 			}
 		case "dlx":
-			ops := operandsOf(rest, npmValueOpts)
+			ops := operandsOf(rest, npmValueOpts())
 			ns := names("npm", optValues(rest, "p", "package"), npmName)
 			if len(ns) == 0 && len(ops) > 0 {
 				ns = names("npm", ops[:1], npmName)
 			}
 			return req("npm", "", ns)
 		case "create":
-			return req("npm", "", names("npm", operandsOf(rest, npmValueOpts)[:min(1, len(operandsOf(rest, npmValueOpts)))], createName))
+			return req("npm", "", names("npm", operandsOf(rest, npmValueOpts())[:min(1, len(operandsOf(rest, npmValueOpts())))], createName))
 		}
 	case "pnpm", "bun":
-		sub, rest := splitSub(args, npmValueOpts)
+		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
 		case "add", "a":
-			return req("npm", inv.name+" install", names("npm", operandsOf(rest, npmValueOpts), npmName))
+			return req("npm", inv.name+" install", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "install", "i":
-			return req("npm", inv.name+" install without package names", names("npm", operandsOf(rest, npmValueOpts), npmName))
+			return req("npm", inv.name+" install without package names", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "dlx", "x":
-			ops := operandsOf(rest, npmValueOpts)
+			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
 				return req("npm", "", names("npm", ops[:1], npmName))
 			}
 		case "create":
-			ops := operandsOf(rest, npmValueOpts)
+			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
 				return req("npm", "", names("npm", ops[:1], createName))
 			}
 		}
 	case "pip", "pip3":
-		sub, rest := splitSub(args, pipValueOpts)
+		sub, rest := splitSub(args, pipValueOpts())
 		if sub == "install" {
 			return req("pip", "pip install -r requirements.txt, or pip install -e .", a.pipNames(rest))
 		}
 	case "uv":
-		sub, rest := splitSub(args, pipValueOpts)
+		sub, rest := splitSub(args, pipValueOpts())
 		switch sub {
 		case "pip":
-			if s2, r2 := splitSub(rest, pipValueOpts); s2 == "install" {
+			if s2, r2 := splitSub(rest, pipValueOpts()); s2 == "install" {
 				return req("pip", "uv pip install -r requirements.txt, or uv sync", a.pipNames(r2))
 			}
 		case "add":
 			return req("pip", "uv sync", a.pipNames(rest))
 		case "tool":
-			if s2, r2 := splitSub(rest, pipValueOpts); s2 == "install" || s2 == "run" {
-				return req("pip", "", append(firstName(r2, pipValueOpts, pyName), a.pipNames(optValues(r2, "with", "w", "from"))...))
+			if s2, r2 := splitSub(rest, pipValueOpts()); s2 == "install" || s2 == "run" {
+				return req("pip", "", append(firstName(r2, pipValueOpts(), pyName), a.pipNames(optValues(r2, "with", "w", "from"))...))
 			}
 		case "run":
 			return req("pip", "uv run without --with", a.pipNames(optValues(rest, "with", "w")))
 		}
 	case "uvx":
-		ns := firstName(args, pipValueOpts, pyName)
+		ns := firstName(args, pipValueOpts(), pyName)
 		if from := optValues(args, "from"); len(from) > 0 {
 			ns = a.pipNames(from)
 		}
 		return req("pip", "", append(ns, a.pipNames(optValues(args, "with", "w"))...))
 	case "poetry", "pdm", "rye":
-		sub, rest := splitSub(args, pipValueOpts)
+		sub, rest := splitSub(args, pipValueOpts())
 		if sub == "self" {
-			sub, rest = splitSub(rest, pipValueOpts)
+			sub, rest = splitSub(rest, pipValueOpts())
 		}
 		if sub == "add" {
 			return req("pip", inv.name+" install", a.pipNames(rest))
 		}
 	case "pipx":
-		sub, rest := splitSub(args, pipValueOpts)
+		sub, rest := splitSub(args, pipValueOpts())
 		switch sub {
 		case "install", "run":
 			if spec := optValues(rest, "spec"); len(spec) > 0 {
 				return req("pip", "", a.pipNames(spec))
 			}
-			return req("pip", "", firstName(rest, pipValueOpts, pyName))
+			return req("pip", "", firstName(rest, pipValueOpts(), pyName))
 		case "inject":
-			ops := operandsOf(rest, pipValueOpts)
+			ops := operandsOf(rest, pipValueOpts())
 			if len(ops) > 1 {
 				return req("pip", "", a.pipNames(ops[1:]))
 			}
 		}
 	case "conda", "mamba", "micromamba":
-		sub, rest := splitSub(args, pipValueOpts)
+		sub, rest := splitSub(args, pipValueOpts())
 		if sub == "install" || sub == "create" {
-			return req("pip", inv.name+" env update --file environment.yml", names("pip", operandsOf(rest, pipValueOpts), pyName))
+			return req("pip", inv.name+" env update --file environment.yml", names("pip", operandsOf(rest, pipValueOpts()), pyName))
 		}
 	case "go":
 		return a.goRequests(args)
@@ -304,13 +309,13 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 	case "cpanm", "cpan":
 		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.name, names("other", operandsOf(args, longs("l", "local-lib", "L", "mirror")), plainName)))
 	case "cargo":
-		sub, rest := splitSub(args, cargoValueOpts)
+		sub, rest := splitSub(args, cargoValueOpts())
 		switch sub {
 		case "add", "install", "binstall":
 			if hasFlag(rest, "--list") {
 				return nil
 			}
-			ns := names("cargo", operandsOf(rest, cargoValueOpts), plainName)
+			ns := names("cargo", operandsOf(rest, cargoValueOpts()), plainName)
 			for _, g := range optValues(rest, "git") {
 				ns = append(ns, g.show())
 			}
@@ -320,14 +325,14 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 			return req("cargo", "cargo build (dependencies from Cargo.toml)", ns)
 		}
 	case "gem":
-		sub, rest := splitSub(args, gemValueOpts)
+		sub, rest := splitSub(args, gemValueOpts())
 		if sub == "install" || sub == "i" {
-			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts), plainName))
+			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts()), plainName))
 		}
 	case "bundle", "bundler":
-		sub, rest := splitSub(args, gemValueOpts)
+		sub, rest := splitSub(args, gemValueOpts())
 		if sub == "add" {
-			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts), plainName))
+			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts()), plainName))
 		}
 	default:
 		return a.systemRequests(inv.name, args)
@@ -336,36 +341,44 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 }
 
 var (
-	goValueOpts    = longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
-	cargoValueOpts = longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
-		"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
-	gemValueOpts = longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
-		"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
-	systemValueOpts = longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
-		"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "appdir", "channel")
+	goValueOpts = sync.OnceValue(func() map[string]bool {
+		return longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
+	})
+	cargoValueOpts = sync.OnceValue(func() map[string]bool {
+		return longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
+			"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
+	})
+	gemValueOpts = sync.OnceValue(func() map[string]bool {
+		return longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
+			"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
+	})
+	systemValueOpts = sync.OnceValue(func() map[string]bool {
+		return longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
+			"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "appdir", "channel")
+	})
 )
 
 func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
 	var ops []arg
 	switch tool {
 	case "apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "port", "snap":
-		sub, rest := splitSub(args, systemValueOpts)
+		sub, rest := splitSub(args, systemValueOpts())
 		if sub != "install" && sub != "in" && sub != "reinstall" && sub != "groupinstall" && sub != "localinstall" {
 			return nil
 		}
-		ops = operandsOf(rest, systemValueOpts)
+		ops = operandsOf(rest, systemValueOpts())
 	case "apk":
-		sub, rest := splitSub(args, systemValueOpts)
+		sub, rest := splitSub(args, systemValueOpts())
 		if sub != "add" {
 			return nil
 		}
-		ops = operandsOf(rest, systemValueOpts)
+		ops = operandsOf(rest, systemValueOpts())
 	case "brew":
-		sub, rest := splitSub(args, systemValueOpts)
+		sub, rest := splitSub(args, systemValueOpts())
 		if sub != "install" && sub != "reinstall" && sub != "tap" {
 			return nil
 		}
-		ops = operandsOf(rest, systemValueOpts)
+		ops = operandsOf(rest, systemValueOpts())
 	case "pacman":
 		sync := false
 		for _, x := range args {
@@ -376,12 +389,12 @@ func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
 		if !sync {
 			return nil
 		}
-		ops = operandsOf(args, systemValueOpts)
+		ops = operandsOf(args, systemValueOpts())
 	case "nix-env":
 		if !hasFlag(args, "-i", "--install", "-iA") {
 			return nil
 		}
-		ops = operandsOf(args, systemValueOpts)
+		ops = operandsOf(args, systemValueOpts())
 	default:
 		return nil
 	}
@@ -410,7 +423,7 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 	var ns []string
 	switch sub {
 	case "get":
-		for _, x := range operandsOf(rest, goValueOpts) {
+		for _, x := range operandsOf(rest, goValueOpts()) {
 			if x.dynamic {
 				ns = append(ns, x.show())
 				continue
@@ -422,7 +435,7 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 			ns = append(ns, name)
 		}
 	case "install", "run":
-		ops := operandsOf(rest, goValueOpts)
+		ops := operandsOf(rest, goValueOpts())
 		if sub == "run" && len(ops) > 0 {
 			ops = ops[:1] // the rest are the program's arguments
 		}
@@ -452,7 +465,7 @@ func (a *analyzer) npxNames(args []arg) (fetched []string, local string) {
 	if len(ns) > 0 {
 		return ns, ""
 	}
-	ops := operandsOf(args, npmValueOpts)
+	ops := operandsOf(args, npmValueOpts())
 	if len(ops) == 0 {
 		return nil, ""
 	}
@@ -597,7 +610,7 @@ func (a *analyzer) pipNames(rest []arg) []string {
 			out = append(out, n)
 		}
 	}
-	for _, x := range operandsOf(rest, pipValueOpts) {
+	for _, x := range operandsOf(rest, pipValueOpts()) {
 		if x.dynamic {
 			out = append(out, x.show())
 			continue

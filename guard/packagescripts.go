@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
@@ -76,7 +77,7 @@ func (a *analyzer) packageScripts(inv *invocation) {
 		}
 		return
 	default:
-		if inv.name == "npm" || packageManagerBuiltins[sub] {
+		if inv.name == "npm" || packageManagerBuiltins()[sub] {
 			return
 		}
 		name, implicit = sub, true
@@ -163,11 +164,14 @@ func (a *analyzer) packageJSON(inv *invocation, dir string) (string, map[string]
 
 // packageManagerBuiltins are yarn, pnpm and bun commands that run before
 // a script of the same name would.
-var packageManagerBuiltins = map[string]bool{
-	"add": true, "remove": true, "rm": true, "install": true, "i": true, "dlx": true, "exec": true, "x": true, "why": true,
-	"list": true, "ls": true, "info": true, "init": true, "publish": true, "version": true, "upgrade": true, "up": true,
-	"update": true, "outdated": true, "audit": true, "config": true, "cache": true, "link": true, "unlink": true, "pack": true,
-	"create": true, "global": true, "workspace": true, "workspaces": true, "import": true, "licenses": true, "login": true,
-	"logout": true, "owner": true, "patch": true, "prune": true, "rebuild": true, "store": true, "fetch": true, "env": true,
-	"build": false, "test": false,
-}
+var packageManagerBuiltins = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{
+		"add": true, "remove": true, "rm": true, "install": true, "i": true, "dlx": true, "exec": true, "x": true, "why": true,
+		"list": true, "ls": true, "info": true, "init": true, "publish": true, "version": true, "upgrade": true, "up": true,
+		"update": true, "outdated": true, "audit": true, "config": true, "cache": true, "link": true, "unlink": true, "pack": true,
+		"create": true, "global": true, "workspace": true, "workspaces": true, "import": true, "licenses": true, "login": true,
+		"logout": true, "owner": true, "patch": true, "prune": true, "rebuild": true, "store": true, "fetch": true, "env": true,
+		"build": false, "test": false,
+	}
+	return m
+})

@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
@@ -173,13 +174,17 @@ func (a *analyzer) claude(inv *invocation) {
 }
 
 var (
-	curlSpec = optSpec{short: "oDdFHTKbcEeuUxXAmrwYyzCQ", long: longs("output", "data", "data-binary", "data-raw", "data-urlencode",
-		"data-ascii", "json", "form", "form-string", "upload-file", "header", "user", "config", "cookie", "cookie-jar", "dump-header",
-		"trace", "trace-ascii", "stderr", "proxy", "request", "url", "user-agent", "referer", "max-time", "connect-timeout",
-		"retry", "cacert", "cert", "key", "netrc-file", "write-out", "range", "output-dir", "resolve", "connect-to")}
-	wgetSpec = optSpec{short: "OoaiPeUTtwQ", long: longs("output-document", "output-file", "append-output", "input-file",
-		"directory-prefix", "post-file", "body-file", "load-cookies", "save-cookies", "certificate", "private-key",
-		"ca-certificate", "user-agent", "header", "user", "password", "timeout", "tries", "wait", "quota", "execute")}
+	curlSpec = sync.OnceValue(func() optSpec {
+		return optSpec{short: "oDdFHTKbcEeuUxXAmrwYyzCQ", long: longs("output", "data", "data-binary", "data-raw", "data-urlencode",
+			"data-ascii", "json", "form", "form-string", "upload-file", "header", "user", "config", "cookie", "cookie-jar", "dump-header",
+			"trace", "trace-ascii", "stderr", "proxy", "request", "url", "user-agent", "referer", "max-time", "connect-timeout",
+			"retry", "cacert", "cert", "key", "netrc-file", "write-out", "range", "output-dir", "resolve", "connect-to")}
+	})
+	wgetSpec = sync.OnceValue(func() optSpec {
+		return optSpec{short: "OoaiPeUTtwQ", long: longs("output-document", "output-file", "append-output", "input-file",
+			"directory-prefix", "post-file", "body-file", "load-cookies", "save-cookies", "certificate", "private-key",
+			"ca-certificate", "user-agent", "header", "user", "password", "timeout", "tries", "wait", "quota", "execute")}
+	})
 )
 
 // fetcher: curl and wget read and write files too (-o, -d @file, -T file).
@@ -220,7 +225,7 @@ func (a *analyzer) fetcher(inv *invocation) {
 	downloaded := &input{dynamic: true, net: true, desc: "the output of " + inv.name}
 	switch inv.name {
 	case "curl":
-		p := parseOpts(inv.args(), curlSpec)
+		p := parseOpts(inv.args(), curlSpec())
 		for _, o := range p.values("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr") {
 			out(o, "curl writes")
 		}
@@ -241,7 +246,7 @@ func (a *analyzer) fetcher(inv *invocation) {
 			}
 		}
 	case "wget":
-		p := parseOpts(inv.args(), wgetSpec)
+		p := parseOpts(inv.args(), wgetSpec())
 		for _, o := range p.values("O", "output-document", "o", "output-file", "a", "append-output", "save-cookies") {
 			out(o, "wget writes")
 		}

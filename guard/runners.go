@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // runner describes a tool whose job is to run another command: poetry run
@@ -15,44 +16,47 @@ type runner struct {
 	shell string  // an option whose value is a shell script (nix-shell --run)
 }
 
-var runners = map[string]runner{
-	"rtk":         {},
-	"chronic":     {},
-	"nocache":     {},
-	"torsocks":    {},
-	"xvfb-run":    {spec: optSpec{short: "nsfe", long: longs("server-num", "server-args", "auth-file", "error-file")}},
-	"valgrind":    {},
-	"proxychains": {spec: optSpec{short: "f"}},
-	"firejail":    {},
-	"direnv":      {sub: "exec", skip: 1},
-	"uv": {sub: "run", spec: optSpec{short: "wp", long: longs("with", "from", "python", "package", "env-file", "directory",
-		"project", "group", "extra", "index", "default-index", "with-requirements", "with-editable", "script")}},
-	"poetry":     {sub: "run", spec: optSpec{short: "C", long: longs("directory", "project")}},
-	"pipenv":     {sub: "run"},
-	"pdm":        {sub: "run", spec: optSpec{short: "p", long: longs("project")}},
-	"hatch":      {sub: "run"},
-	"rye":        {sub: "run"},
-	"bundle":     {sub: "exec"},
-	"bundler":    {sub: "exec"},
-	"conda":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-	"mamba":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-	"micromamba": {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-	"aws-vault":  {sub: "exec", skip: 1, spec: optSpec{long: longs("duration", "region", "mfa-token", "role-ttl")}},
-	"op":         {sub: "run", spec: optSpec{long: longs("env-file", "account")}},
-	"doppler":    {sub: "run", spec: optSpec{short: "pc", long: longs("project", "config", "command", "token")}, shell: "command"},
-	"infisical":  {sub: "run", spec: optSpec{long: longs("env", "path", "projectId", "token", "command")}, shell: "command"},
-	"chamber":    {sub: "exec", skip: 1},
-	"dotenv":     {spec: optSpec{short: "efvc", long: longs("env-file", "value", "cascade")}},
-	"env-cmd":    {spec: optSpec{short: "fre", long: longs("file", "rc-file", "environments")}},
-	"systemd-run": {spec: optSpec{short: "upEHM", long: longs("unit", "property", "uid", "gid", "setenv", "working-directory",
-		"machine", "slice", "description", "host", "nice", "on-calendar", "on-active")}},
-	"unshare":   {spec: optSpec{short: "SGR", long: longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
-	"nix-shell": {spec: optSpec{short: "pAI", long: longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
-	"sg":        {},
-}
+var runners = sync.OnceValue(func() map[string]runner {
+	m := map[string]runner{
+		"rtk":         {},
+		"chronic":     {},
+		"nocache":     {},
+		"torsocks":    {},
+		"xvfb-run":    {spec: optSpec{short: "nsfe", long: longs("server-num", "server-args", "auth-file", "error-file")}},
+		"valgrind":    {},
+		"proxychains": {spec: optSpec{short: "f"}},
+		"firejail":    {},
+		"direnv":      {sub: "exec", skip: 1},
+		"uv": {sub: "run", spec: optSpec{short: "wp", long: longs("with", "from", "python", "package", "env-file", "directory",
+			"project", "group", "extra", "index", "default-index", "with-requirements", "with-editable", "script")}},
+		"poetry":     {sub: "run", spec: optSpec{short: "C", long: longs("directory", "project")}},
+		"pipenv":     {sub: "run"},
+		"pdm":        {sub: "run", spec: optSpec{short: "p", long: longs("project")}},
+		"hatch":      {sub: "run"},
+		"rye":        {sub: "run"},
+		"bundle":     {sub: "exec"},
+		"bundler":    {sub: "exec"},
+		"conda":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
+		"mamba":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
+		"micromamba": {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
+		"aws-vault":  {sub: "exec", skip: 1, spec: optSpec{long: longs("duration", "region", "mfa-token", "role-ttl")}},
+		"op":         {sub: "run", spec: optSpec{long: longs("env-file", "account")}},
+		"doppler":    {sub: "run", spec: optSpec{short: "pc", long: longs("project", "config", "command", "token")}, shell: "command"},
+		"infisical":  {sub: "run", spec: optSpec{long: longs("env", "path", "projectId", "token", "command")}, shell: "command"},
+		"chamber":    {sub: "exec", skip: 1},
+		"dotenv":     {spec: optSpec{short: "efvc", long: longs("env-file", "value", "cascade")}},
+		"env-cmd":    {spec: optSpec{short: "fre", long: longs("file", "rc-file", "environments")}},
+		"systemd-run": {spec: optSpec{short: "upEHM", long: longs("unit", "property", "uid", "gid", "setenv", "working-directory",
+			"machine", "slice", "description", "host", "nice", "on-calendar", "on-active")}},
+		"unshare":   {spec: optSpec{short: "SGR", long: longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
+		"nix-shell": {spec: optSpec{short: "pAI", long: longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
+		"sg":        {},
+	}
+	return m
+})
 
 func registerRunners() {
-	for name := range runners {
+	for name := range runners() {
 		handlers[name] = (*analyzer).runCommand
 	}
 	handlers["screen"] = (*analyzer).screen
@@ -68,7 +72,7 @@ func registerRunners() {
 // runCommand handles the runners table. Tools that also install packages
 // (uv, poetry, bundle, conda) are checked for installs first.
 func (a *analyzer) runCommand(inv *invocation) {
-	r := runners[inv.name]
+	r := runners()[inv.name]
 	args := inv.args()
 	if r.sub != "" {
 		if len(args) == 0 || args[0].s != r.sub {

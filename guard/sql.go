@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
@@ -18,37 +19,40 @@ type sqlClient struct {
 	attachedPassword bool
 }
 
-var sqlClients = map[string]sqlClient{
-	"psql": {spec: optSpec{short: "cdfhpUvoLPTFR", long: longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
-		sqlOpts: []string{"c", "command"}, outOpts: []string{"o", "output", "L", "log-file"}},
-	"mysql": {spec: optSpec{short: "euhPDSO", long: longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
-		sqlOpts: []string{"e", "execute", "init-command"}, outOpts: []string{"tee"}, attachedPassword: true},
-	"sqlite3": {spec: optSpec{long: longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
-		sqlOpts: []string{"cmd"}, positional: true},
-	"duckdb": {spec: optSpec{short: "cs", long: longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
-		sqlOpts: []string{"c", "s", "cmd"}, positional: true},
-	"sqlcmd": {spec: optSpec{short: "QqSUPdiovHlstwWabcefhkmruxyYz", long: longs("query", "server", "user-name", "database", "input-file", "output-file")},
-		sqlOpts: []string{"Q", "q", "query"}, outOpts: []string{"o", "output-file"}},
-	"clickhouse-client": {spec: optSpec{short: "qhpuPd", long: longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
-		sqlOpts: []string{"q", "query"}},
-	"clickhouse-local": {spec: optSpec{short: "qS", long: longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
-		sqlOpts: []string{"q", "query"}},
-	"usql":      {spec: optSpec{short: "cfo", long: longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
-	"snowsql":   {spec: optSpec{short: "qfacudsrwo", long: longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
-	"trino":     {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-	"presto":    {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-	"spark-sql": {spec: optSpec{short: "ef", long: longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
-	"hive":      {spec: optSpec{short: "ef", long: longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-	"beeline":   {spec: optSpec{short: "eufnpd", long: longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-	"pgcli":     {spec: optSpec{short: "hpUd", long: longs("host", "port", "username", "dbname")}},
-	"mycli":     {spec: optSpec{short: "hPuDe", long: longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
-	"litecli":   {spec: optSpec{short: "e", long: longs("execute")}, sqlOpts: []string{"e", "execute"}},
-}
+var sqlClients = sync.OnceValue(func() map[string]sqlClient {
+	m := map[string]sqlClient{
+		"psql": {spec: optSpec{short: "cdfhpUvoLPTFR", long: longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
+			sqlOpts: []string{"c", "command"}, outOpts: []string{"o", "output", "L", "log-file"}},
+		"mysql": {spec: optSpec{short: "euhPDSO", long: longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
+			sqlOpts: []string{"e", "execute", "init-command"}, outOpts: []string{"tee"}, attachedPassword: true},
+		"sqlite3": {spec: optSpec{long: longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
+			sqlOpts: []string{"cmd"}, positional: true},
+		"duckdb": {spec: optSpec{short: "cs", long: longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
+			sqlOpts: []string{"c", "s", "cmd"}, positional: true},
+		"sqlcmd": {spec: optSpec{short: "QqSUPdiovHlstwWabcefhkmruxyYz", long: longs("query", "server", "user-name", "database", "input-file", "output-file")},
+			sqlOpts: []string{"Q", "q", "query"}, outOpts: []string{"o", "output-file"}},
+		"clickhouse-client": {spec: optSpec{short: "qhpuPd", long: longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
+			sqlOpts: []string{"q", "query"}},
+		"clickhouse-local": {spec: optSpec{short: "qS", long: longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
+			sqlOpts: []string{"q", "query"}},
+		"usql":      {spec: optSpec{short: "cfo", long: longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
+		"snowsql":   {spec: optSpec{short: "qfacudsrwo", long: longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
+		"trino":     {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"presto":    {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"spark-sql": {spec: optSpec{short: "ef", long: longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
+		"hive":      {spec: optSpec{short: "ef", long: longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"beeline":   {spec: optSpec{short: "eufnpd", long: longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"pgcli":     {spec: optSpec{short: "hpUd", long: longs("host", "port", "username", "dbname")}},
+		"mycli":     {spec: optSpec{short: "hPuDe", long: longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
+		"litecli":   {spec: optSpec{short: "e", long: longs("execute")}, sqlOpts: []string{"e", "execute"}},
+	}
+	m["mariadb"] = m["mysql"]
+	m["sqlite"] = m["sqlite3"]
+	return m
+})
 
 func registerSQL() {
-	sqlClients["mariadb"] = sqlClients["mysql"]
-	sqlClients["sqlite"] = sqlClients["sqlite3"]
-	for n := range sqlClients {
+	for n := range sqlClients() {
 		handlers[n] = (*analyzer).sqlClient
 	}
 	handlers["clickhouse"] = (*analyzer).clickhouse
@@ -78,7 +82,7 @@ func sqlEffect(by, text string) effect.SQL {
 }
 
 func (a *analyzer) sqlClient(inv *invocation) {
-	c := sqlClients[inv.name]
+	c := sqlClients()[inv.name]
 	args := normalizeSingleDashLong(inv.args(), c.spec)
 	if c.attachedPassword {
 		kept := args[:0:0]
