@@ -14,6 +14,29 @@ import (
 
 // goSource returns about n bytes of real Go code from GOROOT (net/http),
 // the kind of text agents write. It skips the benchmark without GOROOT.
+// goSources reads up to perDir Go files of each GOROOT source directory
+// named (in Glob order): real code for the tests that compare scans. It
+// skips the test when GOROOT has no sources.
+func goSources(t testing.TB, perDir int, dirs ...string) []string {
+	t.Helper()
+	var texts []string
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
+		for i, f := range files {
+			if i >= perDir {
+				break
+			}
+			if data, err := os.ReadFile(f); err == nil {
+				texts = append(texts, string(data))
+			}
+		}
+	}
+	if len(texts) == 0 {
+		t.Skip("no Go sources")
+	}
+	return texts
+}
+
 func goSource(b testing.TB, n int) string {
 	b.Helper()
 	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")

@@ -4,10 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"math/big"
-	"os"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -123,21 +120,7 @@ func mustInt(n int) int {
 // with the solo rules and once with every rule in gitleaks' one detector
 // on the whole text, and wants the same findings.
 func TestSoloScanAgrees(t *testing.T) {
-	var texts []string
-	for _, dir := range []string{"net/http", "crypto/tls", "os"} {
-		files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
-		for i, f := range files {
-			if i >= 10 {
-				break
-			}
-			if data, err := os.ReadFile(f); err == nil {
-				texts = append(texts, string(data))
-			}
-		}
-	}
-	if len(texts) == 0 {
-		t.Skip("no Go sources")
-	}
+	texts := goSources(t, 10, "net/http", "crypto/tls", "os")
 	for i, text := range texts {
 		lines := strings.Split(text, "\n")
 		extra := []string{

@@ -2,10 +2,7 @@ package scanner
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -64,22 +61,7 @@ func scanAll(t *testing.T, s *Scanner, file, text string) []wire.Finding {
 // every kind put in at many places, with the generic rule on windows and
 // on whole texts, and wants the same findings.
 func TestWindowedScanAgrees(t *testing.T) {
-	var texts []string
-	for _, dir := range []string{"net/http", "crypto/tls", "encoding/json"} {
-		files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
-		for i, f := range files {
-			if i >= 12 {
-				break
-			}
-			data, err := os.ReadFile(f)
-			if err == nil {
-				texts = append(texts, string(data))
-			}
-		}
-	}
-	if len(texts) == 0 {
-		t.Skip("no Go sources")
-	}
+	texts := goSources(t, 12, "net/http", "crypto/tls", "encoding/json")
 	secrets := fakesecret.All()
 	extra := []string{
 		"password:\n\n  \"" + fakesecret.GenericAPIKey().Value + "\"\n",
