@@ -19,16 +19,24 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// The repository facts the hook reads from .git files must agree with git.
-func TestFindMainAndLinkedWorktrees(t *testing.T) {
+// repoWithWorktree makes a repository at <base>/repo on main with one
+// commit, and a linked worktree at <base>/wt1 on agent-1.
+func repoWithWorktree(t *testing.T) (base, main string) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	base, _ := filepath.EvalSymlinks(t.TempDir())
-	main := filepath.Join(base, "repo")
+	base, _ = filepath.EvalSymlinks(t.TempDir())
+	main = filepath.Join(base, "repo")
 	git(t, base, "init", "-q", "-b", "main", main)
 	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
 	git(t, main, "worktree", "add", "-q", "-b", "agent-1", filepath.Join(base, "wt1"))
+	return base, main
+}
+
+// The repository facts the hook reads from .git files must agree with git.
+func TestFindMainAndLinkedWorktrees(t *testing.T) {
+	base, main := repoWithWorktree(t)
 	git(t, main, "config", "core.hooksPath", ".githooks")
 	if err := os.MkdirAll(filepath.Join(base, "wt1", "src", "deep"), 0o755); err != nil {
 		t.Fatal(err)
@@ -75,14 +83,7 @@ func TestFindMainAndLinkedWorktrees(t *testing.T) {
 // do, the worktree's config.worktree first, and reflects the files as they
 // were when it read them.
 func TestReadConfigAnswersLikeConfigValue(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	base, _ := filepath.EvalSymlinks(t.TempDir())
-	main := filepath.Join(base, "repo")
-	git(t, base, "init", "-q", "-b", "main", main)
-	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
-	git(t, main, "worktree", "add", "-q", "-b", "agent-1", filepath.Join(base, "wt1"))
+	base, main := repoWithWorktree(t)
 	git(t, main, "remote", "add", "origin", "git@example.com:team/repo.git")
 	git(t, main, "config", "core.hooksPath", ".githooks")
 	git(t, main, "config", "extensions.worktreeConfig", "true")
