@@ -193,13 +193,28 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 // existing prefix is resolved and the rest appended. It also remembers the
 // worktrees found during one Build (find), so .git/HEAD and commondir are
 // read once per call, not once per question.
+//
+// An absolute clean path is resolved one component at a time on top of
+// its resolved parent, which is remembered: the hook resolves a dozen
+// paths under the same few directories (the worktree, .git, HOME), and
+// each directory is looked at once per call instead of once per path
+// below it (filepath.EvalSymlinks starts from / every time). The answer
+// is EvalSymlinks' where that succeeds, and the resolved parent plus the
+// last name where it fails, as before.
 type resolver struct {
-	cache map[string]string
+	cache map[string]resolved
 	repos map[string]*gitrepo.Repo // directory -> gitrepo.Find's answer (nil: none)
 }
 
+// resolved is one path's answer; ok when the whole path exists and every
+// link in it resolved (filepath.EvalSymlinks would succeed).
+type resolved struct {
+	path string
+	ok   bool
+}
+
 func newResolver() *resolver {
-	return &resolver{cache: map[string]string{}, repos: map[string]*gitrepo.Repo{}}
+	return &resolver{cache: map[string]resolved{}, repos: map[string]*gitrepo.Repo{}}
 }
 
 // find is gitrepo.Find, answered once per directory during one Build. A
@@ -226,14 +241,43 @@ func (r *resolver) resolve(p string) string {
 	if p == "" || p == "/" || p == "." {
 		return p
 	}
+	if filepath.IsAbs(p) && filepath.Clean(p) == p {
+		return r.walk(p).path
+	}
 	if v, ok := r.cache[p]; ok {
-		return v
+		return v.path
 	}
 	out := p
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		out = real
 	} else if parent := filepath.Dir(p); parent != p {
 		out = filepath.Join(r.resolve(parent), filepath.Base(p))
+	}
+	r.cache[p] = resolved{path: out}
+	return out
+}
+
+// walk resolves the absolute clean path p on top of its resolved parent.
+// A link is left to filepath.EvalSymlinks from there: its target may
+// climb out of another link with "..", which only a walk of the real
+// directories gets right.
+func (r *resolver) walk(p string) resolved {
+	if p == "/" {
+		return resolved{path: p, ok: true}
+	}
+	if v, ok := r.cache[p]; ok {
+		return v
+	}
+	parent := r.walk(filepath.Dir(p))
+	out := resolved{path: filepath.Join(parent.path, filepath.Base(p))}
+	if parent.ok {
+		if fi, err := os.Lstat(out.path); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+			out.ok = true
+		} else if err == nil {
+			if real, err := filepath.EvalSymlinks(out.path); err == nil {
+				out = resolved{path: real, ok: true}
+			}
+		}
 	}
 	r.cache[p] = out
 	return out

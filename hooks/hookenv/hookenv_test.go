@@ -172,3 +172,87 @@ func TestBuildTellsTheEngineTheFileSystemCase(t *testing.T) {
 		t.Errorf("on %s CaseInsensitive = %v, want %v", runtime.GOOS, ctx.Env.CaseInsensitive, want)
 	}
 }
+
+// TestResolverAgreesWithEvalSymlinks pins the component-wise resolver to
+// what it replaced: filepath.EvalSymlinks where that succeeds, else the
+// resolved parent plus the last name. The tree holds relative, absolute,
+// chained, dangling and looping links, links to files and links whose
+// target climbs with "..".
+func TestResolverAgreesWithEvalSymlinks(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, d := range []string{"a/b/c", "x/y", "file-parent"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(base, "a/b/f.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "file-parent/plain"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"rel":          "a/b",
+		"abs":          filepath.Join(base, "x"),
+		"chain":        "rel",
+		"up":           "x/../a",
+		"x/y/climb":    "../../a/b/c",
+		"dangling":     "nowhere/deeper",
+		"loop1":        "loop2",
+		"loop2":        "loop1",
+		"self":         "self",
+		"tofile":       "a/b/f.txt",
+		"a/b/c/back":   "../../..",
+		"a/b/viaChain": "../../chain/c",
+		"abs-missing":  filepath.Join(base, "missing", "dir"),
+		"through-link": "x/y/climb/../../y", // ".." after a link: the link's target's parent
+	}
+	for l, dest := range links {
+		if err := os.Symlink(dest, filepath.Join(base, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for _, p := range []string{".", "a", "a/b", "a/b/c", "a/b/f.txt", "a/b/f.txt/under", "x/y", "missing", "missing/deeper/x.go", "file-parent/plain/x"} {
+		paths = append(paths, p)
+	}
+	for l := range links {
+		paths = append(paths, l, l+"/c", l+"/new/x.go", l+"/f.txt", l+"/back/x")
+	}
+	paths = append(paths, "a/b/c/back/abs/y", "chain/c/back/chain", "x/y/climb/back/x/y/climb")
+	old := oldResolver{cache: map[string]string{}}
+	for _, rel := range paths {
+		p := filepath.Join(base, rel)
+		r := newResolver() // fresh: no help from earlier answers
+		if got, want := r.resolve(p), old.resolve(p); got != want {
+			t.Errorf("fresh resolve(%s) = %q, want %q", rel, got, want)
+		}
+	}
+	shared := newResolver() // one resolver for all, as in a hook call
+	for _, rel := range paths {
+		p := filepath.Join(base, rel)
+		if got, want := shared.resolve(p), old.resolve(p); got != want {
+			t.Errorf("shared resolve(%s) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// oldResolver is the resolver before it went component by component.
+type oldResolver struct{ cache map[string]string }
+
+func (r oldResolver) resolve(p string) string {
+	if p == "" || p == "/" || p == "." {
+		return p
+	}
+	if v, ok := r.cache[p]; ok {
+		return v
+	}
+	out := p
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		out = real
+	} else if parent := filepath.Dir(p); parent != p {
+		out = filepath.Join(r.resolve(parent), filepath.Base(p))
+	}
+	r.cache[p] = out
+	return out
+}
