@@ -108,6 +108,10 @@ type ToolInput struct {
 	Path         string  `json:"path"`
 	Pattern      string  `json:"pattern"`
 	Glob         string  `json:"glob"`
+	// The client's network tools (webtools.go).
+	URL   string   `json:"url"`   // WebFetch
+	Query string   `json:"query"` // WebSearch
+	WS    *WSInput `json:"ws"`    // Monitor watching a WebSocket instead of a command
 }
 
 // DecodeToolInput decodes the tool_input object of a known tool. Unknown
@@ -142,11 +146,11 @@ const (
 )
 
 // KnownTool reports whether the engine checks calls of this tool. Calls of
-// other tools (MCP tools, WebFetch, Agent, ...) get no decision.
+// other tools (MCP tools, Agent, ...) get no decision.
 func KnownTool(name string) bool {
 	switch name {
 	case ToolBash, ToolMonitor, ToolPowerShell, ToolRead, ToolWrite, ToolEdit, ToolMultiEdit,
-		ToolNotebookEdit, ToolGrep, ToolGlob, ToolLS, ToolEnterWorktree:
+		ToolNotebookEdit, ToolGrep, ToolGlob, ToolLS, ToolEnterWorktree, ToolWebFetch, ToolWebSearch:
 		return true
 	}
 	return false
@@ -158,7 +162,10 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 	case ToolBash, ToolMonitor:
 		if in.Command == nil {
 			if tool == ToolMonitor {
-				return Decision{} // a Monitor call may watch a URL instead of running a command
+				if in.WS != nil {
+					return e.checkWeb(tool, in, env) // a Monitor call may watch a URL instead of running a command
+				}
+				return Decision{}
 			}
 			return badInput("the Bash call has no \"command\" field", "send the command in tool_input.command")
 		}
@@ -187,6 +194,8 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return d
 	case ToolEnterWorktree:
 		return e.checkEnterWorktree(in.Path, env)
+	case ToolWebFetch, ToolWebSearch:
+		return e.checkWeb(tool, in, env)
 	case ToolGlob, ToolLS:
 		d := e.CheckPath(OpList, in.Path, env)
 		if d.Action == "" && tool == ToolGlob {

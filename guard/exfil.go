@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -337,7 +336,8 @@ func (a *analyzer) exfilSink(inv *invocation) {
 		stdin = inv.in.secret
 	}
 	var hosts []string
-	var sent []string // secrets this call sends
+	var sent []string         // secrets this call sends
+	var inURL []effect.Secret // secrets written into its URLs (webtools.go)
 	send := func(s string) {
 		if s != "" {
 			sent = append(sent, s)
@@ -370,11 +370,18 @@ func (a *analyzer) exfilSink(inv *invocation) {
 				fileArg(args[i], args[i].s)
 				if x.s == "--url" {
 					hosts = append(hosts, urlHost(args[i].s))
+					inURL = append(inURL, urlSecret(args[i])...)
 				}
 				continue
 			}
 			if eq && data[flag] && strings.HasPrefix(flag, "--") {
 				fileArg(x, val)
+				if flag == "--url" {
+					hosts = append(hosts, urlHost(val))
+					v := x
+					v.s = val
+					inURL = append(inURL, urlSecret(v)...)
+				}
 				continue
 			}
 			if strings.HasPrefix(x.s, "-d") && len(x.s) > 2 && inv.name == "curl" {
@@ -383,6 +390,7 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			}
 			if h := urlHost(x.s); h != "" {
 				hosts = append(hosts, h)
+				inURL = append(inURL, urlSecret(x)...)
 			}
 			if inv.name != "curl" && inv.name != "wget" && strings.ContainsAny(x.s, "=:@") {
 				fileArg(x, x.s) // httpie items: field=value, field=@file
@@ -437,7 +445,23 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			}
 		}
 	}
-	a.judge(inv, sendEffect(inv.name, hosts, sent))
+	e := sendEffect(inv.name, hosts, sent)
+	e.Secrets = append(e.Secrets, inURL...)
+	a.judge(inv, e)
+}
+
+// urlSecret is the secret a literal URL argument carries in its
+// user-info, judged as for WebFetch's URL (userinfoSecret).
+func urlSecret(x arg) []effect.Secret {
+	if !x.static() || !strings.Contains(x.s, "@") {
+		return nil
+	}
+	if w, ok := parseWebURL(x.s); ok {
+		if s, ok := w.userinfoSecret(); ok {
+			return []effect.Secret{s}
+		}
+	}
+	return nil
 }
 
 // sendEffect is what a network client sends: secrets are the taints of
@@ -526,11 +550,8 @@ func urlHost(s string) string {
 	if !strings.Contains(s, "://") {
 		return ""
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
+	w, _ := parseWebURL(s) // the host also when the user-info is a placeholder net/url rejects
+	return w.host
 }
 
 // environTemplate reports whether a path with unknown parts (marked by

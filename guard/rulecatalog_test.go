@@ -14,7 +14,7 @@ var updateRules = flag.Bool("update-rules", false, "rewrite the README's rule ta
 
 // checkExample decides one catalog example in the corpus world: a Bash
 // command, "<Tool> <path>" for the file tools and EnterWorktree, "Grep
-// <pattern> <path>", or "mcp__server__tool {json}".
+// <pattern> <path>", "WebFetch <url>", or "mcp__server__tool {json}".
 func checkExample(eng *Engine, ex string) Decision {
 	head, rest, _ := strings.Cut(ex, " ")
 	switch {
@@ -24,6 +24,8 @@ func checkExample(eng *Engine, ex string) Decision {
 		return eng.Check(head, ToolInput{FilePath: rest}, testEnv())
 	case head == ToolGlob || head == ToolLS || head == ToolEnterWorktree:
 		return eng.Check(head, ToolInput{Path: rest}, testEnv())
+	case head == ToolWebFetch:
+		return eng.Check(head, ToolInput{URL: rest}, testEnv())
 	case head == ToolGrep:
 		pat, path, _ := strings.Cut(rest, " ")
 		return eng.Check(head, ToolInput{Pattern: pat, Path: path}, testEnv())

@@ -24,6 +24,7 @@ const fixtureUsage = `usage:
   sg-fakesecret line FILE TEXT                append a plain line of text to FILE
   sg-fakesecret binary FILE                   write a small binary file
   sg-fakesecret hook TOOL FILE KIND SECRETS   print a PreToolUse event whose TOOL call writes one into FILE
+  sg-fakesecret web TOOL PREFIX KIND SECRETS  print a PreToolUse event of WebFetch/Monitor/WebSearch sending PREFIX and one
   sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
   sg-fakesecret bashoutput KIND SECRETS       print a PostToolUse event of a Bash call whose stdout holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
@@ -82,6 +83,27 @@ func fakeSecretFixture(args []string) int {
 			ti = map[string]any{"file_path": args[2], "edits": []map[string]any{{"old_string": "// TODO", "new_string": "// done"}, {"old_string": "// done", "new_string": s.Line}}}
 		case "NotebookEdit":
 			ti = map[string]any{"notebook_path": args[2], "new_source": s.Line, "cell_id": "c1"}
+		default:
+			return fail("unknown tool %q", args[1])
+		}
+		wd, _ := os.Getwd()
+		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PreToolUse", "tool_name": args[1], "tool_input": ti, "tool_use_id": "t1"})
+		fmt.Println(string(out))
+	case args[0] == "web" && len(args) == 5:
+		// A PreToolUse event of WebFetch (url), Monitor (ws.url) or
+		// WebSearch (query): PREFIX followed by a new fake secret.
+		s, err := makeSecret(args[3], args[4])
+		if err != nil {
+			return fail("%v", err)
+		}
+		var ti map[string]any
+		switch args[1] {
+		case "WebFetch":
+			ti = map[string]any{"url": args[2] + s.Value, "prompt": "summarise"}
+		case "Monitor":
+			ti = map[string]any{"description": "d", "timeout_ms": 1000, "ws": map[string]any{"url": args[2] + s.Value}}
+		case "WebSearch":
+			ti = map[string]any{"query": args[2] + s.Value}
 		default:
 			return fail("unknown tool %q", args[1])
 		}

@@ -7,7 +7,7 @@ import "github.com/swarm-guard/swarm-guard/policy"
 //
 // An example is a Bash command, or another tool call written as the tool
 // name and its path: "Read /home/agent/.ssh/id_rsa", "Write <path>",
-// "Edit <path>", "Glob <path>", "Grep <pattern> <path>",
+// "Edit <path>", "Glob <path>", "Grep <pattern> <path>", "WebFetch <url>",
 // "EnterWorktree <path>"; or an MCP call: "mcp__server__tool {json input}".
 type Rule struct {
 	ID      string // the policy rule id: [rules] <id> = "deny" | "ask" | "off"

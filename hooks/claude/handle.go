@@ -47,7 +47,9 @@ type Runtime struct {
 	// no decision.
 	PostToolUse func(in *Input, ctx *hookenv.Context, pol *policy.Policy) Response
 	// ContentCheck scans what a Write/Edit would write, after the path rules
-	// passed. Nil means no content scanning.
+	// passed, and the URL or query a WebFetch, WebSearch or Monitor ws
+	// call would send, after the host rules passed. Nil means no content
+	// scanning.
 	ContentCheck func(in *Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
 	// BudgetCheck enforces the policy's [budget] limits before the engine
 	// runs. Nil means no budget check.
@@ -195,13 +197,17 @@ func preToolUse(in *Input, rt Runtime) Response {
 	if ti.Command != nil {
 		command = *ti.Command
 	}
+	web := guard.IsWebTool(in.ToolName, ti)
+	if web {
+		command = guard.WebTarget(in.ToolName, ti) // the audit log's command column holds the URL or query, redacted
+	}
 	eng := guard.New(s.pol)
 	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
 		if d := s.budget(); d.Action != "" {
 			return d
 		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
-		if d.Action == "" && rt.ContentCheck != nil && isWriteTool(in.ToolName) {
+		if d.Action == "" && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web) {
 			d = rt.ContentCheck(in, s.ctx, s.pol)
 		}
 		return d

@@ -16,10 +16,22 @@ import (
 // (claude.Runtime), with this process's executable and environment.
 
 // ContentHook scans what a Write/Edit/MultiEdit/NotebookEdit would write
-// for secrets, after the path rules passed (claude.Runtime.ContentCheck).
+// for secrets, after the path rules passed, and what a WebFetch, WebSearch
+// or Monitor ws call would send, after the host rules passed
+// (claude.Runtime.ContentCheck).
 // The gitleaks engine runs in the swarm-guard-secrets process; the Bash
 // path never comes here.
 func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+	switch in.ToolName {
+	case guard.ToolWebFetch, guard.ToolWebSearch, guard.ToolMonitor:
+		// The URL or query of WebFetch, WebSearch, a Monitor's ws (a
+		// small input: decoding it again costs nothing worth a field).
+		ti, err := guard.DecodeToolInput(in.ToolInput)
+		if err != nil || !guard.IsWebTool(in.ToolName, ti) {
+			return guard.Decision{}
+		}
+		return CheckWeb(WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: secretsRunner()})
+	}
 	return CheckContent(ContentRequest{
 		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,
 	})
