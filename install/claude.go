@@ -21,16 +21,31 @@ var claudeEvents = []struct {
 	{"PostToolUseFailure", 60},
 }
 
-// HookCommand is the command Claude Code runs: a one-line POSIX sh launcher
+// HookCommand is the command Claude Code runs: a one-line POSIX sh script
 // that finds the binary by the lookup rule (lookup.go) and holds no
 // machine-specific path, so the committed settings work for every teammate.
 // When the binary is missing it blocks every call (exit 2) with the install
-// hint, instead of the exit 127 Claude Code would let through. Claude Code
-// runs the command with sh or with the user's $SHELL, so the script goes
-// through `sh -c '...'` and holds no single quote or backslash: bash, zsh
-// and fish read it alike.
-func HookCommand() string {
-	return `sh -c '` + launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && ` + launcherMark + ` echo "` + InstallHint + `" >&2; exit 2'`
+// hint, instead of the exit 127 Claude Code would let through.
+//
+// Claude Code runs a hook command as `/bin/sh -c COMMAND` whatever $SHELL
+// says (measured with 2.0.0, 2.1.138, 2.1.139 and 2.1.330, $SHELL set to
+// zsh, bash or a logging script), so the script is the command itself: one
+// shell between the client and the binary, which it replaces (exec).
+// Earlier installs wrapped it in a second `sh -c '...'`, which cost a shell
+// start-up on every hook call; IsLauncher still recognises that form, so
+// install replaces it and uninstall removes it.
+//
+// It is deliberately not exec form ("command" plus "args", no shell): a
+// client before 2.1.139 ignores "args" and runs "command" alone through
+// /bin/sh, so `"command": "sh"` would read the hook's JSON on stdin as a
+// script (measured with 2.0.0 and 2.1.138: a $(...) or `...` inside the
+// agent's command ran), and `"command": "swarm-guard"` would lose the lookup
+// rule and, before 2.1.295, fail open when the binary is missing.
+func HookCommand() string { return launcherScript("hook") }
+
+// launcherScript is the launcher running `swarm-guard ARGS`.
+func launcherScript(args string) string {
+	return launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" ` + args + `; echo "` + InstallHint + `" >&2; exit 2`
 }
 
 // IsOurHook reports whether a hook command is one swarm-guard installed:

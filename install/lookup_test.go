@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +11,8 @@ import (
 )
 
 // TestLauncherFollowsTheLookupRule runs the committed Claude Code hook
-// command the way Claude Code does (through sh, or the user's bash) in each
+// command the way Claude Code does (/bin/sh -c COMMAND; bash too, for a
+// /bin/sh that is bash, as on macOS) in each
 // place the rule looks, and with no binary at all: then it must exit 2, the
 // only code Claude Code treats as a block, with the install hint.
 func TestLauncherFollowsTheLookupRule(t *testing.T) {
@@ -110,12 +112,79 @@ func TestCommittedFilesHoldNoPath(t *testing.T) {
 	if !bytes.Equal(a, b) || bytes.Contains(a, []byte("alice")) {
 		t.Fatalf("settings differ by installer:\n%s\n%s", a, b)
 	}
-	if strings.ContainsAny(strings.TrimPrefix(strings.TrimSuffix(HookCommand(), "'"), "sh -c '"), `'\`) {
-		t.Fatalf("the launcher script holds a quote or backslash, which fish reads differently: %s", HookCommand())
+	// Exec form substitutes the exact placeholder ${CLAUDE_PROJECT_DIR}
+	// into the command text, unquoted; the launcher reads the variable
+	// from the environment instead, so a project path with spaces or
+	// quotes stays one word.
+	if strings.Contains(HookCommand(), "${CLAUDE_PROJECT_DIR}") || strings.Contains(PluginHookCommand(), "${CLAUDE_PROJECT_DIR}") {
+		t.Fatalf("the launcher holds the exact ${CLAUDE_PROJECT_DIR} placeholder: %s", HookCommand())
 	}
 	for _, hook := range HookNames {
 		if huskyBlock(hook, "/home/alice/x") != huskyBlock(hook, "/opt/bob/y") {
 			t.Fatalf("husky block for %s depends on the installer's path", hook)
 		}
 	}
+}
+
+// earlierLaunchers are the hook commands earlier installs committed, byte
+// for byte: the launcher wrapped in a second sh -c, first with
+// $(command -v swarm-guard), then walking PATH itself.
+var earlierLaunchers = []string{
+	`sh -c 'sg=$(command -v swarm-guard) || for sg in "${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/swarm-guard" "$HOME/.local/bin/swarm-guard" "$HOME/go/bin/swarm-guard"; do [ -x "$sg" ] && break; done; [ -x "$sg" ] && exec "$sg" hook; echo "swarm-guard: not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin; install it (make install in the swarm-guard source, or npm i -D swarm-guard), then run swarm-guard doctor" >&2; exit 2'`,
+	`sh -c 'sg_path=$PATH:; while [ -n "$sg_path" ]; do sg=${sg_path%%:*}/swarm-guard; sg_path=${sg_path#*:}; [ -f "$sg" ] && [ -x "$sg" ] && break; done; [ -f "$sg" ] && [ -x "$sg" ] || for sg in "${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/swarm-guard" "$HOME/.local/bin/swarm-guard" "$HOME/go/bin/swarm-guard"; do [ -x "$sg" ] && break; done; [ -x "$sg" ] && exec "$sg" hook; echo "swarm-guard: not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin; install it (make install in the swarm-guard source puts it in ~/go/bin), then run swarm-guard doctor" >&2; exit 2'`,
+	// An install that wrote the binary's absolute path.
+	`'/home/alice/go/bin/swarm-guard' hook`,
+}
+
+// TestEarlierLaunchersAreReplaced: settings holding a launcher an earlier
+// install committed are recognised as swarm-guard's (doctor), install
+// replaces them with the current command (one handler per event, the
+// user's own hook kept) and uninstall removes them.
+func TestEarlierLaunchersAreReplaced(t *testing.T) {
+	if strings.HasPrefix(HookCommand(), "sh -c") {
+		t.Fatalf("the current launcher still starts a second shell: %s", HookCommand())
+	}
+	for _, old := range earlierLaunchers {
+		if !IsOurHook(old, "") {
+			t.Fatalf("not recognised as swarm-guard's: %s", old)
+		}
+		settings := `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(old) + `}]}, {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}],
+  "PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(old) + `}]}]}}`
+		if cmds := ourHookCommands([]byte(settings)); len(cmds["PreToolUse"]) != 1 || len(cmds["PostToolUse"]) != 1 {
+			t.Fatalf("doctor sees %v in settings with %s", cmds, old)
+		}
+		if ok, _ := hasOurHooks([]byte(settings), bin); ok {
+			t.Fatalf("settings with an earlier launcher count as current, so install would keep it: %s", old)
+		}
+		merged, err := mergeSettings([]byte(settings), bin, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(merged), "sh -c") || strings.Contains(string(merged), "alice") {
+			t.Fatalf("install kept the earlier launcher:\n%s", merged)
+		}
+		for _, ev := range ClaudeEvents() {
+			if cmds := ourHookCommands(merged)[ev]; len(cmds) != 1 || cmds[0] != HookCommand() {
+				t.Fatalf("%s after install: %q, want the current launcher once", ev, cmds)
+			}
+		}
+		if !strings.Contains(string(merged), `"echo mine"`) {
+			t.Fatalf("install dropped the user's own hook:\n%s", merged)
+		}
+		removed, err := removeSettings([]byte(settings), bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasAnyOurHooks(removed) || !strings.Contains(string(removed), `"echo mine"`) {
+			t.Fatalf("uninstall over %s left:\n%s", old, removed)
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

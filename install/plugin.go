@@ -11,7 +11,7 @@ import (
 // .claude/settings.json already runs swarm-guard (plugin and project hooks
 // never both run).
 func PluginHookCommand() string {
-	return `sh -c '` + launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" hook --plugin; echo "` + InstallHint + `" >&2; exit 2'`
+	return launcherScript("hook --plugin")
 }
 
 // PluginHooksJSON is the content of hooks/hooks.json: PreToolUse and

@@ -179,6 +179,7 @@ func (d *doctor) checkSettings() []doctorResult {
 	}
 	var missing []string
 	binaries := map[string]bool{}
+	earlier := false
 	for _, ev := range install.ClaudeEvents() {
 		if len(s.Ours[ev]) == 0 {
 			missing = append(missing, ev)
@@ -186,6 +187,7 @@ func (d *doctor) checkSettings() []doctorResult {
 		for _, cmd := range s.Ours[ev] {
 			if install.IsLauncher(cmd) {
 				binaries[""] = true // found by the lookup rule
+				earlier = earlier || cmd != install.HookCommand()
 				continue
 			}
 			binaries[install.CommandBinary(cmd)] = true
@@ -196,6 +198,11 @@ func (d *doctor) checkSettings() []doctorResult {
 		out = append(out, doctorFail(name, fmt.Sprintf("%s has no swarm-guard hook for %s", s.Path, strings.Join(missing, ", ")), reinstall))
 	} else {
 		out = append(out, doctorOK(name, fmt.Sprintf("%s runs swarm-guard for %s", displayPath(d.t.ctx.Env.Root, s.Path), strings.Join(install.ClaudeEvents(), ", "))))
+	}
+	if earlier {
+		// It works and fails closed; it only costs a second shell.
+		out = append(out, doctorWarn(name, displayPath(d.t.ctx.Env.Root, s.Path)+" holds an earlier form of the hook command, which starts a second shell on every tool call",
+			"run swarm-guard install: it writes the current command; then commit .claude/settings.json"))
 	}
 	for _, b := range slices.Sorted(maps.Keys(binaries)) {
 		out = append(out, d.binaryResult("claude hook binary", b, false))
