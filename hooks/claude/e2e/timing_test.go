@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,10 +36,31 @@ const noopHooks = `{"hooks": {
 }}
 `
 
-// directHooks registers swarm-guard by absolute path for the same events.
+// directHooks registers swarm-guard by absolute path in exec form
+// ("command" plus "args": the client starts the binary itself, no shell)
+// for the same events: the floor a machine-independent command can only
+// approach, since finding the binary by the lookup rule takes a shell.
 func directHooks(binary string) string {
-	h := strings.ReplaceAll(noopHooks, `"command": "true"`, `"command": "'`+binary+`' hook"`)
-	return h
+	arg, _ := json.Marshal(binary)
+	return strings.ReplaceAll(noopHooks, `"command": "true"`, `"command": `+string(arg)+`, "args": ["hook"]`)
+}
+
+// earlierLauncher is the hook command installs wrote before the launcher
+// lost its second shell (the same script inside sh -c '...'), measured
+// beside the current one when SWARM_GUARD_E2E_TIMING_EARLIER is set.
+func earlierLauncher(installed string) string {
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if json.Unmarshal([]byte(installed), &doc) != nil || len(doc.Hooks["PreToolUse"]) == 0 {
+		return installed
+	}
+	current := doc.Hooks["PreToolUse"][0].Hooks[0].Command
+	old, _ := json.Marshal("sh -c '" + current + "'")
+	cur, _ := json.Marshal(current)
+	return strings.ReplaceAll(installed, string(cur), string(old))
 }
 
 // TestTiming runs the same ten Bash calls through the client with no hooks,
@@ -68,10 +90,15 @@ func TestTiming(t *testing.T) {
 		{"no hooks", "{}\n"},
 		{"no-op hooks", noopHooks},
 		{"swarm-guard", string(installed)},
-		// The same hooks with the binary's absolute path instead of the
-		// installed command (which looks the binary up through sh): what
-		// the lookup costs.
+		// The binary by absolute path in exec form, no shell: what the
+		// lookup's one shell costs.
 		{"swarm-guard direct", directHooks(w.vars["SG"])},
+	}
+	if os.Getenv("SWARM_GUARD_E2E_TIMING_EARLIER") != "" {
+		configs = append(configs, struct {
+			name     string
+			settings string
+		}{"earlier launcher", earlierLauncher(string(installed))})
 	}
 	calls := w.parseCalls(t, timingCalls)
 	// gaps[round][config][call]
@@ -151,8 +178,16 @@ func TestTiming(t *testing.T) {
 		directDiffs = append(directDiffs, best[3][k]-best[1][k])
 	}
 	if direct := median(directDiffs); noop > 0 {
-		t.Logf("timing: swarm-guard run by absolute path (no lookup): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
+		t.Logf("timing: swarm-guard by absolute path in exec form (no shell, no lookup): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
 			ms(median(best[3])), ms(direct), float64(direct)/float64(noop))
+	}
+	if len(configs) > 4 && noop > 0 {
+		var diffs []time.Duration
+		for k := range calls {
+			diffs = append(diffs, best[4][k]-best[1][k])
+		}
+		t.Logf("timing: the earlier launcher (a second sh -c): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
+			ms(median(best[4])), ms(median(diffs)), float64(median(diffs))/float64(noop))
 	}
 	var byHook []string
 	sum := make([]time.Duration, len(configs)) // Pre + Post medians
