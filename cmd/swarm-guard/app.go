@@ -22,7 +22,11 @@ type cli struct {
 	getenv     func(string) string
 	now        func() time.Time
 	executable func() (string, error)
-	workdir    func() (string, error)
+	// self is this executable as the system names it, links not
+	// resolved: the hook hands it to hookenv, which resolves it with the
+	// other paths of the call. Nil means executable.
+	self    func() (string, error)
+	workdir func() (string, error)
 }
 
 func defaultCLI() *cli {
@@ -35,6 +39,7 @@ func defaultCLI() *cli {
 			}
 			return filepath.EvalSymlinks(p)
 		},
+		self:    os.Executable,
 		workdir: os.Getwd,
 	}
 }

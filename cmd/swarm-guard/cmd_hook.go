@@ -65,7 +65,11 @@ func runHook(c *cli, args []string) error {
 		fmt.Fprintf(c.stderr, "swarm-guard blocked this call (rule bad-input): the hook command has unexpected arguments %q; run `swarm-guard install` to rewrite it.\n", args)
 		return silentExit(exitBlock)
 	}
-	exe, _ := c.executable()
+	self := c.self
+	if self == nil {
+		self = c.executable
+	}
+	exe, _ := self()
 	resp := claude.Handle(claude.Runtime{
 		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: []string{exe},
 		ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,

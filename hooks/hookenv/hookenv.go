@@ -111,7 +111,7 @@ func Build(o Options) *Context {
 		Temp:    r.resolve(filepath.Clean(os.TempDir())),
 		Vars:    map[string]string{},
 		Resolve: r.resolve,
-		Repo:    &repoInfo{clones: map[string]string{}},
+		Repo:    &repoInfo{clones: map[string]string{}, find: r.find},
 	}
 	env.ReadFile = readFile
 	env.CaseInsensitive = caseInsensitiveFS
@@ -288,18 +288,29 @@ type repoInfo struct {
 	home   *gitrepo.Repo     // the agent's home worktree; nil outside git
 	origin string            // its remote.origin.url, normalised
 	clones map[string]string // directory -> root of a checkout of the same repository ("" none)
+	// find is gitrepo.Find, answered once per directory during one hook
+	// call (the resolver's): the engine asks about the same directory for
+	// every git command of a script. Nil means gitrepo.Find.
+	find func(string) (*gitrepo.Repo, bool)
 }
 
-func (*repoInfo) BranchAt(dir string) (string, bool) {
-	repo, ok := gitrepo.Find(dir)
+func (ri *repoInfo) findRepo(dir string) (*gitrepo.Repo, bool) {
+	if ri.find != nil {
+		return ri.find(dir)
+	}
+	return gitrepo.Find(dir)
+}
+
+func (ri *repoInfo) BranchAt(dir string) (string, bool) {
+	repo, ok := ri.findRepo(dir)
 	if !ok || (repo.Branch == "" && !repo.Detached) {
 		return "", false
 	}
 	return repo.Branch, true
 }
 
-func (*repoInfo) HasBranch(dir, name string) bool {
-	repo, ok := gitrepo.Find(dir)
+func (ri *repoInfo) HasBranch(dir, name string) bool {
+	repo, ok := ri.findRepo(dir)
 	return ok && repo.HasBranch(name)
 }
 
@@ -336,7 +347,7 @@ func (ri *repoInfo) SameRepoCheckout(path string) (string, bool) {
 	if ri.home == nil {
 		return "", false
 	}
-	r, ok := gitrepo.Find(path)
+	r, ok := ri.findRepo(path)
 	if !ok || filepath.Clean(r.CommonDir) == filepath.Clean(ri.home.CommonDir) {
 		return "", false
 	}

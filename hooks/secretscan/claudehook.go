@@ -67,13 +67,20 @@ func startWatcher(ctx *hookenv.Context) func(watch.Paths) error {
 }
 
 // secretsRunner runs the swarm-guard-secrets executable that sits next to
-// this one (symbolic links resolved), or the one on PATH.
+// this one (symbolic links resolved), or the one on PATH. The executable
+// is looked up only when a scan runs.
 func secretsRunner() Runner {
+	return Runner{FindSelf: selfPath, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
+}
+
+// selfPath is this executable with symbolic links resolved; "" when it
+// cannot be found.
+func selfPath() string {
 	self, err := os.Executable()
 	if err == nil {
 		if real, err := filepath.EvalSymlinks(self); err == nil {
 			self = real
 		}
 	}
-	return Runner{Self: self, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
+	return self
 }

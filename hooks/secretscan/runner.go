@@ -18,6 +18,10 @@ type Runner struct {
 	// Self is the running swarm-guard executable; the scanner is looked
 	// for next to it first.
 	Self string
+	// FindSelf, when set, gives Self when a scan first needs it: most
+	// hook calls never scan, and finding the executable costs a readlink
+	// and a walk of its path.
+	FindSelf func() string
 	// LookPath finds the scanner on PATH; nil means exec.LookPath.
 	LookPath func(string) (string, error)
 	// Server says to scan through the scan server (swarm-guard-secrets
@@ -28,7 +32,11 @@ type Runner struct {
 
 // run scans the blocks produce emits with the rules of root.
 func (r Runner) run(ctx context.Context, root string, pol *policy.Policy, produce func(client.Emit) error) ([]wire.Finding, error) {
-	exe, err := client.Find(r.Self, r.LookPath)
+	self := r.Self
+	if self == "" && r.FindSelf != nil {
+		self = r.FindSelf()
+	}
+	exe, err := client.Find(self, r.LookPath)
 	if err != nil {
 		return nil, err
 	}
