@@ -244,8 +244,23 @@ func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []arg) {
 		return
 	}
 	if branches, _ := a.currentBranches(g); len(branches) > 0 {
-		a.judge(g.inv, effect.BranchChange{Op: effect.CommitCurrent, Current: branches, Args: sub})
+		a.judge(g.inv, effect.BranchChange{Op: effect.CommitCurrent, Current: branches, Args: sub, Home: a.runsHome(g)})
 	}
+}
+
+// runsHome reports whether git runs in the agent's own worktree only
+// (no --git-dir, every possible cwd inside it).
+func (a *analyzer) runsHome(g *gitCtx) bool {
+	st := g.inv.st
+	if st.remote || g.gitDir.s != "" || g.gitDir.dynamic || st.cwdUnknown || len(st.cwds) == 0 {
+		return false
+	}
+	for _, c := range st.cwds {
+		if !a.inOwnWorktree(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // extTransport checks a git ext:: URL: git runs it as a command. Words

@@ -138,6 +138,10 @@ type BranchChange struct {
 	// CheckedOutBy is the other worktree that has Branch checked out,
 	// "" if none.
 	CheckedOutBy string
+	// Home: the ops on the checked-out branch run in the agent's own
+	// worktree (or the pre-commit hook's), where git switch -c can take
+	// the work to a new branch; not in another worktree or git dir.
+	Home bool
 }
 
 // BranchOp is the command that changes a local branch.

@@ -142,6 +142,9 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 			return one(c.Args + verb + b + ", a protected branch (through an MCP server is still to " + b + ")")
 		}
 	case effect.ResetCurrent, effect.RebaseCurrent, effect.CommitCurrent:
+		if c.Op == effect.CommitCurrent && pol.Git.CommitOnProtected == policy.Allow {
+			return nil // [git] commit_on_protected = "allow": the pre-commit hook lets these commits through too
+		}
 		var out []Verdict
 		for _, cur := range c.Current {
 			if !pol.IsProtectedBranch(cur) {
@@ -153,7 +156,13 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 			case effect.RebaseCurrent:
 				out = append(out, Verdict{Reason: "git rebase rewrites the current branch, " + cur + ", which is protected"})
 			default:
-				return one("git " + c.Args + " adds commits to " + cur + ", a protected branch checked out there")
+				// The pre-commit hook refuses a commit on a protected
+				// branch with this verdict too (hooks/githook/branch.go).
+				v := Verdict{Reason: "git " + c.Args + " adds commits to " + cur + ", a protected branch checked out there"}
+				if c.Home {
+					v.Instead = "work on a branch of your own: git switch -c <new-branch> (your changes come along), then git " + c.Args + " again"
+				}
+				return []Verdict{v}
 			}
 		}
 		return out

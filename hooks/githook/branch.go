@@ -3,23 +3,35 @@ package githook
 import (
 	"fmt"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// preCommitBranchCheck refuses a commit on a protected branch when the
-// policy says git.commit_on_protected = "deny". A detached HEAD (a rebase
-// in progress, a bisect) is no branch and passes. PreCommit runs it
-// first.
+// preCommitBranchCheck refuses a commit on a protected branch. The commit
+// is the effect the Bash guard sees in `git commit` on that branch
+// (effect.CommitCurrent), judged by the protected-branch rule
+// (guard/rules/protected_branch.go), so the refusal has the rule's reason
+// and Instead, and [git] commit_on_protected = "allow" lets it through in
+// both places. A detached HEAD (a rebase in progress, a bisect) is no
+// branch and passes. PreCommit runs it first.
 func preCommitBranchCheck(c Env) error {
 	hc, err := newGitHookContext(c, "pre-commit")
 	if err != nil {
 		return err
 	}
-	if hc.repo == nil || hc.pol.Git.CommitOnProtected != policy.Deny {
+	if hc.repo == nil || hc.repo.Branch == "" {
 		return nil
 	}
-	if b := hc.repo.Branch; b != "" && hc.pol.IsProtectedBranch(b) {
-		return refuse(c, "pre-commit", fmt.Sprintf("branch %s is protected (policy git.commit_on_protected): commit on a branch of your own instead: git switch -c <new-branch>, then commit again", b))
+	commit := effect.BranchChange{Op: effect.CommitCurrent, Current: []string{hc.repo.Branch}, Args: "commit", Home: true}
+	var problems []string
+	for _, v := range rules.JudgeEffect(commit, &rules.Facts{Policy: hc.pol}) {
+		if v.Rule == policy.RuleProtectedBranch {
+			problems = append(problems, fmt.Sprintf("%s (rule %s); instead: %s", v.Reason, v.Rule, v.Instead))
+		}
+	}
+	if len(problems) > 0 {
+		return refuse(c, "pre-commit", problems...)
 	}
 	return nil
 }
