@@ -126,3 +126,15 @@ func TestWebToolInput(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckWebFetch decides the WebFetch tool on the door URLs.
+func BenchmarkCheckWebFetch(b *testing.B) {
+	eng := New(corpusPolicy())
+	env := testEnv()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, u := range doorURLs {
+			eng.Check(ToolWebFetch, ToolInput{URL: u}, env)
+		}
+	}
+}
