@@ -17,6 +17,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -96,7 +97,7 @@ func Handle(rt Runtime) (resp Response) {
 		return deny(fmt.Sprintf("swarm-guard blocked this call (rule bad-input): the hook input is over %d MiB. Split the write into smaller files.", MaxInputBytes>>20))
 	}
 	var in Input
-	if err := json.Unmarshal(data, &in); err != nil {
+	if err := DecodeInput(data, &in); err != nil {
 		return deny("swarm-guard blocked this call (rule bad-input): the hook input is not valid JSON (" + jsonError(err) + "). Claude Code sends one JSON object per hook call.")
 	}
 	switch in.HookEventName {
@@ -225,7 +226,11 @@ func preToolUse(in *Input, rt Runtime) Response {
 // to in.File.
 func decodeToolInput(in *Input) (guard.ToolInput, error) {
 	if !isWriteTool(in.ToolName) || len(in.ToolInput) == 0 || string(in.ToolInput) == "null" {
-		return guard.DecodeToolInput(in.ToolInput)
+		return DecodeToolInput(in.ToolInput)
+	}
+	if ti, body, ok := decodeWrite(in.ToolInput); ok {
+		in.File = &toolcontent.Decoded{FilePath: ti.FilePath, Body: body}
+		return ti, nil
 	}
 	var both struct {
 		guard.ToolInput
@@ -236,6 +241,22 @@ func decodeToolInput(in *Input) (guard.ToolInput, error) {
 	}
 	in.File = &toolcontent.Decoded{FilePath: both.FilePath, NotebookPath: both.NotebookPath, Body: both.Body}
 	return both.ToolInput, nil
+}
+
+// decodeWrite reads a Write call's tool_input ({"file_path": ...,
+// "content": ...}) without reflection, as decodeToolInput's json.Unmarshal
+// would; ok is false for any other shape.
+func decodeWrite(raw json.RawMessage) (ti guard.ToolInput, body toolcontent.Body, ok bool) {
+	ok = jsonobj.Members(raw, func(key string, v []byte) bool {
+		switch {
+		case jsonobj.Is(key, "file_path"):
+			return jsonobj.SetString(v, &ti.FilePath)
+		case jsonobj.Is(key, "content"):
+			return jsonobj.SetString(v, &body.Content)
+		}
+		return false
+	})
+	return ti, body, ok
 }
 
 // budget runs the [budget] check, if the runtime has one.

@@ -3,6 +3,8 @@ package claude
 import (
 	"encoding/json"
 
+	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 )
 
@@ -28,6 +30,77 @@ type Input struct {
 	// File is a file tool's tool_input as the content check reads it,
 	// set when PreToolUse decoded it for the engine; nil otherwise.
 	File *toolcontent.Decoded `json:"-"`
+}
+
+// DecodeInput decodes one hook event as json.Unmarshal would into an
+// Input, with the same result and the same error. The members Claude Code
+// sends are read without reflection (package jsonobj); an input with any
+// other shape of value goes through encoding/json.
+func DecodeInput(data []byte, in *Input) error {
+	var out Input
+	ok := jsonobj.Members(data, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "session_id"):
+			return jsonobj.SetString(raw, &out.SessionID)
+		case jsonobj.Is(key, "transcript_path"):
+			return jsonobj.SetString(raw, &out.TranscriptPath)
+		case jsonobj.Is(key, "cwd"):
+			return jsonobj.SetString(raw, &out.Cwd)
+		case jsonobj.Is(key, "hook_event_name"):
+			return jsonobj.SetString(raw, &out.HookEventName)
+		case jsonobj.Is(key, "permission_mode"):
+			return jsonobj.SetString(raw, &out.PermissionMode)
+		case jsonobj.Is(key, "agent_id"):
+			return jsonobj.SetString(raw, &out.AgentID)
+		case jsonobj.Is(key, "agent_type"):
+			return jsonobj.SetString(raw, &out.AgentType)
+		case jsonobj.Is(key, "tool_name"):
+			return jsonobj.SetString(raw, &out.ToolName)
+		case jsonobj.Is(key, "tool_use_id"):
+			return jsonobj.SetString(raw, &out.ToolUseID)
+		case jsonobj.Is(key, "tool_input"):
+			out.ToolInput = jsonobj.Raw(raw)
+		case jsonobj.Is(key, "tool_response"):
+			out.ToolResponse = jsonobj.Raw(raw)
+		case jsonobj.Is(key, "stop_hook_active"):
+			return jsonobj.SetBool(raw, &out.StopHookActive)
+		case jsonobj.Is(key, "duration_ms"):
+			return jsonobj.SetInt64(raw, &out.DurationMS)
+		}
+		return true
+	})
+	if ok {
+		*in = out
+		return nil
+	}
+	*in = Input{}
+	return json.Unmarshal(data, in)
+}
+
+// bashInputKeys are the members of a Bash call's tool_input that the
+// engine does not read (guard.ToolInput has no field they name).
+var bashInputKeys = []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox"}
+
+// DecodeToolInput is guard.DecodeToolInput, with the same result and the
+// same error: a Bash call's tool_input ({"command": ..., "description":
+// ..., "timeout": ...}) is read without reflection, any other through
+// guard.DecodeToolInput.
+func DecodeToolInput(raw json.RawMessage) (guard.ToolInput, error) {
+	var ti guard.ToolInput
+	if len(raw) > 0 && !jsonobj.Null(raw) && jsonobj.Members(raw, func(key string, v []byte) bool {
+		if jsonobj.Is(key, "command") {
+			return jsonobj.SetStringPtr(v, &ti.Command)
+		}
+		for _, k := range bashInputKeys {
+			if jsonobj.Is(key, k) {
+				return true
+			}
+		}
+		return false
+	}) {
+		return ti, nil
+	}
+	return guard.DecodeToolInput(raw)
 }
 
 // Hook event names handled here.

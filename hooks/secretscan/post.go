@@ -15,6 +15,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
@@ -87,7 +88,7 @@ func PostToolUse(r PostRequest) claude.Response {
 	command := ""
 	switch r.In.ToolName {
 	case guard.ToolBash:
-		ti, err := guard.DecodeToolInput(r.In.ToolInput)
+		ti, err := claude.DecodeToolInput(r.In.ToolInput)
 		if err != nil || ti.Command == nil {
 			return claude.Response{}
 		}
@@ -397,11 +398,8 @@ const maxOutputScan = 1 << 20
 // theirs and is not sent to the scanner; with a .gitleaks.toml every
 // stream is.
 func bashOutputTargets(r PostRequest) []target {
-	var resp struct {
-		Stdout *string `json:"stdout"`
-		Stderr *string `json:"stderr"`
-	}
-	if len(r.In.ToolResponse) == 0 || json.Unmarshal(r.In.ToolResponse, &resp) != nil {
+	resp, ok := decodeBashResponse(r.In.ToolResponse)
+	if !ok {
 		return nil
 	}
 	custom := false
@@ -422,6 +420,35 @@ func bashOutputTargets(r PostRequest) []target {
 		}
 	}
 	return out
+}
+
+// bashResponse is what the output scan reads of a Bash call's
+// tool_response.
+type bashResponse struct {
+	Stdout *string `json:"stdout"`
+	Stderr *string `json:"stderr"`
+}
+
+// decodeBashResponse decodes a Bash call's tool_response as json.Unmarshal
+// would into a bashResponse (ok: no error), reading the usual shape
+// without reflection (package jsonobj).
+func decodeBashResponse(raw []byte) (resp bashResponse, ok bool) {
+	if len(raw) == 0 {
+		return resp, false
+	}
+	if jsonobj.Members(raw, func(key string, v []byte) bool {
+		switch {
+		case jsonobj.Is(key, "stdout"):
+			return jsonobj.SetStringPtr(v, &resp.Stdout)
+		case jsonobj.Is(key, "stderr"):
+			return jsonobj.SetStringPtr(v, &resp.Stderr)
+		}
+		return true
+	}) {
+		return resp, true
+	}
+	resp = bashResponse{}
+	return resp, json.Unmarshal(raw, &resp) == nil
 }
 
 // splitOutputFindings separates findings in files from findings in the
