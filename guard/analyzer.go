@@ -34,6 +34,7 @@ type analyzer struct {
 	called   map[*syntax.FuncDecl]bool // functions analysed at a call site
 	declared []declaredFunc            // every function declaration, in source order
 	writes   []string                  // static paths the command writes, for WrittenFiles
+	urls     []SentURL                 // literal URLs network clients send to, for SentURLs (webtools.go)
 	// opaque: the command may write files the analysis cannot list (a
 	// program without a model, a write to a path known only at run time).
 	opaque bool

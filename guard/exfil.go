@@ -371,6 +371,7 @@ func (a *analyzer) exfilSink(inv *invocation) {
 				if x.s == "--url" {
 					hosts = append(hosts, urlHost(args[i].s))
 					inURL = append(inURL, urlSecret(args[i])...)
+					a.sentURL(inv.name, args[i])
 				}
 				continue
 			}
@@ -381,6 +382,7 @@ func (a *analyzer) exfilSink(inv *invocation) {
 					v := x
 					v.s = val
 					inURL = append(inURL, urlSecret(v)...)
+					a.sentURL(inv.name, v)
 				}
 				continue
 			}
@@ -391,6 +393,7 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			if h := urlHost(x.s); h != "" {
 				hosts = append(hosts, h)
 				inURL = append(inURL, urlSecret(x)...)
+				a.sentURL(inv.name, x)
 			}
 			if inv.name != "curl" && inv.name != "wget" && strings.ContainsAny(x.s, "=:@") {
 				fileArg(x, x.s) // httpie items: field=value, field=@file

@@ -85,6 +85,33 @@ func (e *Engine) checkWeb(tool string, in ToolInput, env *Env) Decision {
 	return e.CheckSend(send, tool+" "+maskUserinfo(raw), env)
 }
 
+// SentURL is a literal URL a network client in a shell command sends to.
+type SentURL struct {
+	By  string // the client: curl, wget, http
+	URL string
+}
+
+// SentURLs returns the literal URLs the network clients of a shell
+// command send to (curl, wget, httpie), for the hook's secret scan of
+// what they carry: a token in a query parameter leaves with curl as with
+// WebFetch. URLs only known at run time are not listed; their secret
+// sources are the engine's (exfil.go).
+func (e *Engine) SentURLs(cmd string, env *Env) []SentURL {
+	if len(cmd) > MaxCommandBytes || !strings.Contains(cmd, "://") {
+		return nil
+	}
+	a := e.newAnalyzer(env)
+	a.script(cmd, a.initialState(), nil)
+	return a.urls
+}
+
+// sentURL records a URL argument of a network client for SentURLs.
+func (a *analyzer) sentURL(by string, x arg) {
+	if x.static() {
+		a.urls = append(a.urls, SentURL{By: by, URL: x.s})
+	}
+}
+
 // CheckSend judges one network send of a client tool (trigger is how the
 // decision shows the call, already free of secrets). The hook calls it
 // again with the secrets its scan found in a WebFetch URL or a WebSearch

@@ -138,3 +138,25 @@ func BenchmarkCheckWebFetch(b *testing.B) {
 		}
 	}
 }
+
+// TestSentURLs: the literal URLs a command's network clients send to,
+// through pipelines, wrappers and --url; none for words only known at run
+// time or commands without a URL.
+func TestSentURLs(t *testing.T) {
+	eng := New(corpusPolicy())
+	for _, c := range []struct {
+		cmd  string
+		want []SentURL
+	}{
+		{"curl -s 'https://x.example/a?k=v' | jq .", []SentURL{{"curl", "https://x.example/a?k=v"}}},
+		{"timeout 5 wget -q --url=https://y.example/f -O f", []SentURL{{"wget", "https://y.example/f"}}},
+		{"curl --url https://z.example/ && http https://h.example/p", []SentURL{{"curl", "https://z.example/"}, {"http", "https://h.example/p"}}},
+		{`curl "$U"`, nil},
+		{"echo https://x.example/", nil},
+		{"go test ./...", nil},
+	} {
+		if got := eng.SentURLs(c.cmd, testEnv()); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}

@@ -24,7 +24,8 @@ const fixtureUsage = `usage:
   sg-fakesecret line FILE TEXT                append a plain line of text to FILE
   sg-fakesecret binary FILE                   write a small binary file
   sg-fakesecret hook TOOL FILE KIND SECRETS   print a PreToolUse event whose TOOL call writes one into FILE
-  sg-fakesecret web TOOL PREFIX KIND SECRETS  print a PreToolUse event of WebFetch/Monitor/WebSearch sending PREFIX and one
+  sg-fakesecret web TOOL PREFIX KIND SECRETS  print a PreToolUse event of WebFetch/Monitor/WebSearch (or Bash running
+                                              curl, TOOL curl) sending PREFIX and one
   sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
   sg-fakesecret bashoutput KIND SECRETS       print a PostToolUse event of a Bash call whose stdout holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
@@ -104,6 +105,9 @@ func fakeSecretFixture(args []string) int {
 			ti = map[string]any{"description": "d", "timeout_ms": 1000, "ws": map[string]any{"url": args[2] + s.Value}}
 		case "WebSearch":
 			ti = map[string]any{"query": args[2] + s.Value}
+		case "curl":
+			ti = map[string]any{"command": "curl -s '" + args[2] + s.Value + "'"}
+			args[1] = "Bash"
 		default:
 			return fail("unknown tool %q", args[1])
 		}

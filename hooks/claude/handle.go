@@ -49,8 +49,8 @@ type Runtime struct {
 	PostToolUse func(in *Input, ctx *hookenv.Context, pol *policy.Policy) Response
 	// ContentCheck scans what a Write/Edit would write, after the path rules
 	// passed, and the URL or query a WebFetch, WebSearch or Monitor ws
-	// call would send, after the host rules passed. Nil means no content
-	// scanning.
+	// call, or a Bash command's curl, would send, after the engine passed
+	// the call. Nil means no content scanning.
 	ContentCheck func(in *Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision
 	// BudgetCheck enforces the policy's [budget] limits before the engine
 	// runs. Nil means no budget check.
@@ -208,7 +208,7 @@ func preToolUse(in *Input, rt Runtime) Response {
 			return d
 		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
-		if d.Action == "" && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web) {
+		if d.Action == "" && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
 			d = rt.ContentCheck(in, s.ctx, s.pol)
 		}
 		return d

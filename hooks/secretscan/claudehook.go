@@ -1,6 +1,7 @@
 package secretscan
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,20 +18,29 @@ import (
 
 // ContentHook scans what a Write/Edit/MultiEdit/NotebookEdit would write
 // for secrets, after the path rules passed, and what a WebFetch, WebSearch
-// or Monitor ws call would send, after the host rules passed
-// (claude.Runtime.ContentCheck).
-// The gitleaks engine runs in the swarm-guard-secrets process; the Bash
-// path never comes here.
+// or Monitor ws call, or the network clients of a Bash command, would
+// send, after the engine passed the call (claude.Runtime.ContentCheck).
+// The gitleaks engine runs in the swarm-guard-secrets process; a Bash
+// command without a URL never reaches it.
 func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
 	switch in.ToolName {
-	case guard.ToolWebFetch, guard.ToolWebSearch, guard.ToolMonitor:
-		// The URL or query of WebFetch, WebSearch, a Monitor's ws (a
-		// small input: decoding it again costs nothing worth a field).
-		ti, err := guard.DecodeToolInput(in.ToolInput)
-		if err != nil || !guard.IsWebTool(in.ToolName, ti) {
+	case guard.ToolWebFetch, guard.ToolWebSearch, guard.ToolMonitor, guard.ToolBash:
+		// The URL or query of WebFetch, WebSearch, a Monitor's ws, and
+		// the URLs of curl and the like in a command. Most commands hold
+		// no "://" and end here; the rest is a small input, decoded again.
+		if in.ToolName != guard.ToolWebSearch && !bytes.Contains(in.ToolInput, []byte("://")) {
 			return guard.Decision{}
 		}
-		return CheckWeb(WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: secretsRunner()})
+		ti, err := guard.DecodeToolInput(in.ToolInput)
+		switch {
+		case err != nil:
+			return guard.Decision{}
+		case guard.IsWebTool(in.ToolName, ti):
+			return CheckWeb(WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: secretsRunner()})
+		case ti.Command != nil:
+			return CheckCommandURLs(*ti.Command, ctx.Env, pol, secretsRunner())
+		}
+		return guard.Decision{}
 	}
 	return CheckContent(ContentRequest{
 		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,

@@ -32,12 +32,39 @@ type WebRequest struct {
 // has already judged the host and the user-info (guard/webtools.go). A
 // URL that keywords.Clean proves clean never reaches the scanner.
 func CheckWeb(r WebRequest) guard.Decision {
-	pol := r.Policy
-	if pol.RuleAction(policy.RuleExfiltration) == policy.Off {
+	if r.Policy.RuleAction(policy.RuleExfiltration) == policy.Off {
 		return guard.Decision{}
 	}
-	target := guard.WebTarget(r.Tool, r.Input)
-	parts := webParts(r.Tool, target)
+	return scanSend(r, r.Tool, guard.WebTarget(r.Tool, r.Input))
+}
+
+// CheckCommandURLs scans the literal URLs a shell command's network
+// clients send to (curl, wget, httpie: guard's SentURLs) as CheckWeb scans
+// WebFetch's, so a token in curl's query parameter is denied in the same
+// words. A command without "://", or one keywords.Clean proves clean, is
+// not analysed again nor scanned: the Bash hot path pays one substring
+// search for most commands.
+func CheckCommandURLs(cmd string, env *guard.Env, pol *policy.Policy, runner Runner) guard.Decision {
+	if !strings.Contains(cmd, "://") || pol.RuleAction(policy.RuleExfiltration) == policy.Off {
+		return guard.Decision{}
+	}
+	if keywords.Clean("", cmd) && !customRules(env.Root) {
+		return guard.Decision{}
+	}
+	r := WebRequest{Env: env, Policy: pol, Runner: runner}
+	for _, u := range guard.New(pol).SentURLs(cmd, env) {
+		if d := scanSend(r, u.By, u.URL); d.Action != "" {
+			return d
+		}
+	}
+	return guard.Decision{}
+}
+
+// scanSend scans what one client sends (by: WebFetch, Monitor,
+// WebSearch, curl, ...) and judges what the scanner finds.
+func scanSend(r WebRequest, by, target string) guard.Decision {
+	pol := r.Policy
+	parts := webParts(by, target)
 	text := make([]string, len(parts))
 	for i, p := range parts {
 		text[i] = p.text
@@ -49,7 +76,7 @@ func CheckWeb(r WebRequest) guard.Decision {
 	ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
 	defer cancel()
 	findings, err := r.Runner.run(ctx, r.Env.Root, pol, func(emit client.Emit) error {
-		return emit(wire.NewBlock(r.Tool, "", 1, []byte(joined)))
+		return emit(wire.NewBlock(by, "", 1, []byte(joined)))
 	})
 	if err != nil {
 		return scanFailed(err)
@@ -57,8 +84,9 @@ func CheckWeb(r WebRequest) guard.Decision {
 	if len(findings) == 0 {
 		return guard.Decision{}
 	}
-	send := effect.Send{By: r.Tool}
-	if r.Tool != guard.ToolWebSearch {
+	search := by == guard.ToolWebSearch
+	send := effect.Send{By: by}
+	if !search {
 		if h := hostOf(target); h != "" {
 			send.Hosts = []string{h}
 		}
@@ -77,13 +105,13 @@ func CheckWeb(r WebRequest) guard.Decision {
 		}
 	}
 	without := ""
-	if r.Tool != guard.ToolWebSearch && !base {
+	if !search && !base {
 		without = rebuild(parts, drop)
 	}
 	seen := map[string]bool{}
 	for _, f := range findings {
 		where := "the search query"
-		if r.Tool != guard.ToolWebSearch {
+		if !search {
 			where = "the URL"
 			if f.Line >= 1 && f.Line <= len(parts) && parts[f.Line-1].param {
 				where = "the URL's parameter " + parts[f.Line-1].name
@@ -96,7 +124,7 @@ func CheckWeb(r WebRequest) guard.Decision {
 		seen[src] = true
 		send.Secrets = append(send.Secrets, effect.Secret{Source: src, Without: without})
 	}
-	return guard.New(pol).CheckSend(send, r.Tool+" "+redactTarget(target, parts, drop, base), r.Env)
+	return guard.New(pol).CheckSend(send, by+" "+redactTarget(target, parts, drop, base), r.Env)
 }
 
 // webPart is one line of the text the scanner reads: the URL up to its
