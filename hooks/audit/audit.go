@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
-	"unicode/utf8"
+
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 )
 
 // FileName is the audit log's name inside the state directory.
@@ -85,9 +86,9 @@ func Append(path string, v any) error {
 // field cache) costs more than the rest of the write.
 func (r Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"time":`...)
-	b = appendString(b, r.Time)
+	b = jsonobj.AppendString(b, r.Time)
 	b = append(b, `,"event":`...)
-	b = appendString(b, r.Event)
+	b = jsonobj.AppendString(b, r.Event)
 	b = appendField(b, "session_id", r.SessionID)
 	b = appendField(b, "agent_id", r.AgentID)
 	b = appendField(b, "subagent_id", r.SubagentID)
@@ -96,7 +97,7 @@ func (r Record) AppendJSON(b []byte) []byte {
 	b = appendField(b, "command", r.Command)
 	b = appendField(b, "path", r.Path)
 	b = append(b, `,"action":`...)
-	b = appendString(b, r.Action)
+	b = jsonobj.AppendString(b, r.Action)
 	b = appendField(b, "rule", r.Rule)
 	b = appendField(b, "reason", r.Reason)
 	b = appendField(b, "policy", r.Policy)
@@ -115,61 +116,5 @@ func appendField(b []byte, name, v string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, name...)
 	b = append(b, '"', ':')
-	return appendString(b, v)
-}
-
-// appendString appends s as a JSON string with encoding/json's escapes:
-// quote, backslash and control characters, <, > and & (HTML-safe), U+2028
-// and U+2029, and invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return jsonobj.AppendString(b, v)
 }

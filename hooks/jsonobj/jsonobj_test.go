@@ -105,3 +105,34 @@ func FuzzMembers(f *testing.F) {
 		agree(t, data)
 	})
 }
+
+// TestAppendStringIsEncodingJSON compares AppendString with json.Marshal
+// of a string on tricky and random strings.
+func TestAppendStringIsEncodingJSON(t *testing.T) {
+	in := []string{"", "plain", `q " b \ s /`, "\b\f\n\r\t\x00\x1f\x7f", "<a>&", "\u2028\u2029", "bad \xff \xc3", "é 日本 🙂", "\xed\xa0\x80"}
+	for _, lit := range strs {
+		var s string
+		if json.Unmarshal([]byte(lit), &s) == nil {
+			in = append(in, s)
+		}
+	}
+	for _, s := range in {
+		checkAppendString(t, s)
+	}
+}
+
+func checkAppendString(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := AppendString(nil, s); string(got) != string(want) {
+		t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("a\"b\\c\n<\u2028\xff")
+	f.Fuzz(checkAppendString)
+}

@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,8 +75,7 @@ func Run(ctx context.Context, exe string, req wire.Request, produce func(Emit) e
 	sendErr := send(stdin, req, produce)
 	waitErr := cmd.Wait()
 
-	var res wire.Result
-	decodeErr := json.Unmarshal(stdout.Bytes(), &res)
+	res, decodeErr := wire.DecodeResult(stdout.Bytes())
 	switch {
 	case sendErr != nil && !errors.Is(sendErr, errPipe):
 		return wire.Result{}, sendErr // our side failed; the scanner's view does not matter

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +59,10 @@ func RunServer(ctx context.Context, socket string, req wire.Request, produce fun
 		return wire.Result{}, false, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(conn, 64<<20))
-	if err != nil || json.Unmarshal(data, &res) != nil || res.Version != wire.Version {
+	if err != nil {
+		return wire.Result{}, false, nil
+	}
+	if res, err = wire.DecodeResult(data); err != nil || res.Version != wire.Version {
 		return wire.Result{}, false, nil
 	}
 	if res.Error != "" {

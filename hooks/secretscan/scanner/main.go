@@ -16,6 +16,9 @@ import (
 // memoryLimit is the heap size at which the scanner starts collecting.
 const memoryLimit = 256 << 20
 
+// serveGCPercent is the scan server's GOGC.
+const serveGCPercent = 400
+
 // Exit codes of swarm-guard-secrets.
 const (
 	ExitOK    = 0 // a Result was written; it may hold findings
@@ -65,6 +68,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// The scan server the hook starts in the background (serve.go).
 		logging.Logger = zerolog.Nop()
 		debug.SetMemoryLimit(memoryLimit)
+		// A collection per request or two at the default GOGC: the live
+		// heap (the compiled rules) is small next to what one 10 KB scan
+		// allocates, and the hook waits while the collector takes a core.
+		debug.SetGCPercent(serveGCPercent)
 		if err := Serve(args[1]); err != nil {
 			fmt.Fprintf(stderr, "swarm-guard-secrets: %v\n", err)
 			return ExitError

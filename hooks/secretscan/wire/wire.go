@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"unicode/utf8"
+
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 )
 
 // Version is the protocol version this build speaks.
@@ -81,6 +84,7 @@ type Finding struct {
 type Encoder struct {
 	w   *bufio.Writer
 	enc *json.Encoder
+	buf []byte
 }
 
 // NewEncoder returns an encoder writing JSON lines to w.
@@ -91,8 +95,27 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{w: bw, enc: enc}
 }
 
-// Encode writes one value (a Request or a Block) as one line.
+// Encode writes one value (a Request or a Block) as one line. A Request
+// and a Block of text are written by hand (AppendJSON): the hook sends
+// one of each per scan, and encoding/json's first use of a type costs
+// more than the writing.
 func (e *Encoder) Encode(v any) error {
+	var line []byte
+	switch x := v.(type) {
+	case Request:
+		line = x.AppendJSON(e.buf[:0])
+	case Block:
+		if x.Data == nil {
+			line = x.AppendJSON(e.buf[:0])
+		}
+	}
+	if line != nil {
+		e.buf = append(line, '\n')
+		if _, err := e.w.Write(e.buf); err != nil {
+			return fmt.Errorf("write to the secret scanner: %w", err)
+		}
+		return nil
+	}
 	if err := e.enc.Encode(v); err != nil {
 		return fmt.Errorf("write to the secret scanner: %w", err)
 	}
@@ -105,6 +128,73 @@ func (e *Encoder) Flush() error {
 		return fmt.Errorf("write to the secret scanner: %w", err)
 	}
 	return nil
+}
+
+// AppendJSON appends the request as JSON, as encoding/json writes it.
+func (r Request) AppendJSON(b []byte) []byte {
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = append(b, `,"root":`...)
+	b = jsonobj.AppendString(b, r.Root)
+	b = append(b, `,"gitleaks_allow":`...)
+	b = strconv.AppendBool(b, r.GitleaksAllow)
+	return append(b, '}')
+}
+
+// AppendJSON appends a block without Data as JSON, as encoding/json
+// writes it.
+func (b Block) AppendJSON(out []byte) []byte {
+	out = append(out, `{"file":`...)
+	out = jsonobj.AppendString(out, b.File)
+	if b.Commit != "" {
+		out = append(out, `,"commit":`...)
+		out = jsonobj.AppendString(out, b.Commit)
+	}
+	out = append(out, `,"line":`...)
+	out = strconv.AppendInt(out, int64(b.Line), 10)
+	if b.Text != "" {
+		out = append(out, `,"text":`...)
+		out = jsonobj.AppendString(out, b.Text)
+	}
+	return append(out, '}')
+}
+
+// DecodeResult decodes a scanner's answer as json.Unmarshal would into a
+// Result; the answer of a clean scan ({"version":1,"findings":[]}) is
+// read without reflection.
+func DecodeResult(data []byte) (Result, error) {
+	var res Result
+	if jsonobj.Members(data, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "version"):
+			var v int64
+			if !jsonobj.SetInt64(raw, &v) || int64(int(v)) != v {
+				return false
+			}
+			if !jsonobj.Null(raw) {
+				res.Version = int(v)
+			}
+			return true
+		case jsonobj.Is(key, "findings"):
+			switch string(raw) {
+			case "null":
+				res.Findings = nil
+			case "[]":
+				res.Findings = []Finding{}
+			default:
+				return false
+			}
+			return true
+		case jsonobj.Is(key, "error"):
+			return jsonobj.SetString(raw, &res.Error)
+		}
+		return true
+	}) {
+		return res, nil
+	}
+	res = Result{}
+	err := json.Unmarshal(data, &res)
+	return res, err
 }
 
 // Decoder reads a request stream.
