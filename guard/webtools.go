@@ -175,8 +175,8 @@ func parseWebURL(raw string) (webURL, bool) {
 // placeholder (user:<token>@, :${TOKEN}@, :****@, :password@) is no
 // secret.
 func (w webURL) userinfoSecret() (effect.Secret, bool) {
-	if !w.hasUser {
-		return effect.Secret{}, false
+	if !w.hasUser || Loopback(w.host) {
+		return effect.Secret{}, false // a credential for a service on this machine does not leave it
 	}
 	secret, shown, what := w.pass, w.user+":****@", "the password"
 	if strings.EqualFold(w.pass, "x-oauth-basic") {
@@ -189,6 +189,16 @@ func (w webURL) userinfoSecret() (effect.Secret, bool) {
 		Source:  what + " in the URL's user-info (" + shown + w.host + ")",
 		Without: w.bare,
 	}, true
+}
+
+// Loopback reports whether a host is this machine itself (localhost,
+// *.localhost, 127.0.0.0/8, ::1): a credential written into a URL for a
+// local service (http://admin:admin@localhost:8080/) does not leave the
+// machine.
+func Loopback(host string) bool {
+	host = strings.TrimSuffix(strings.Trim(strings.ToLower(host), "[]"), ".")
+	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" ||
+		strings.HasPrefix(host, "127.") && strings.Count(host, ".") == 3
 }
 
 // placeholderValue reports whether a credential's value is a stand-in

@@ -64,6 +64,13 @@ func CheckCommandURLs(cmd string, env *guard.Env, pol *policy.Policy, runner Run
 // WebSearch, curl, ...) and judges what the scanner finds.
 func scanSend(r WebRequest, by, target string) guard.Decision {
 	pol := r.Policy
+	search := by == guard.ToolWebSearch
+	host := ""
+	if !search {
+		if host = hostOf(target); guard.Loopback(host) {
+			return guard.Decision{} // a credential for a service on this machine does not leave it
+		}
+	}
 	parts := webParts(by, target)
 	text := make([]string, len(parts))
 	for i, p := range parts {
@@ -84,12 +91,9 @@ func scanSend(r WebRequest, by, target string) guard.Decision {
 	if len(findings) == 0 {
 		return guard.Decision{}
 	}
-	search := by == guard.ToolWebSearch
 	send := effect.Send{By: by}
-	if !search {
-		if h := hostOf(target); h != "" {
-			send.Hosts = []string{h}
-		}
+	if host != "" {
+		send.Hosts = []string{host}
 	}
 	drop := map[int]bool{} // query or fragment parameters to leave out
 	base := false          // a secret outside them: no URL without it

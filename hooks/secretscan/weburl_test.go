@@ -130,3 +130,19 @@ func BenchmarkCheckCommandURLs(b *testing.B) {
 		})
 	}
 }
+
+// TestWebLoopback: a URL to this machine's own loopback is not scanned: a
+// local service's credential does not leave the machine.
+func TestWebLoopback(t *testing.T) {
+	root := t.TempDir()
+	env := &guard.Env{Root: root, Cwd: root}
+	found := runnerWith(t, answer("x", 2))
+	for _, u := range []string{"http://localhost:8080/x?api_key=" + strings.Repeat("q7", 12), "http://127.0.0.1:9/x?api_key=" + strings.Repeat("q7", 12)} {
+		if d := CheckWeb(WebRequest{Tool: guard.ToolWebFetch, Input: guard.ToolInput{URL: u}, Env: env, Policy: pol(nil), Runner: found}); d.Action != "" {
+			t.Errorf("%s: %+v", u, d)
+		}
+	}
+	if d := CheckWeb(WebRequest{Tool: guard.ToolWebFetch, Input: guard.ToolInput{URL: "https://x.example/x?api_key=" + strings.Repeat("q7", 12)}, Env: env, Policy: pol(nil), Runner: found}); d.Rule != policy.RuleExfiltration {
+		t.Errorf("a remote host: %+v", d)
+	}
+}
