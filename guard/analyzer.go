@@ -40,7 +40,7 @@ type analyzer struct {
 	opaque bool
 
 	// What the command puts in place itself (filestate.go).
-	bodies map[string][]*input // file -> contents written to it
+	bodies map[string][]*Input // file -> contents written to it
 	links  map[string]string   // symlink -> target
 	progs  map[string]string   // copy -> original; "hash:name" -> program
 	runs   []fileRun           // files run as scripts or programs
@@ -51,7 +51,7 @@ type analyzer struct {
 // declaredFunc is a function declaration with the state it was declared in.
 type declaredFunc struct {
 	fn *syntax.FuncDecl
-	st *state
+	st *State
 }
 
 // finding is a rule match before policy actions and allow entries apply.
@@ -183,127 +183,127 @@ func globMatch(pattern, s string) bool {
 	return s == ""
 }
 
-// state is what the analysis knows while walking a script: the possible
+// State is what the analysis knows while walking a script: the possible
 // working directories, variable values, functions and git aliases.
-type state struct {
-	cwds       []string // possible working directories
-	cwdUnknown bool     // the working directory may be one we cannot tell
-	vars       map[string][]arg
-	arrays     map[string][]arg // indexed arrays with known elements, in order
-	funcs      map[string]*syntax.FuncDecl
-	gitAliases map[string]string
-	aliases    map[string]string // shell aliases defined in this command
-	positional []arg             // $1, $2, ...
-	posUnknown bool              // positional parameters are not known
-	strong     bool              // assignments replace earlier values (false in conditional code)
-	errexit    bool              // set -e: a failing command ends the script
-	remote     bool              // a script that runs on another machine (ssh, docker exec)
-	inFunc     map[string]bool
+type State struct {
+	Cwds       []string // possible working directories
+	CwdUnknown bool     // the working directory may be one we cannot tell
+	Vars       map[string][]Word
+	Arrays     map[string][]Word // indexed arrays with known elements, in order
+	Funcs      map[string]*syntax.FuncDecl
+	GitAliases map[string]string
+	Aliases    map[string]string // shell aliases defined in this command
+	Positional []Word            // $1, $2, ...
+	PosUnknown bool              // positional parameters are not known
+	Strong     bool              // assignments replace earlier values (false in conditional code)
+	Errexit    bool              // set -e: a failing command ends the script
+	Remote     bool              // a script that runs on another machine (ssh, docker exec)
+	InFunc     map[string]bool
 }
 
-func (a *analyzer) initialState() *state {
-	st := &state{
-		cwds:       []string{a.env.Cwd},
-		vars:       map[string][]arg{},
-		arrays:     map[string][]arg{},
-		funcs:      map[string]*syntax.FuncDecl{},
-		gitAliases: map[string]string{},
-		aliases:    map[string]string{},
-		strong:     true,
-		inFunc:     map[string]bool{},
+func (a *analyzer) initialState() *State {
+	st := &State{
+		Cwds:       []string{a.env.Cwd},
+		Vars:       map[string][]Word{},
+		Arrays:     map[string][]Word{},
+		Funcs:      map[string]*syntax.FuncDecl{},
+		GitAliases: map[string]string{},
+		Aliases:    map[string]string{},
+		Strong:     true,
+		InFunc:     map[string]bool{},
 	}
 	return st
 }
 
-func (s *state) clone() *state {
+func (s *State) Clone() *State {
 	c := *s
-	c.cwds = slices.Clone(s.cwds)
-	c.vars = make(map[string][]arg, len(s.vars))
-	for k, v := range s.vars {
-		c.vars[k] = v
+	c.Cwds = slices.Clone(s.Cwds)
+	c.Vars = make(map[string][]Word, len(s.Vars))
+	for k, v := range s.Vars {
+		c.Vars[k] = v
 	}
-	c.arrays = make(map[string][]arg, len(s.arrays))
-	for k, v := range s.arrays {
-		c.arrays[k] = v
+	c.Arrays = make(map[string][]Word, len(s.Arrays))
+	for k, v := range s.Arrays {
+		c.Arrays[k] = v
 	}
-	c.funcs = make(map[string]*syntax.FuncDecl, len(s.funcs))
-	for k, v := range s.funcs {
-		c.funcs[k] = v
+	c.Funcs = make(map[string]*syntax.FuncDecl, len(s.Funcs))
+	for k, v := range s.Funcs {
+		c.Funcs[k] = v
 	}
-	c.gitAliases = make(map[string]string, len(s.gitAliases))
-	for k, v := range s.gitAliases {
-		c.gitAliases[k] = v
+	c.GitAliases = make(map[string]string, len(s.GitAliases))
+	for k, v := range s.GitAliases {
+		c.GitAliases[k] = v
 	}
-	c.aliases = make(map[string]string, len(s.aliases))
-	for k, v := range s.aliases {
-		c.aliases[k] = v
+	c.Aliases = make(map[string]string, len(s.Aliases))
+	for k, v := range s.Aliases {
+		c.Aliases[k] = v
 	}
-	c.inFunc = make(map[string]bool, len(s.inFunc))
-	for k, v := range s.inFunc {
-		c.inFunc[k] = v
+	c.InFunc = make(map[string]bool, len(s.InFunc))
+	for k, v := range s.InFunc {
+		c.InFunc[k] = v
 	}
 	return &c
 }
 
-// weak returns a clone for code that may or may not run (a branch, a loop
+// Weak returns a clone for code that may or may not run (a branch, a loop
 // body): what it assigns is added to what was known, never replaces it.
-func (s *state) weak() *state {
-	c := s.clone()
-	c.strong = false
+func (s *State) Weak() *State {
+	c := s.Clone()
+	c.Strong = false
 	return c
 }
 
-// merge adds what o knows to s: the union of working directories and of
+// Merge adds what o knows to s: the union of working directories and of
 // variable values. Used after conditional code ran on a weak clone.
-func (s *state) merge(o *state) {
-	s.setCwds(append(slices.Clone(s.cwds), o.cwds...), s.cwdUnknown || o.cwdUnknown)
-	for k, v := range o.vars {
-		s.vars[k] = unionArgs(s.vars[k], v)
+func (s *State) Merge(o *State) {
+	s.SetCwds(append(slices.Clone(s.Cwds), o.Cwds...), s.CwdUnknown || o.CwdUnknown)
+	for k, v := range o.Vars {
+		s.Vars[k] = UnionWords(s.Vars[k], v)
 	}
-	for k, v := range o.arrays {
-		if old, ok := s.arrays[k]; !ok || !slices.EqualFunc(old, v, func(x, y arg) bool { return x.s == y.s && x.dynamic == y.dynamic }) {
-			delete(s.arrays, k) // differs between branches: unknown
+	for k, v := range o.Arrays {
+		if old, ok := s.Arrays[k]; !ok || !slices.EqualFunc(old, v, func(x, y Word) bool { return x.Text == y.Text && x.Dynamic == y.Dynamic }) {
+			delete(s.Arrays, k) // differs between branches: unknown
 		}
 	}
-	for k, v := range o.funcs {
-		s.funcs[k] = v
+	for k, v := range o.Funcs {
+		s.Funcs[k] = v
 	}
-	for k, v := range o.gitAliases {
-		s.gitAliases[k] = v
+	for k, v := range o.GitAliases {
+		s.GitAliases[k] = v
 	}
-	for k, v := range o.aliases {
-		s.aliases[k] = v
+	for k, v := range o.Aliases {
+		s.Aliases[k] = v
 	}
 }
 
-func (s *state) setCwds(cwds []string, unknown bool) {
+func (s *State) SetCwds(cwds []string, unknown bool) {
 	slices.Sort(cwds)
 	cwds = slices.Compact(cwds)
 	if len(cwds) > 8 {
 		cwds, unknown = nil, true
 	}
-	s.cwds, s.cwdUnknown = cwds, unknown
+	s.Cwds, s.CwdUnknown = cwds, unknown
 }
 
-// assign sets a shell variable, replacing or (in conditional code) adding
+// Assign sets a shell variable, replacing or (in conditional code) adding
 // to what was known.
-func (s *state) assign(name string, val []arg) {
-	if !s.strong {
-		if old, ok := s.vars[name]; ok {
-			val = unionArgs(old, val)
+func (s *State) Assign(name string, val []Word) {
+	if !s.Strong {
+		if old, ok := s.Vars[name]; ok {
+			val = UnionWords(old, val)
 		} else {
-			val = unionArgs([]arg{{dynamic: true, src: "$" + name}}, val)
+			val = UnionWords([]Word{{Dynamic: true, Src: "$" + name}}, val)
 		}
 	}
-	s.vars[name] = val
+	s.Vars[name] = val
 }
 
-func unionArgs(a, b []arg) []arg {
+func UnionWords(a, b []Word) []Word {
 	out := slices.Clone(a)
 	for _, x := range b {
 		dup := false
 		for _, y := range out {
-			if y.s == x.s && y.dynamic == x.dynamic && y.glob == x.glob {
+			if y.Text == x.Text && y.Dynamic == x.Dynamic && y.Glob == x.Glob {
 				dup = true
 				break
 			}
@@ -312,8 +312,8 @@ func unionArgs(a, b []arg) []arg {
 			out = append(out, x)
 		}
 	}
-	if len(out) > maxAlternatives {
-		return []arg{{dynamic: true}}
+	if len(out) > MaxAlternatives {
+		return []Word{{Dynamic: true}}
 	}
 	return out
 }
@@ -321,7 +321,7 @@ func unionArgs(a, b []arg) []arg {
 // script parses and analyses a shell script in state st. stdin describes
 // what the script reads on standard input when that matters (nil: nothing
 // known).
-func (a *analyzer) script(src string, st *state, _ *input) {
+func (a *analyzer) script(src string, st *State, _ *Input) {
 	if a.aborted {
 		return
 	}
@@ -423,7 +423,7 @@ func (a *analyzer) visit() bool {
 	return !a.aborted
 }
 
-func (a *analyzer) stmts(list []*syntax.Stmt, st *state) {
+func (a *analyzer) stmts(list []*syntax.Stmt, st *State) {
 	for _, s := range list {
 		if !a.visit() {
 			return
@@ -434,15 +434,15 @@ func (a *analyzer) stmts(list []*syntax.Stmt, st *state) {
 
 // stmt analyses one statement. guarded is true when whatever follows in the
 // same && chain runs only if this statement succeeds.
-func (a *analyzer) stmt(s *syntax.Stmt, st *state, guarded bool) {
+func (a *analyzer) stmt(s *syntax.Stmt, st *State, guarded bool) {
 	if s == nil || !a.visit() {
 		return
 	}
 	in := a.redirects(s, st)
-	a.command(s.Cmd, st, in, guarded || st.errexit)
+	a.command(s.Cmd, st, in, guarded || st.Errexit)
 }
 
-func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded bool) {
+func (a *analyzer) command(cmd syntax.Command, st *State, in *Input, guarded bool) {
 	if cmd == nil || !a.visit() {
 		return
 	}
@@ -452,25 +452,25 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 	case *syntax.BinaryCmd:
 		a.binaryCmd(c, st, in)
 	case *syntax.Subshell:
-		a.stmts(c.Stmts, st.clone())
+		a.stmts(c.Stmts, st.Clone())
 	case *syntax.Block:
 		a.stmtsWithInput(c.Stmts, st, in)
 	case *syntax.IfClause:
 		a.ifClause(c, st)
 	case *syntax.WhileClause:
-		w := st.weak()
+		w := st.Weak()
 		a.stmts(c.Cond, w)
 		a.stmts(c.Do, w)
-		st.merge(w)
+		st.Merge(w)
 	case *syntax.ForClause:
-		w := st.weak()
+		w := st.Weak()
 		switch loop := c.Loop.(type) {
 		case *syntax.WordIter:
-			var vals []arg
+			var vals []Word
 			if len(loop.Items) == 0 {
-				vals = append(vals, st.positionalAll()...)
-				if st.posUnknown || len(vals) == 0 {
-					vals = append(vals, arg{dynamic: true, src: "$@"})
+				vals = append(vals, st.PositionalAll()...)
+				if st.PosUnknown || len(vals) == 0 {
+					vals = append(vals, Word{Dynamic: true, Src: "$@"})
 				}
 			}
 			for _, it := range loop.Items {
@@ -480,18 +480,18 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 				}
 			}
 			a.identityTarget(nil, loop, st, loop.Name.Value, "for")
-			w.vars[loop.Name.Value] = unionArgs(nil, vals)
+			w.Vars[loop.Name.Value] = UnionWords(nil, vals)
 		case *syntax.CStyleLoop:
 			a.arithSubstitutions(loop, st)
 		}
 		a.stmts(c.Do, w)
-		st.merge(w)
+		st.Merge(w)
 	case *syntax.CaseClause:
 		a.substitutions(c.Word, st)
 		for _, item := range c.Items {
-			w := st.weak()
+			w := st.Weak()
 			a.stmts(item.Stmts, w)
-			st.merge(w)
+			st.Merge(w)
 		}
 	case *syntax.FuncDecl:
 		name := ""
@@ -500,11 +500,11 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 		}
 		if name == "" {
 			// An anonymous zsh function runs right away.
-			a.stmt(c.Body, st.clone(), false)
+			a.stmt(c.Body, st.Clone(), false)
 			return
 		}
-		st.funcs[name] = c
-		a.declared = append(a.declared, declaredFunc{fn: c, st: st.clone()})
+		st.Funcs[name] = c
+		a.declared = append(a.declared, declaredFunc{fn: c, st: st.Clone()})
 	case *syntax.DeclClause:
 		a.declClause(c, st)
 	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
@@ -512,15 +512,15 @@ func (a *analyzer) command(cmd syntax.Command, st *state, in *input, guarded boo
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, st, guarded)
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, st.clone(), false)
+		a.stmt(c.Stmt, st.Clone(), false)
 	case *syntax.TestDecl:
-		a.stmt(c.Body, st.clone(), false)
+		a.stmt(c.Body, st.Clone(), false)
 	default:
 		a.substitutions(c, st)
 	}
 }
 
-func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *state, in *input) {
+func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *State, in *Input) {
 	for i, s := range list {
 		if !a.visit() {
 			return
@@ -530,37 +530,37 @@ func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *state, in *input) {
 			if sin == nil {
 				sin = in
 			}
-			a.command(s.Cmd, st, sin, st.errexit)
+			a.command(s.Cmd, st, sin, st.Errexit)
 			continue
 		}
 		a.stmt(s, st, false)
 	}
 }
 
-func (a *analyzer) ifClause(c *syntax.IfClause, st *state) {
+func (a *analyzer) ifClause(c *syntax.IfClause, st *State) {
 	a.stmts(c.Cond, st)
-	w := st.weak()
+	w := st.Weak()
 	a.stmts(c.Then, w)
 	if c.Else != nil {
-		e := st.weak()
+		e := st.Weak()
 		if len(c.Else.Cond) > 0 {
 			a.ifClause(c.Else, e)
 		} else {
 			a.stmts(c.Else.Then, e)
 		}
-		st.merge(e)
+		st.Merge(e)
 	}
-	st.merge(w)
+	st.Merge(w)
 }
 
-func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *state, in *input) {
+func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 	switch c.Op {
 	case syntax.AndStmt:
-		before, unknown := slices.Clone(st.cwds), st.cwdUnknown
+		before, unknown := slices.Clone(st.Cwds), st.CwdUnknown
 		a.stmt(c.X, st, true)
 		a.stmt(c.Y, st, true)
 		// If the chain failed early, later statements run in the old directory.
-		st.setCwds(append(before, st.cwds...), unknown || st.cwdUnknown)
+		st.SetCwds(append(before, st.Cwds...), unknown || st.CwdUnknown)
 	case syntax.OrStmt:
 		a.stmt(c.X, st, false)
 		a.stmt(c.Y, st, false)
@@ -569,8 +569,8 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *state, in *input) {
 		var prev *syntax.Stmt
 		saved := a.stdinSecret
 		for i, s := range stages {
-			sub := st.clone()
-			var sin *input
+			sub := st.Clone()
+			var sin *Input
 			if i == 0 {
 				sin = in
 			} else {
@@ -578,12 +578,12 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *state, in *input) {
 			}
 			a.stdinSecret = ""
 			if sin != nil {
-				a.stdinSecret = sin.secret
+				a.stdinSecret = sin.Secret
 			}
 			own := a.redirects(s, sub)
 			if own != nil {
 				sin = own
-				a.stdinSecret = own.secret
+				a.stdinSecret = own.Secret
 			}
 			a.command(s.Cmd, sub, sin, false)
 			prev = s
@@ -609,7 +609,7 @@ func pipelineStages(c *syntax.BinaryCmd) []*syntax.Stmt {
 	return out
 }
 
-func (a *analyzer) declClause(c *syntax.DeclClause, st *state) {
+func (a *analyzer) declClause(c *syntax.DeclClause, st *State) {
 	a.substitutions(c, st)
 	variant := c.Variant.Value
 	exported := variant == "export"
@@ -623,11 +623,11 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *state) {
 			}
 			if as.Name != nil {
 				a.identityTarget(nil, as, st, as.Name.Value, variant)
-				if _, ok := st.vars[as.Name.Value]; !ok {
-					st.assign(as.Name.Value, []arg{{dynamic: true, src: "$" + as.Name.Value}})
+				if _, ok := st.Vars[as.Name.Value]; !ok {
+					st.Assign(as.Name.Value, []Word{{Dynamic: true, Src: "$" + as.Name.Value}})
 				}
 				if exported {
-					a.envAssign(as.Name.Value, st.vars[as.Name.Value], st, nil, as)
+					a.envAssign(as.Name.Value, st.Vars[as.Name.Value], st, nil, as)
 				}
 			}
 			continue
@@ -638,13 +638,13 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *state) {
 
 // assignment handles NAME=value as a statement of its own or in a
 // declaration.
-func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
+func (a *analyzer) assignment(as *syntax.Assign, st *State, declared bool) {
 	if as.Name == nil {
 		return
 	}
 	name := as.Name.Value
 	if as.Array != nil {
-		var elems []arg
+		var elems []Word
 		known := true
 		for _, el := range as.Array.Elems {
 			if el.Index != nil {
@@ -662,35 +662,35 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 			}
 		}
 		if as.Append {
-			if old, ok := st.arrays[name]; ok {
+			if old, ok := st.Arrays[name]; ok {
 				elems = append(slices.Clone(old), elems...)
 			} else {
 				known = false
 			}
 		}
-		if known && st.strong {
-			st.arrays[name] = elems
+		if known && st.Strong {
+			st.Arrays[name] = elems
 		} else {
-			delete(st.arrays, name)
+			delete(st.Arrays, name)
 		}
 		if len(elems) > 0 {
-			st.assign(name, elems[:1])
+			st.Assign(name, elems[:1])
 		}
 		return
 	}
-	var val []arg
+	var val []Word
 	if as.Value == nil {
-		val = []arg{{s: "", src: ""}}
+		val = []Word{{Text: "", Src: ""}}
 	} else {
 		val = a.evalAssignValue(as.Value, st)
 	}
 	if as.Index != nil {
-		delete(st.arrays, name)
-		val = []arg{{dynamic: true, src: "$" + name}}
+		delete(st.Arrays, name)
+		val = []Word{{Dynamic: true, Src: "$" + name}}
 	} else if as.Append {
-		val = appendValues(st.vars[name], val, name)
+		val = appendValues(st.Vars[name], val, name)
 	}
-	st.assign(name, val)
+	st.Assign(name, val)
 	a.envAssign(name, val, st, nil, as)
 	_ = declared
 }
@@ -698,21 +698,21 @@ func (a *analyzer) assignment(as *syntax.Assign, st *state, declared bool) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // appendValues is x+=y: every known old value followed by every new one.
-func appendValues(old, add []arg, name string) []arg {
-	unknown := []arg{{dynamic: true, src: "$" + name}}
+func appendValues(old, add []Word, name string) []Word {
+	unknown := []Word{{Dynamic: true, Src: "$" + name}}
 	if old == nil {
 		return unknown // the old value comes from the environment
 	}
-	var out []arg
+	var out []Word
 	for _, o := range old {
 		for _, n := range add {
-			if o.dynamic || n.dynamic {
+			if o.Dynamic || n.Dynamic {
 				return unknown
 			}
-			out = append(out, arg{s: o.s + n.s, glob: o.glob || n.glob})
+			out = append(out, Word{Text: o.Text + n.Text, Glob: o.Glob || n.Glob})
 		}
 	}
-	return unionArgs(nil, out)
+	return UnionWords(nil, out)
 }
 
 // excerptSpan returns the source text from the start of one node to the end

@@ -32,7 +32,7 @@ func registerArchivers() {
 const tarValueShort = "fCTXbHKLNVgIF"
 
 var tarValueLong = sync.OnceValue(func() map[string]bool {
-	return longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
+	return Longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
 		"tape-length", "newer", "after-date", "label", "listed-incremental", "use-compress-program", "info-script",
 		"new-volume-script", "to-command", "checkpoint-action", "rsh-command", "rmt-command", "index-file", "owner", "group",
 		"mode", "exclude", "transform", "xform", "strip-components", "suffix", "backup", "record-size", "volno-file",
@@ -42,20 +42,20 @@ var tarValueLong = sync.OnceValue(func() map[string]bool {
 
 // tarOptional are long options whose value must be attached with "=".
 var tarOptional = sync.OnceValue(func() map[string]bool {
-	return longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
+	return Longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
 })
 
-func (a *analyzer) tar(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) tar(inv *Invocation) {
+	args := inv.Args()
 	// Old style: the first word is a bundle of letters without a dash
 	// (tar xzf x.tar), whose value-taking letters consume the next words.
-	if len(args) > 0 && args[0].static() && args[0].s != "" && !strings.HasPrefix(args[0].s, "-") &&
-		strings.Trim(args[0].s, "AcdrtuxzjJZaovfCTXbHKLNVgIFpPSkmhlWOBiMGwU") == "" {
+	if len(args) > 0 && args[0].Static() && args[0].Text != "" && !strings.HasPrefix(args[0].Text, "-") &&
+		strings.Trim(args[0].Text, "AcdrtuxzjJZaovfCTXbHKLNVgIFpPSkmhlWOBiMGwU") == "" {
 		bundle := args[0]
-		var expanded []arg
+		var expanded []Word
 		vals := args[1:]
-		for _, c := range bundle.s {
-			expanded = append(expanded, arg{s: "-" + string(c), src: bundle.src})
+		for _, c := range bundle.Text {
+			expanded = append(expanded, Word{Text: "-" + string(c), Src: bundle.Src})
 			if strings.ContainsRune(tarValueShort, c) && len(vals) > 0 {
 				expanded = append(expanded, vals[0])
 				vals = vals[1:]
@@ -63,10 +63,10 @@ func (a *analyzer) tar(inv *invocation) {
 		}
 		args = append(expanded, vals...)
 	}
-	p := parseOpts(args, optSpec{short: tarValueShort, long: tarValueLong(), optionalLS: tarOptional()})
+	p := ParseOpts(args, Spec{Short: tarValueShort, Long: tarValueLong(), OptionalLong: tarOptional()})
 	mode := ""
-	for _, o := range p.opts {
-		switch o.name {
+	for _, o := range p.Opts {
+		switch o.Name {
 		case "c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate":
 			mode = "create"
 		case "x", "extract", "get":
@@ -80,47 +80,47 @@ func (a *analyzer) tar(inv *invocation) {
 		}
 	}
 	// Commands tar runs itself.
-	for _, v := range p.values("to-command", "I", "use-compress-program", "F", "info-script", "new-volume-script", "rsh-command", "rmt-command") {
+	for _, v := range p.Values("to-command", "I", "use-compress-program", "F", "info-script", "new-volume-script", "rsh-command", "rmt-command") {
 		a.runScriptArg(inv, v, "tar runs")
 	}
-	for _, v := range p.values("checkpoint-action") {
-		if cmd, ok := strings.CutPrefix(v.s, "exec="); ok || v.dynamic {
-			a.runScriptArg(inv, arg{s: cmd, dynamic: v.dynamic, src: v.src}, "tar --checkpoint-action runs")
+	for _, v := range p.Values("checkpoint-action") {
+		if cmd, ok := strings.CutPrefix(v.Text, "exec="); ok || v.Dynamic {
+			a.runScriptArg(inv, Word{Text: cmd, Dynamic: v.Dynamic, Src: v.Src}, "tar --checkpoint-action runs")
 		}
 	}
-	for _, v := range p.values("index-file", "listed-incremental", "g", "volno-file") {
+	for _, v := range p.Values("index-file", "listed-incremental", "g", "volno-file") {
 		a.writePath(inv, v, "tar writes")
 	}
-	for _, v := range p.values("T", "files-from", "X", "exclude-from") {
+	for _, v := range p.Values("T", "files-from", "X", "exclude-from") {
 		a.readPath(inv, v)
 	}
-	dir := arg{s: "."}
-	if d, ok := p.value("C", "directory"); ok {
+	dir := Word{Text: "."}
+	if d, ok := p.Value("C", "directory"); ok {
 		dir = d
 	}
-	archives := p.values("f", "file")
+	archives := p.Values("f", "file")
 	switch mode {
 	case "extract":
 		for _, f := range archives {
-			if !isRemoteSpec(f.s) {
+			if !isRemoteSpec(f.Text) {
 				a.readPath(inv, f)
 			}
 		}
-		if p.has("P", "absolute-names") {
+		if p.Has("P", "absolute-names") {
 			a.judge(inv, effect.Write{Target: effect.Target{Tool: "tar"}, Verb: "tar -P extracts members to", Anywhere: true})
 		}
 		a.writeInto(inv, dir, "tar extracts into")
 	case "create":
 		for _, f := range archives {
-			if f.static() && f.s == "-" || isRemoteSpec(f.s) {
+			if f.Static() && f.Text == "-" || isRemoteSpec(f.Text) {
 				continue
 			}
 			a.writePath(inv, f, "tar writes")
 		}
 		sub := a.withCwd(inv, dir)
-		for _, m := range p.operands {
+		for _, m := range p.Operands {
 			a.readTree(sub, m, "tar")
-			if p.has("remove-files") {
+			if p.Has("remove-files") {
 				a.deletePath(sub, m, true)
 			}
 		}
@@ -134,32 +134,32 @@ func (a *analyzer) tar(inv *invocation) {
 // writeInto checks an extraction into dir: everything it writes lands
 // there, so dir must be writable, and a protected directory (.git/hooks)
 // must not be dir or sit right below it.
-func (a *analyzer) writeInto(inv *invocation, dir arg, verb string) {
-	if dir.dynamic {
+func (a *analyzer) writeInto(inv *Invocation, dir Word, verb string) {
+	if dir.Dynamic {
 		a.writePath(inv, dir, verb)
 		return
 	}
-	d := strings.TrimSuffix(dir.s, "/")
+	d := strings.TrimSuffix(dir.Text, "/")
 	if d == "" {
 		d = "/"
 	}
-	a.writePath(inv, arg{s: path.Join(d, "*"), glob: true, src: dir.src}, verb)
+	a.writePath(inv, Word{Text: path.Join(d, "*"), Glob: true, Src: dir.Src}, verb)
 }
 
 // readTree checks an operand a command reads recursively (tar, zip -r,
 // scp -r): a secret file, or a directory of secrets such as ~/.ssh.
-func (a *analyzer) readTree(inv *invocation, x arg, what string) {
+func (a *analyzer) readTree(inv *Invocation, x Word, what string) {
 	a.readPath(inv, x)
-	if !x.static() {
+	if !x.Static() {
 		return
 	}
-	t := a.resolveArg(x, inv.st)
+	t := a.resolveArg(x, inv.State)
 	if len(t.paths) == 0 {
 		return
 	}
 	// One operand is one read of a tree: the first of its resolutions
 	// that is a directory of secrets stands for it.
-	r := effect.Read{Target: effect.Target{Tool: inv.name, Path: t.paths[0], Shown: x.s, Glob: t.glob}, Verb: what + " reads", Tree: true}
+	r := effect.Read{Target: effect.Target{Tool: inv.Name, Path: t.paths[0], Shown: x.Text, Glob: t.glob}, Verb: what + " reads", Tree: true}
 	for _, p := range t.paths {
 		if a.isSecretDir(p) {
 			r.Path, r.Secret = p, p
@@ -174,15 +174,15 @@ func (a *analyzer) isSecretDir(p string) bool {
 	return !a.isSecret(p) && a.isSecret(p+"/x") && a.isSecret(p+"/config")
 }
 
-func (a *analyzer) zip(inv *invocation) {
-	args := inv.args()
-	var operands []arg
+func (a *analyzer) zip(inv *Invocation) {
+	args := inv.Args()
+	var operands []Word
 	move := false
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		s := x.s
+		s := x.Text
 		switch {
-		case x.dynamic:
+		case x.Dynamic:
 			operands = append(operands, x)
 		case s == "-TT" || s == "--unzip-command":
 			if i+1 < len(args) {
@@ -190,7 +190,7 @@ func (a *analyzer) zip(inv *invocation) {
 				a.runScriptArg(inv, args[i], "zip -TT runs")
 			}
 		case strings.HasPrefix(s, "--unzip-command="):
-			a.runScriptArg(inv, arg{s: strings.TrimPrefix(s, "--unzip-command="), src: x.src}, "zip -TT runs")
+			a.runScriptArg(inv, Word{Text: strings.TrimPrefix(s, "--unzip-command="), Src: x.Src}, "zip -TT runs")
 		case s == "-m" || s == "--move":
 			move = true
 		case s == "-b" || s == "-n" || s == "-t" || s == "-tt" || s == "-O" || s == "-P" || s == "-Z" || s == "-s" || s == "-sp" ||
@@ -203,7 +203,7 @@ func (a *analyzer) zip(inv *invocation) {
 			}
 		case s == "-x" || s == "-i" || s == "--exclude" || s == "--include":
 			// Patterns up to the next option.
-			for i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-") {
+			for i+1 < len(args) && !strings.HasPrefix(args[i+1].Text, "-") {
 				i++
 			}
 		case s == "-@" || s == "--names-stdin":
@@ -227,35 +227,35 @@ func (a *analyzer) zip(inv *invocation) {
 	}
 }
 
-func (a *analyzer) unzip(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "dxP"})
-	if len(p.operands) > 0 {
-		a.readPath(inv, p.operands[0])
+func (a *analyzer) unzip(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "dxP"})
+	if len(p.Operands) > 0 {
+		a.readPath(inv, p.Operands[0])
 	}
-	if p.has("p", "l", "t", "v", "Z", "z") {
+	if p.Has("p", "l", "t", "v", "Z", "z") {
 		return // to standard output, or only listing
 	}
-	dir := arg{s: "."}
-	if d, ok := p.value("d"); ok {
+	dir := Word{Text: "."}
+	if d, ok := p.Value("d"); ok {
 		dir = d
 	}
 	a.writeInto(inv, dir, "unzip extracts into")
 }
 
 // sevenZip handles 7z x/e -oDIR and 7z a ARCHIVE FILES.
-func (a *analyzer) sevenZip(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) sevenZip(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
-	cmd := args[0].s
-	var operands []arg
-	dir := arg{s: "."}
+	cmd := args[0].Text
+	var operands []Word
+	dir := Word{Text: "."}
 	for _, x := range args[1:] {
 		switch {
-		case x.static() && strings.HasPrefix(x.s, "-o"):
-			dir = arg{s: x.s[2:], src: x.src}
-		case !x.dynamic && strings.HasPrefix(x.s, "-"):
+		case x.Static() && strings.HasPrefix(x.Text, "-o"):
+			dir = Word{Text: x.Text[2:], Src: x.Src}
+		case !x.Dynamic && strings.HasPrefix(x.Text, "-"):
 		default:
 			operands = append(operands, x)
 		}
@@ -276,44 +276,44 @@ func (a *analyzer) sevenZip(inv *invocation) {
 	}
 }
 
-func (a *analyzer) sortCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "oktST", long: longs("output", "key", "field-separator", "buffer-size",
-		"temporary-directory", "parallel", "files0-from", "random-source", "batch-size", "compress-program"), optionalLS: longs("sort", "check")})
-	for _, o := range p.values("o", "output") {
+func (a *analyzer) sortCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "oktST", Long: Longs("output", "key", "field-separator", "buffer-size",
+		"temporary-directory", "parallel", "files0-from", "random-source", "batch-size", "compress-program"), OptionalLong: Longs("sort", "check")})
+	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, "sort -o writes")
 	}
-	for _, v := range p.values("compress-program") {
+	for _, v := range p.Values("compress-program") {
 		a.runScriptArg(inv, v, "sort --compress-program runs")
 	}
-	for _, x := range p.operands {
+	for _, x := range p.Operands {
 		a.readOperand(inv, x)
 	}
 }
 
 // uniq IN OUT writes OUT.
-func (a *analyzer) uniq(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "fsw", long: longs("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")})
-	if len(p.operands) > 0 {
-		a.readOperand(inv, p.operands[0])
+func (a *analyzer) uniq(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "fsw", Long: Longs("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")})
+	if len(p.Operands) > 0 {
+		a.readOperand(inv, p.Operands[0])
 	}
-	if len(p.operands) > 1 {
-		a.writePath(inv, p.operands[1], "uniq writes")
+	if len(p.Operands) > 1 {
+		a.writePath(inv, p.Operands[1], "uniq writes")
 	}
 }
 
 // compiler handles cc -o OUT and friends: the output can land anywhere.
-func (a *analyzer) compiler(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) compiler(inv *Invocation) {
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		switch {
-		case x.dynamic:
-		case x.s == "-o" && i+1 < len(args):
+		case x.Dynamic:
+		case x.Text == "-o" && i+1 < len(args):
 			i++
-			a.writePath(inv, args[i], inv.name+" -o writes")
-		case strings.HasPrefix(x.s, "-o") && len(x.s) > 2 && inv.name != "rustc":
-			a.writePath(inv, arg{s: x.s[2:], src: x.src}, inv.name+" -o writes")
-		case strings.HasPrefix(x.s, "-"):
+			a.writePath(inv, args[i], inv.Name+" -o writes")
+		case strings.HasPrefix(x.Text, "-o") && len(x.Text) > 2 && inv.Name != "rustc":
+			a.writePath(inv, Word{Text: x.Text[2:], Src: x.Src}, inv.Name+" -o writes")
+		case strings.HasPrefix(x.Text, "-"):
 		default:
 			a.readOperand(inv, x)
 		}
@@ -322,8 +322,8 @@ func (a *analyzer) compiler(inv *invocation) {
 
 // goOutput handles go build -o and go test -o, and the programs -exec and
 // -toolexec make go run.
-func (a *analyzer) goOutput(inv *invocation) {
-	sub, rest := splitSub(inv.args(), goValueOpts())
+func (a *analyzer) goOutput(inv *Invocation) {
+	sub, rest := splitSub(inv.Args(), goValueOpts())
 	switch sub {
 	case "build", "test", "run", "install", "vet", "generate":
 	default:
@@ -339,18 +339,18 @@ func (a *analyzer) goOutput(inv *invocation) {
 
 // goFlagValues returns the values of go's flags, which take one dash or
 // two, and their value attached with = or as the next word.
-func goFlagValues(args []arg, names ...string) []arg {
-	var out []arg
+func goFlagValues(args []Word, names ...string) []Word {
+	var out []Word
 	for i, x := range args {
-		if x.dynamic || !strings.HasPrefix(x.s, "-") {
+		if x.Dynamic || !strings.HasPrefix(x.Text, "-") {
 			continue
 		}
-		name, val, eq := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(x.s, "-"), "-"), "=")
+		name, val, eq := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(x.Text, "-"), "-"), "=")
 		for _, n := range names {
 			switch {
 			case name != n:
 			case eq:
-				out = append(out, arg{s: val, src: x.src})
+				out = append(out, Word{Text: val, Src: x.Src})
 			case i+1 < len(args):
 				out = append(out, args[i+1])
 			}

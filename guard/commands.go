@@ -10,29 +10,29 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
-// invocation is one simple command as it will run, after wrappers such as
+// Invocation is one simple command as it will run, after wrappers such as
 // sudo or env have been seen through.
-type invocation struct {
-	name string // command name: the base name of argv[0]
-	argv []arg  // argv[0] and its arguments
-	env  map[string][]arg
-	st   *state
-	in   *input
-	node syntax.Node
-	via  []string // wrappers seen through, outermost first
-	// guarded: what follows in the same && chain runs only if this succeeds.
-	guarded bool
+type Invocation struct {
+	Name  string // command name: the base name of argv[0]
+	Argv  []Word // argv[0] and its arguments
+	Env   map[string][]Word
+	State *State
+	Stdin *Input
+	Node  syntax.Node
+	Via   []string // wrappers seen through, outermost first
+	// Guarded: what follows in the same && chain runs only if this succeeds.
+	Guarded bool
 }
 
-func (inv *invocation) args() []arg { return inv.argv[1:] }
+func (inv *Invocation) Args() []Word { return inv.Argv[1:] }
 
-// viaBuiltin reports whether the command was reached only through the
+// ViaBuiltin reports whether the command was reached only through the
 // shell's own command and builtin, so it still runs in this shell.
-func (inv *invocation) viaBuiltin() bool {
-	if len(inv.via) == 0 {
+func (inv *Invocation) ViaBuiltin() bool {
+	if len(inv.Via) == 0 {
 		return false
 	}
-	for _, v := range inv.via {
+	for _, v := range inv.Via {
 		if v != "command" && v != "builtin" {
 			return false
 		}
@@ -40,50 +40,50 @@ func (inv *invocation) viaBuiltin() bool {
 	return true
 }
 
-// inThisShell reports whether the command runs in the analysed shell
+// InThisShell reports whether the command runs in the analysed shell
 // itself (no wrapper, or only command/builtin), so cd and assignments
 // change the shell's state.
-func (inv *invocation) inThisShell() bool { return len(inv.via) == 0 || inv.viaBuiltin() }
+func (inv *Invocation) InThisShell() bool { return len(inv.Via) == 0 || inv.ViaBuiltin() }
 
-// canon is the command as [[allow]] entries see it: words separated by one
+// Canon is the command as [[allow]] entries see it: words separated by one
 // space, quotes removed, unknown parts as written.
-func (inv *invocation) canon() string {
-	parts := make([]string, 0, len(inv.argv))
-	for _, x := range inv.argv {
-		parts = append(parts, x.show())
+func (inv *Invocation) Canon() string {
+	parts := make([]string, 0, len(inv.Argv))
+	for _, x := range inv.Argv {
+		parts = append(parts, x.Show())
 	}
 	return strings.Join(parts, " ")
 }
 
 // report records a rule match for this invocation.
-func (a *analyzer) report(inv *invocation, rule, reason, alt string) {
+func (a *analyzer) report(inv *Invocation, rule, reason, alt string) {
 	f := finding{rule: rule, reason: reason, alt: alt}
 	if inv != nil {
-		f.trigger = a.excerpt(inv.node)
+		f.trigger = a.excerpt(inv.Node)
 		if f.trigger == "" {
-			f.trigger = clip(inv.canon())
+			f.trigger = clip(inv.Canon())
 		}
-		f.canon = inv.canon()
+		f.canon = inv.Canon()
 	}
 	a.add(f)
 }
 
 // judgeFrom is judge for an effect whose trigger starts at an earlier
 // node: the producer of a pipeline (curl ... | sh) is part of what runs.
-func (a *analyzer) judgeFrom(inv *invocation, from syntax.Node, e effect.Effect) {
+func (a *analyzer) judgeFrom(inv *Invocation, from syntax.Node, e effect.Effect) {
 	n := len(a.findings)
 	a.judge(inv, e)
-	if from == nil || inv.node == nil || len(a.findings) == n {
+	if from == nil || inv.Node == nil || len(a.findings) == n {
 		return
 	}
-	if t := a.excerptSpan(from, inv.node); t != "" {
+	if t := a.excerptSpan(from, inv.Node); t != "" {
 		for i := n; i < len(a.findings); i++ {
 			a.findings[i].trigger = t
 		}
 	}
 }
 
-type handler func(a *analyzer, inv *invocation)
+type handler func(a *analyzer, inv *Invocation)
 
 var handlers map[string]handler
 
@@ -153,7 +153,7 @@ func registerHandlers() {
 func judgeFirst(names []string, check handler) {
 	for _, n := range names {
 		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *invocation) {
+		handlers[n] = func(a *analyzer, inv *Invocation) {
 			check(a, inv)
 			if next != nil {
 				next(a, inv)
@@ -165,24 +165,24 @@ func judgeFirst(names []string, check handler) {
 }
 
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.
-func (a *analyzer) hashCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "p"})
-	prog, ok := p.value("p")
+func (a *analyzer) hashCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "p"})
+	prog, ok := p.Value("p")
 	if !ok {
 		return
 	}
-	for _, n := range p.operands {
-		if !n.static() {
+	for _, n := range p.Operands {
+		if !n.Static() {
 			continue
 		}
-		if !prog.static() {
-			a.judge(inv, effect.HiddenCode{By: "hash -p", What: n.s, Why: effect.BoundProgram})
+		if !prog.Static() {
+			a.judge(inv, effect.HiddenCode{By: "hash -p", What: n.Text, Why: effect.BoundProgram})
 			continue
 		}
 		if a.progs == nil {
 			a.progs = map[string]string{}
 		}
-		a.progs["hash:"+n.s] = prog.s
+		a.progs["hash:"+n.Text] = prog.Text
 	}
 }
 
@@ -222,44 +222,44 @@ func commandName(s string) string {
 }
 
 // callExpr analyses a simple command.
-func (a *analyzer) callExpr(ce *syntax.CallExpr, st *state, in *input, guarded bool) {
-	if len(ce.Args) > 0 && len(st.aliases) > 0 {
+func (a *analyzer) callExpr(ce *syntax.CallExpr, st *State, in *Input, guarded bool) {
+	if len(ce.Args) > 0 && len(st.Aliases) > 0 {
 		if lit, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok && len(ce.Args[0].Parts) == 1 {
-			if val, ok := st.aliases[lit.Value]; ok && a.src != "" {
+			if val, ok := st.Aliases[lit.Value]; ok && a.src != "" {
 				// An alias replaces the first word of the command text.
 				rest := ""
 				if end, stop := int(ce.Args[0].End().Offset()), int(ce.End().Offset()); end <= stop && stop <= len(a.src) {
 					rest = a.src[end:stop]
 				}
-				delete(st.aliases, lit.Value) // an alias is not expanded inside itself
+				delete(st.Aliases, lit.Value) // an alias is not expanded inside itself
 				a.script(val+rest, st, in)
-				st.aliases[lit.Value] = val
+				st.Aliases[lit.Value] = val
 				return
 			}
 		}
 	}
-	a.substitutionsOut(ce, st, func() *input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
+	a.substitutionsOut(ce, st, func() *Input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			a.assignment(as, st, false)
 		}
 		return
 	}
-	env := map[string][]arg{}
+	env := map[string][]Word{}
 	for _, as := range ce.Assigns {
 		if as.Name == nil {
 			continue
 		}
-		var val []arg
+		var val []Word
 		if as.Value != nil {
 			val = a.evalAssignValue(as.Value, st)
 		} else {
-			val = []arg{{}}
+			val = []Word{{}}
 		}
 		env[as.Name.Value] = val
 	}
 	for _, argv := range a.argvCandidates(ce.Args, st) {
-		inv := &invocation{argv: argv, env: env, st: st, in: in, node: ce, guarded: guarded}
+		inv := &Invocation{Argv: argv, Env: env, State: st, Stdin: in, Node: ce, Guarded: guarded}
 		for _, as := range ce.Assigns { // in source order: findings must be deterministic
 			if as.Name != nil {
 				a.envAssign(as.Name.Value, env[as.Name.Value], st, inv, ce)
@@ -274,8 +274,8 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *state, in *input, guarded b
 
 // argvCandidates expands the words of a command into the possible argument
 // vectors, at most 16; words with more alternatives become unknown.
-func (a *analyzer) argvCandidates(words []*syntax.Word, st *state) [][]arg {
-	cands := [][]arg{make([]arg, 0, len(words))}
+func (a *analyzer) argvCandidates(words []*syntax.Word, st *State) [][]Word {
+	cands := [][]Word{make([]Word, 0, len(words))}
 	for _, w := range words {
 		alts := a.evalWord(w, st)
 		if len(alts) == 1 {
@@ -286,12 +286,12 @@ func (a *analyzer) argvCandidates(words []*syntax.Word, st *state) [][]arg {
 			continue
 		}
 		if len(cands)*len(alts) > 16 {
-			alts = [][]arg{{{dynamic: true, src: a.wordSource(w)}}}
+			alts = [][]Word{{{Dynamic: true, Src: a.wordSource(w)}}}
 		}
-		next := make([][]arg, 0, len(cands)*len(alts))
+		next := make([][]Word, 0, len(cands)*len(alts))
 		for _, c := range cands {
 			for _, alt := range alts {
-				next = append(next, append(append(make([]arg, 0, len(c)+len(alt)), c...), alt...))
+				next = append(next, append(append(make([]Word, 0, len(c)+len(alt)), c...), alt...))
 			}
 		}
 		cands = next
@@ -300,45 +300,45 @@ func (a *analyzer) argvCandidates(words []*syntax.Word, st *state) [][]arg {
 }
 
 // invoke dispatches one resolved command.
-func (a *analyzer) invoke(inv *invocation) {
-	if !a.visit() || len(inv.argv) == 0 {
+func (a *analyzer) invoke(inv *Invocation) {
+	if !a.visit() || len(inv.Argv) == 0 {
 		return
 	}
-	head := inv.argv[0]
-	if head.dynamic || head.glob || head.echoed {
+	head := inv.Argv[0]
+	if head.Dynamic || head.Glob || head.Echoed {
 		a.judge(inv, effect.HiddenCode{What: quoteShow(head), Why: effect.CommandName})
 		return
 	}
-	inv.name = commandName(head.s)
-	if prog, ok := a.programFor(inv, head); ok && len(inv.via) < maxDepth {
+	inv.Name = commandName(head.Text)
+	if prog, ok := a.programFor(inv, head); ok && len(inv.Via) < maxDepth {
 		// A link, copy or hash -p entry the command made: the real program runs.
-		a.reinvoke(inv, append([]arg{{s: prog, src: head.src}}, inv.args()...), head.s)
+		a.reinvoke(inv, append([]Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
 		return
 	}
-	if strings.Contains(head.s, "/") {
+	if strings.Contains(head.Text, "/") {
 		a.readPath(inv, head) // running ./.env reads it
 		a.runFile(inv, head, "")
 	}
 	// command and builtin skip shell functions: git() { command git "$@"; }
 	// calls the real git. Inside its own body a function is not re-entered.
-	if fn, ok := inv.st.funcs[inv.name]; ok && !strings.Contains(head.s, "/") && !inv.viaBuiltin() && !inv.st.inFunc[inv.name] {
+	if fn, ok := inv.State.Funcs[inv.Name]; ok && !strings.Contains(head.Text, "/") && !inv.ViaBuiltin() && !inv.State.InFunc[inv.Name] {
 		a.callFunction(fn, inv)
 		return
 	}
 	if !quietProgram(inv) {
 		a.opaque = true
 	}
-	if a.env.CaseInsensitive && inv.name != strings.ToLower(inv.name) {
+	if a.env.CaseInsensitive && inv.Name != strings.ToLower(inv.Name) {
 		// RM and Git find /bin/rm and git on a file system that ignores
 		// case (macOS): judge them as the program that runs.
-		inv.name = strings.ToLower(inv.name)
+		inv.Name = strings.ToLower(inv.Name)
 	}
 	initHandlers()
-	if h, ok := handlers[inv.name]; ok {
+	if h, ok := handlers[inv.Name]; ok {
 		h(a, inv)
 		return
 	}
-	if sub, ok := strings.CutPrefix(inv.name, "git-"); ok && sub != "" {
+	if sub, ok := strings.CutPrefix(inv.Name, "git-"); ok && sub != "" {
 		a.dashedGit(inv, sub)
 		return
 	}
@@ -346,18 +346,18 @@ func (a *analyzer) invoke(inv *invocation) {
 }
 
 // reinvoke runs argv as the command wrapped by inv (sudo, env, xargs...).
-func (a *analyzer) reinvoke(inv *invocation, argv []arg, wrapper string) {
+func (a *analyzer) reinvoke(inv *Invocation, argv []Word, wrapper string) {
 	if len(argv) == 0 {
 		return
 	}
 	n := *inv
-	n.argv = argv
-	n.via = append(append([]string(nil), inv.via...), wrapper)
+	n.Argv = argv
+	n.Via = append(append([]string(nil), inv.Via...), wrapper)
 	a.invoke(&n)
 }
 
-func quoteShow(x arg) string {
-	s := x.show()
+func quoteShow(x Word) string {
+	s := x.Show()
 	if s == "" {
 		s = "(empty)"
 	}
@@ -366,44 +366,44 @@ func quoteShow(x arg) string {
 
 // genericCommand handles commands the guard has no model of: their static
 // arguments may be file operands, so secret files among them are access.
-func (a *analyzer) genericCommand(inv *invocation) {
-	for _, x := range inv.args() {
+func (a *analyzer) genericCommand(inv *Invocation) {
+	for _, x := range inv.Args() {
 		a.readOperand(inv, x)
 	}
 }
 
 // readOperand treats an argument (or the value of --opt=value) as a file
 // the command may read.
-func (a *analyzer) readOperand(inv *invocation, x arg) {
-	if x.dynamic {
-		if environTemplate(x.template()) {
+func (a *analyzer) readOperand(inv *Invocation, x Word) {
+	if x.Dynamic {
+		if environTemplate(x.Template()) {
 			a.readPath(inv, x)
 		}
 		return
 	}
-	if strings.HasPrefix(x.s, "-") {
-		if _, v, ok := strings.Cut(x.s, "="); ok && v != "" {
-			a.readPath(inv, arg{s: v, glob: x.glob, src: x.src})
+	if strings.HasPrefix(x.Text, "-") {
+		if _, v, ok := strings.Cut(x.Text, "="); ok && v != "" {
+			a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src})
 		}
 		return
 	}
-	if strings.HasPrefix(x.s, "@") && len(x.s) > 1 {
-		a.readPath(inv, arg{s: x.s[1:], glob: x.glob, src: x.src}) // curl -d @file, gh --body-file @x
+	if strings.HasPrefix(x.Text, "@") && len(x.Text) > 1 {
+		a.readPath(inv, Word{Text: x.Text[1:], Glob: x.Glob, Src: x.Src}) // curl -d @file, gh --body-file @x
 	}
-	if _, v, ok := strings.Cut(x.s, "="); ok && v != "" && !strings.Contains(x.s[:strings.Index(x.s, "=")], "/") {
-		a.readPath(inv, arg{s: v, glob: x.glob, src: x.src}) // dd if=.env, key=value forms
+	if _, v, ok := strings.Cut(x.Text, "="); ok && v != "" && !strings.Contains(x.Text[:strings.Index(x.Text, "=")], "/") {
+		a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src}) // dd if=.env, key=value forms
 	}
 	a.readPath(inv, x)
 }
 
-func (a *analyzer) dataCommand(inv *invocation) {}
+func (a *analyzer) dataCommand(inv *Invocation) {}
 
 // callFunction analyses a function body with the call's arguments bound to
 // the positional parameters.
-func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *invocation) {
-	fs := inv.st.clone()
-	fs.inFunc[inv.name] = true
-	fs.positional, fs.posUnknown = append([]arg(nil), inv.args()...), false
+func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *Invocation) {
+	fs := inv.State.Clone()
+	fs.InFunc[inv.Name] = true
+	fs.Positional, fs.PosUnknown = append([]Word(nil), inv.Args()...), false
 	a.srcDepth++
 	if a.srcDepth > maxDepth {
 		a.abort("functions call each other more than " + itoa(maxDepth) + " levels deep")
@@ -413,9 +413,9 @@ func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *invocation) {
 	a.srcDepth--
 	a.called[fn] = true
 	// Functions run in the current shell: a cd inside changes the caller.
-	inv.st.setCwds(append(inv.st.cwds, fs.cwds...), inv.st.cwdUnknown || fs.cwdUnknown)
-	for k, v := range fs.vars {
-		inv.st.vars[k] = unionArgs(inv.st.vars[k], v)
+	inv.State.SetCwds(append(inv.State.Cwds, fs.Cwds...), inv.State.CwdUnknown || fs.CwdUnknown)
+	for k, v := range fs.Vars {
+		inv.State.Vars[k] = UnionWords(inv.State.Vars[k], v)
 	}
 }
 
@@ -429,115 +429,115 @@ func (a *analyzer) uncalledFunctions() {
 			continue
 		}
 		a.called[d.fn] = true
-		d.st.positional, d.st.posUnknown = nil, true
+		d.st.Positional, d.st.PosUnknown = nil, true
 		a.stmt(d.fn.Body, d.st, false)
 	}
 }
 
 // --- shell builtins that change the analysis state ---
 
-func (a *analyzer) cd(inv *invocation) {
-	st := inv.st
-	if !inv.inThisShell() {
+func (a *analyzer) cd(inv *Invocation) {
+	st := inv.State
+	if !inv.InThisShell() {
 		return // `sudo cd` runs no cd in this shell
 	}
-	p := parseOpts(inv.args(), optSpec{})
-	var target arg
+	p := ParseOpts(inv.Args(), Spec{})
+	var target Word
 	switch {
-	case len(p.operands) == 0:
-		if inv.name == "popd" {
-			st.setCwds(nil, true)
+	case len(p.Operands) == 0:
+		if inv.Name == "popd" {
+			st.SetCwds(nil, true)
 			return
 		}
-		target = arg{s: a.env.Home}
-		if v, ok := st.vars["HOME"]; ok && len(v) == 1 {
+		target = Word{Text: a.env.Home}
+		if v, ok := st.Vars["HOME"]; ok && len(v) == 1 {
 			target = v[0]
 		}
 	default:
-		target = p.operands[0]
+		target = p.Operands[0]
 	}
-	if inv.name == "pushd" && strings.HasPrefix(target.s, "+") {
-		st.setCwds(nil, true)
+	if inv.Name == "pushd" && strings.HasPrefix(target.Text, "+") {
+		st.SetCwds(nil, true)
 		return
 	}
 	var next []string
 	unknown := false
-	if target.dynamic || target.glob || target.s == "-" {
+	if target.Dynamic || target.Glob || target.Text == "-" {
 		unknown = true
-	} else if st.cwdUnknown && !path.IsAbs(target.s) {
+	} else if st.CwdUnknown && !path.IsAbs(target.Text) {
 		unknown = true
 	} else {
-		for _, c := range st.cwds {
-			next = append(next, a.resolve(cleanJoin(c, target.s)))
+		for _, c := range st.Cwds {
+			next = append(next, a.resolve(cleanJoin(c, target.Text)))
 		}
 		// With CDPATH set, cd name may go to $dir/name for a CDPATH entry.
-		if !path.IsAbs(target.s) && !strings.HasPrefix(target.s, "./") && !strings.HasPrefix(target.s, "../") && target.s != "." && target.s != ".." {
-			cdpath, known := inv.env["CDPATH"]
+		if !path.IsAbs(target.Text) && !strings.HasPrefix(target.Text, "./") && !strings.HasPrefix(target.Text, "../") && target.Text != "." && target.Text != ".." {
+			cdpath, known := inv.Env["CDPATH"]
 			if !known {
 				cdpath, known = a.lookup("CDPATH", st)
 			}
 			switch {
 			case known:
 				for _, v := range cdpath {
-					if v.dynamic {
+					if v.Dynamic {
 						unknown = true
 						continue
 					}
-					for _, dir := range strings.Split(v.s, ":") {
+					for _, dir := range strings.Split(v.Text, ":") {
 						if dir != "" {
-							next = append(next, a.resolve(cleanJoin(dir, target.s)))
+							next = append(next, a.resolve(cleanJoin(dir, target.Text)))
 						}
 					}
 				}
 			}
 		}
 	}
-	if st.strong && (inv.guarded || st.errexit) {
-		st.setCwds(next, unknown)
+	if st.Strong && (inv.Guarded || st.Errexit) {
+		st.SetCwds(next, unknown)
 		return
 	}
 	// The cd may fail, leaving the old directory in place.
-	st.setCwds(append(append([]string(nil), st.cwds...), next...), st.cwdUnknown || unknown)
+	st.SetCwds(append(append([]string(nil), st.Cwds...), next...), st.CwdUnknown || unknown)
 }
 
-func (a *analyzer) popd(inv *invocation) {
-	if inv.inThisShell() {
-		inv.st.setCwds(nil, true)
+func (a *analyzer) popd(inv *Invocation) {
+	if inv.InThisShell() {
+		inv.State.SetCwds(nil, true)
 	}
 }
 
-func (a *analyzer) set(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) set(inv *Invocation) {
+	args := inv.Args()
 	for i, x := range args {
 		switch {
-		case x.dynamic:
-			inv.st.posUnknown = true
-		case x.s == "--":
-			inv.st.positional, inv.st.posUnknown = append([]arg(nil), args[i+1:]...), false
+		case x.Dynamic:
+			inv.State.PosUnknown = true
+		case x.Text == "--":
+			inv.State.Positional, inv.State.PosUnknown = append([]Word(nil), args[i+1:]...), false
 			return
-		case x.s == "-o" && i+1 < len(args) && args[i+1].s == "errexit":
-			inv.st.errexit = true
-		case strings.HasPrefix(x.s, "-") && strings.Contains(x.s, "e") && x.s != "--":
-			inv.st.errexit = true
-		case strings.HasPrefix(x.s, "+") && strings.Contains(x.s, "e"):
-			inv.st.errexit = false
+		case x.Text == "-o" && i+1 < len(args) && args[i+1].Text == "errexit":
+			inv.State.Errexit = true
+		case strings.HasPrefix(x.Text, "-") && strings.Contains(x.Text, "e") && x.Text != "--":
+			inv.State.Errexit = true
+		case strings.HasPrefix(x.Text, "+") && strings.Contains(x.Text, "e"):
+			inv.State.Errexit = false
 		}
 	}
 }
 
-func (a *analyzer) shift(inv *invocation) {
+func (a *analyzer) shift(inv *Invocation) {
 	n := 1
-	if args := inv.args(); len(args) > 0 {
-		if args[0].dynamic || !isNumber(args[0].s) {
-			inv.st.posUnknown = true
+	if args := inv.Args(); len(args) > 0 {
+		if args[0].Dynamic || !isNumber(args[0].Text) {
+			inv.State.PosUnknown = true
 			return
 		}
-		n = atoi(args[0].s)
+		n = atoi(args[0].Text)
 	}
-	if n <= len(inv.st.positional) {
-		inv.st.positional = inv.st.positional[n:]
+	if n <= len(inv.State.Positional) {
+		inv.State.Positional = inv.State.Positional[n:]
 	} else {
-		inv.st.positional = nil
+		inv.State.Positional = nil
 	}
 }
 
@@ -553,40 +553,40 @@ func atoi(s string) int {
 }
 
 // readVars marks the variables a command assigns at run time as unknown.
-func (a *analyzer) readVars(inv *invocation) {
-	args := inv.args()
-	if inv.name == "mapfile" || inv.name == "readarray" {
-		p := parseOpts(args, optSpec{short: "dnOsuCc"})
-		if cb, ok := p.value("C"); ok {
-			a.runScriptArg(inv, cb, inv.name+" -C") // the callback runs for every chunk
+func (a *analyzer) readVars(inv *Invocation) {
+	args := inv.Args()
+	if inv.Name == "mapfile" || inv.Name == "readarray" {
+		p := ParseOpts(args, Spec{Short: "dnOsuCc"})
+		if cb, ok := p.Value("C"); ok {
+			a.runScriptArg(inv, cb, inv.Name+" -C") // the callback runs for every chunk
 		}
 	}
 	for i, x := range args {
-		if x.dynamic || strings.HasPrefix(x.s, "-") {
-			if inv.name == "read" && (x.s == "-d" || x.s == "-n" || x.s == "-N" || x.s == "-p" || x.s == "-t" || x.s == "-u" || x.s == "-i") {
-				args[i+min(1, len(args)-1-i)].src = "\x00skip"
+		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
+			if inv.Name == "read" && (x.Text == "-d" || x.Text == "-n" || x.Text == "-N" || x.Text == "-p" || x.Text == "-t" || x.Text == "-u" || x.Text == "-i") {
+				args[i+min(1, len(args)-1-i)].Src = "\x00skip"
 			}
 			continue
 		}
-		if x.src == "\x00skip" {
+		if x.Src == "\x00skip" {
 			continue
 		}
-		if isName(x.s) {
-			a.identityTarget(inv, nil, inv.st, x.s, inv.name)
-			inv.st.vars[x.s] = []arg{{dynamic: true, src: "$" + x.s}}
+		if isName(x.Text) {
+			a.identityTarget(inv, nil, inv.State, x.Text, inv.Name)
+			inv.State.Vars[x.Text] = []Word{{Dynamic: true, Src: "$" + x.Text}}
 		}
 	}
-	if inv.name == "read" && len(args) == 0 {
-		inv.st.vars["REPLY"] = []arg{{dynamic: true, src: "$REPLY"}}
+	if inv.Name == "read" && len(args) == 0 {
+		inv.State.Vars["REPLY"] = []Word{{Dynamic: true, Src: "$REPLY"}}
 	}
 }
 
-func (a *analyzer) printfCmd(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) printfCmd(inv *Invocation) {
+	args := inv.Args()
 	for i := 0; i+1 < len(args); i++ {
-		if args[i].s == "-v" && isName(args[i+1].s) {
-			a.identityTarget(inv, nil, inv.st, args[i+1].s, "printf -v")
-			inv.st.vars[args[i+1].s] = []arg{{dynamic: true, src: "$" + args[i+1].s}}
+		if args[i].Text == "-v" && isName(args[i+1].Text) {
+			a.identityTarget(inv, nil, inv.State, args[i+1].Text, "printf -v")
+			inv.State.Vars[args[i+1].Text] = []Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
 		}
 	}
 }
@@ -605,110 +605,110 @@ func isName(s string) bool {
 
 // exportCmd handles export/declare/local when the parser sees them as plain
 // commands (zsh and POSIX modes, or `builtin export`).
-func (a *analyzer) exportCmd(inv *invocation) {
-	for _, x := range inv.args() {
-		if x.dynamic || strings.HasPrefix(x.s, "-") {
+func (a *analyzer) exportCmd(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 			continue
 		}
-		name, val, ok := strings.Cut(x.s, "=")
+		name, val, ok := strings.Cut(x.Text, "=")
 		if !isName(name) {
 			continue
 		}
 		if !ok {
 			continue
 		}
-		v := []arg{{s: val}}
-		inv.st.assign(name, v)
-		a.envAssign(name, v, inv.st, inv, inv.node)
+		v := []Word{{Text: val}}
+		inv.State.Assign(name, v)
+		a.envAssign(name, v, inv.State, inv, inv.Node)
 	}
 }
 
-func (a *analyzer) unsetCmd(inv *invocation) {
-	for _, x := range inv.args() {
-		if !x.dynamic {
-			a.judge(inv, effect.Variable{Name: x.s, How: "unset", Unset: true})
+func (a *analyzer) unsetCmd(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if !x.Dynamic {
+			a.judge(inv, effect.Variable{Name: x.Text, How: "unset", Unset: true})
 		}
-		if !x.dynamic && isName(x.s) {
-			inv.st.vars[x.s] = []arg{{s: ""}}
-			delete(inv.st.funcs, x.s)
+		if !x.Dynamic && isName(x.Text) {
+			inv.State.Vars[x.Text] = []Word{{Text: ""}}
+			delete(inv.State.Funcs, x.Text)
 		}
 	}
 }
 
 // aliasCmd: an alias value is a command that may run later; it is also
 // remembered, so a later use of the alias in this command is expanded.
-func (a *analyzer) aliasCmd(inv *invocation) {
-	for _, x := range inv.args() {
-		if x.dynamic {
+func (a *analyzer) aliasCmd(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if x.Dynamic {
 			continue
 		}
-		if name, val, ok := strings.Cut(x.s, "="); ok {
-			a.script(val, inv.st.clone(), nil)
-			if inv.inThisShell() {
-				inv.st.aliases[name] = val
+		if name, val, ok := strings.Cut(x.Text, "="); ok {
+			a.script(val, inv.State.Clone(), nil)
+			if inv.InThisShell() {
+				inv.State.Aliases[name] = val
 			}
 		}
 	}
 }
 
 // trapCmd: a trap action is a script that runs later in this shell.
-func (a *analyzer) trapCmd(inv *invocation) {
-	args := inv.args()
-	if len(args) < 2 || strings.HasPrefix(args[0].s, "-") {
+func (a *analyzer) trapCmd(inv *Invocation) {
+	args := inv.Args()
+	if len(args) < 2 || strings.HasPrefix(args[0].Text, "-") {
 		return
 	}
 	a.runScriptArg(inv, args[0], "trap")
 }
 
-func (a *analyzer) evalCmd(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) evalCmd(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
 	script := joinArgs(args)
-	if script.dynamic {
+	if script.Dynamic {
 		a.dynamicScript(inv, script, "eval")
 		return
 	}
 	// eval runs in this shell: its cd and assignments stay.
-	st := inv.st
-	if !inv.inThisShell() {
-		st = st.clone()
+	st := inv.State
+	if !inv.InThisShell() {
+		st = st.Clone()
 	}
-	a.script(script.s, st, nil)
+	a.script(script.Text, st, nil)
 }
 
 // runScriptArg analyses a word that a shell will run as a script, or
 // reports it when it is only known at run time.
-func (a *analyzer) runScriptArg(inv *invocation, script arg, what string) {
-	if script.dynamic {
+func (a *analyzer) runScriptArg(inv *Invocation, script Word, what string) {
+	if script.Dynamic {
 		a.dynamicScript(inv, script, what)
 		return
 	}
-	a.script(script.s, inv.st.clone(), nil)
+	a.script(script.Text, inv.State.Clone(), nil)
 }
 
-func (a *analyzer) dynamicScript(inv *invocation, script arg, what string) {
+func (a *analyzer) dynamicScript(inv *Invocation, script Word, what string) {
 	src := "text only known at run time"
 	switch {
-	case script.net:
+	case script.Net:
 		src = "downloaded text"
-	case script.proc:
+	case script.Proc:
 		src = "the output of a process substitution"
 	}
-	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.show()) + ")", How: effect.ScriptWord})
+	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.Show()) + ")", How: effect.ScriptWord})
 }
 
-func (a *analyzer) sourceCmd(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) sourceCmd(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
 	f := args[0]
 	switch {
-	case f.proc || f.dynamic && f.net:
-		a.dynamicScript(inv, f, inv.name)
-	case f.static() && (f.s == "/dev/stdin" || f.s == "/proc/self/fd/0" || f.s == "-"):
+	case f.Proc || f.Dynamic && f.Net:
+		a.dynamicScript(inv, f, inv.Name)
+	case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0" || f.Text == "-"):
 		a.stdinScript(inv, "source")
 	default:
 		a.readPath(inv, f)
@@ -716,120 +716,120 @@ func (a *analyzer) sourceCmd(inv *invocation) {
 	}
 }
 
-func (a *analyzer) execCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "a", stop: true})
-	a.reinvoke(inv, p.rest, "exec")
+func (a *analyzer) execCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "a", Stop: true})
+	a.reinvoke(inv, p.Rest, "exec")
 }
 
-func (a *analyzer) commandCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{stop: true})
-	if p.has("v", "V") {
+func (a *analyzer) commandCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Stop: true})
+	if p.Has("v", "V") {
 		return // command -v only looks the name up
 	}
-	a.reinvoke(inv, p.rest, "command")
+	a.reinvoke(inv, p.Rest, "command")
 }
 
-func (a *analyzer) builtinCmd(inv *invocation) {
-	a.reinvoke(inv, inv.args(), "builtin")
+func (a *analyzer) builtinCmd(inv *Invocation) {
+	a.reinvoke(inv, inv.Args(), "builtin")
 }
 
 // --- wrappers: commands that run another command ---
 
-func (a *analyzer) plainWrapper(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{stop: true})
-	a.reinvoke(inv, p.rest, inv.name)
+func (a *analyzer) plainWrapper(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Stop: true})
+	a.reinvoke(inv, p.Rest, inv.Name)
 }
 
 // leadingAssignments moves NAME=value words (sudo, env) into the environment.
-func (a *analyzer) leadingAssignments(inv *invocation, args []arg) []arg {
-	for len(args) > 0 && !args[0].dynamic {
-		name, val, ok := strings.Cut(args[0].s, "=")
+func (a *analyzer) leadingAssignments(inv *Invocation, args []Word) []Word {
+	for len(args) > 0 && !args[0].Dynamic {
+		name, val, ok := strings.Cut(args[0].Text, "=")
 		if !ok || !isName(name) {
 			break
 		}
-		v := []arg{{s: val, src: args[0].src}}
-		if inv.env == nil {
-			inv.env = map[string][]arg{}
+		v := []Word{{Text: val, Src: args[0].Src}}
+		if inv.Env == nil {
+			inv.Env = map[string][]Word{}
 		}
-		inv.env[name] = v
-		a.envAssign(name, v, inv.st, inv, inv.node)
+		inv.Env[name] = v
+		a.envAssign(name, v, inv.State, inv, inv.Node)
 		args = args[1:]
 	}
 	return args
 }
 
-func (a *analyzer) sudo(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "ugpUChrtTRD", long: longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), stop: true})
-	if p.has("e", "edit") {
-		a.sudoeditFiles(inv, p.rest)
+func (a *analyzer) sudo(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Long: Longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), Stop: true})
+	if p.Has("e", "edit") {
+		a.sudoeditFiles(inv, p.Rest)
 		return
 	}
-	if p.has("l", "list", "v", "validate", "k", "K", "V") && len(p.rest) == 0 {
+	if p.Has("l", "list", "v", "validate", "k", "K", "V") && len(p.Rest) == 0 {
 		return
 	}
-	rest := a.leadingAssignments(inv, p.rest)
-	if d, ok := p.value("D", "chdir"); ok {
+	rest := a.leadingAssignments(inv, p.Rest)
+	if d, ok := p.Value("D", "chdir"); ok {
 		inv = a.withCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "sudo")
-	if !p.has("E", "preserve-env") {
-		a.freshEnvironment(inv, "sudo", rest, arg{})
+	if !p.Has("E", "preserve-env") {
+		a.freshEnvironment(inv, "sudo", rest, Word{})
 	}
 }
 
-func (a *analyzer) sudoedit(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "ugpUChrtTRD", stop: true})
-	a.sudoeditFiles(inv, p.rest)
+func (a *analyzer) sudoedit(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Stop: true})
+	a.sudoeditFiles(inv, p.Rest)
 }
 
-func (a *analyzer) sudoeditFiles(inv *invocation, files []arg) {
+func (a *analyzer) sudoeditFiles(inv *Invocation, files []Word) {
 	for _, f := range files {
 		a.writePath(inv, f, "sudoedit edits")
 	}
 }
 
-func (a *analyzer) doas(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "uC", stop: true})
-	a.reinvoke(inv, p.rest, "doas")
-	a.freshEnvironment(inv, "doas", p.rest, arg{})
+func (a *analyzer) doas(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "uC", Stop: true})
+	a.reinvoke(inv, p.Rest, "doas")
+	a.freshEnvironment(inv, "doas", p.Rest, Word{})
 }
 
-func (a *analyzer) envCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "uCSP", long: longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), optionalLS: longs("block-signal", "default-signal", "ignore-signal"), stop: true})
-	rest := p.rest
+func (a *analyzer) envCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "uCSP", Long: Longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), OptionalLong: Longs("block-signal", "default-signal", "ignore-signal"), Stop: true})
+	rest := p.Rest
 	// A lone "-" is -i (start with an empty environment), not the command.
-	for len(rest) > 0 && rest[0].static() && rest[0].s == "-" {
+	for len(rest) > 0 && rest[0].Static() && rest[0].Text == "-" {
 		rest = rest[1:]
 	}
-	if s, ok := p.value("S", "split-string"); ok {
-		if s.dynamic {
+	if s, ok := p.Value("S", "split-string"); ok {
+		if s.Dynamic {
 			a.judge(inv, effect.HiddenCode{By: "env -S", Why: effect.SplitText})
 			return
 		}
 		// The split words are env's own arguments again: options first
 		// (env -S '-C /elsewhere' git reset --hard changes directory),
 		// then the command. Judge them with env's own parsing.
-		argv := []arg{inv.argv[0]}
-		if p.has("i", "ignore-environment") || len(rest) < len(p.rest) {
-			argv = append(argv, arg{s: "-i", src: s.src})
+		argv := []Word{inv.Argv[0]}
+		if p.Has("i", "ignore-environment") || len(rest) < len(p.Rest) {
+			argv = append(argv, Word{Text: "-i", Src: s.Src})
 		}
-		for _, w := range strings.Fields(s.s) {
-			argv = append(argv, arg{s: w, src: s.src})
+		for _, w := range strings.Fields(s.Text) {
+			argv = append(argv, Word{Text: w, Src: s.Src})
 		}
 		argv = append(argv, rest...)
 		a.envUnsets(inv, p)
 		n := inv
-		if d, ok := p.value("C", "chdir"); ok {
+		if d, ok := p.Value("C", "chdir"); ok {
 			n = a.withCwd(inv, d)
 		}
 		split := *n
-		split.argv = argv
+		split.Argv = argv
 		a.envCmd(&split)
 		return
 	}
 	a.envUnsets(inv, p)
 	rest = a.leadingAssignments(inv, rest)
-	if d, ok := p.value("C", "chdir"); ok {
+	if d, ok := p.Value("C", "chdir"); ok {
 		inv = a.withCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "env")
@@ -838,119 +838,119 @@ func (a *analyzer) envCmd(inv *invocation) {
 
 // envUnsets hands env -u NAME to the rules: unsetting who the agent is
 // is tampering.
-func (a *analyzer) envUnsets(inv *invocation, p parsed) {
-	for _, u := range p.values("u", "unset") {
-		if !u.dynamic {
-			a.judge(inv, effect.Variable{Name: u.s, How: "env -u", Unset: true})
+func (a *analyzer) envUnsets(inv *Invocation, p Parsed) {
+	for _, u := range p.Values("u", "unset") {
+		if !u.Dynamic {
+			a.judge(inv, effect.Variable{Name: u.Text, How: "env -u", Unset: true})
 		}
 	}
 }
 
 // withCwd returns a copy of inv whose command runs in directory d.
-func (a *analyzer) withCwd(inv *invocation, d arg) *invocation {
+func (a *analyzer) withCwd(inv *Invocation, d Word) *Invocation {
 	n := *inv
-	n.st = inv.st.clone()
-	if d.dynamic || d.glob {
-		n.st.setCwds(nil, true)
+	n.State = inv.State.Clone()
+	if d.Dynamic || d.Glob {
+		n.State.SetCwds(nil, true)
 		return &n
 	}
 	var cwds []string
-	for _, c := range inv.st.cwds {
-		cwds = append(cwds, a.resolve(cleanJoin(c, d.s)))
+	for _, c := range inv.State.Cwds {
+		cwds = append(cwds, a.resolve(cleanJoin(c, d.Text)))
 	}
-	n.st.setCwds(cwds, inv.st.cwdUnknown && !path.IsAbs(d.s))
+	n.State.SetCwds(cwds, inv.State.CwdUnknown && !path.IsAbs(d.Text))
 	return &n
 }
 
-func (a *analyzer) nice(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) nice(inv *Invocation) {
+	args := inv.Args()
 	// nice -5 cmd and nice -n 5 cmd
-	if len(args) > 0 && len(args[0].s) > 1 && args[0].s[0] == '-' && isNumber(args[0].s[1:]) {
+	if len(args) > 0 && len(args[0].Text) > 1 && args[0].Text[0] == '-' && isNumber(args[0].Text[1:]) {
 		args = args[1:]
 	}
-	p := parseOpts(args, optSpec{short: "n", long: longs("adjustment"), stop: true})
-	a.reinvoke(inv, p.rest, "nice")
+	p := ParseOpts(args, Spec{Short: "n", Long: Longs("adjustment"), Stop: true})
+	a.reinvoke(inv, p.Rest, "nice")
 }
 
-func (a *analyzer) ionice(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "cnp", long: longs("class", "classdata", "pid", "pgid", "uid"), stop: true})
-	a.reinvoke(inv, p.rest, "ionice")
+func (a *analyzer) ionice(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cnp", Long: Longs("class", "classdata", "pid", "pgid", "uid"), Stop: true})
+	a.reinvoke(inv, p.Rest, "ionice")
 }
 
-func (a *analyzer) timeout(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "sk", long: longs("signal", "kill-after"), stop: true})
-	if len(p.rest) > 0 {
-		a.reinvoke(inv, p.rest[1:], "timeout") // skip DURATION
+func (a *analyzer) timeout(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "sk", Long: Longs("signal", "kill-after"), Stop: true})
+	if len(p.Rest) > 0 {
+		a.reinvoke(inv, p.Rest[1:], "timeout") // skip DURATION
 	}
 }
 
-func (a *analyzer) timeCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "fo", long: longs("format", "output"), stop: true})
-	for _, o := range p.values("o", "output") {
+func (a *analyzer) timeCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "fo", Long: Longs("format", "output"), Stop: true})
+	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, "time -o writes")
 	}
-	a.reinvoke(inv, p.rest, "time")
+	a.reinvoke(inv, p.Rest, "time")
 }
 
-func (a *analyzer) stdbuf(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "ioe", long: longs("input", "output", "error"), stop: true})
-	a.reinvoke(inv, p.rest, "stdbuf")
+func (a *analyzer) stdbuf(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ioe", Long: Longs("input", "output", "error"), Stop: true})
+	a.reinvoke(inv, p.Rest, "stdbuf")
 }
 
-func (a *analyzer) setsid(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{stop: true})
-	a.reinvoke(inv, p.rest, "setsid")
+func (a *analyzer) setsid(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Stop: true})
+	a.reinvoke(inv, p.Rest, "setsid")
 }
 
-func (a *analyzer) chrt(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "T P D", stop: true})
-	if len(p.rest) > 0 && isNumber(p.rest[0].s) {
-		a.reinvoke(inv, p.rest[1:], "chrt")
+func (a *analyzer) chrt(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "T P D", Stop: true})
+	if len(p.Rest) > 0 && isNumber(p.Rest[0].Text) {
+		a.reinvoke(inv, p.Rest[1:], "chrt")
 	}
 }
 
-func (a *analyzer) taskset(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{stop: true})
-	if len(p.rest) > 0 && !p.has("p", "pid") {
-		a.reinvoke(inv, p.rest[1:], "taskset") // skip the CPU mask
+func (a *analyzer) taskset(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Stop: true})
+	if len(p.Rest) > 0 && !p.Has("p", "pid") {
+		a.reinvoke(inv, p.Rest[1:], "taskset") // skip the CPU mask
 	}
 }
 
-func (a *analyzer) caffeinate(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "tw", stop: true})
-	a.reinvoke(inv, p.rest, "caffeinate")
+func (a *analyzer) caffeinate(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "tw", Stop: true})
+	a.reinvoke(inv, p.Rest, "caffeinate")
 }
 
-func (a *analyzer) chroot(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{long: longs("userspec", "groups"), stop: true})
-	if len(p.rest) > 1 {
-		a.reinvoke(inv, p.rest[1:], "chroot")
+func (a *analyzer) chroot(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Long: Longs("userspec", "groups"), Stop: true})
+	if len(p.Rest) > 1 {
+		a.reinvoke(inv, p.Rest[1:], "chroot")
 	}
 }
 
-func (a *analyzer) strace(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "eoOpPsSuIXbEa", long: longs("output", "attach", "trace-path", "user", "env"), stop: true})
-	for _, o := range p.values("o", "output") {
-		a.writePath(inv, o, inv.name+" -o writes")
+func (a *analyzer) strace(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "eoOpPsSuIXbEa", Long: Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
+	for _, o := range p.Values("o", "output") {
+		a.writePath(inv, o, inv.Name+" -o writes")
 	}
-	a.reinvoke(inv, p.rest, inv.name)
+	a.reinvoke(inv, p.Rest, inv.Name)
 }
 
-func (a *analyzer) busybox(inv *invocation) {
-	args := inv.args()
-	if len(args) > 0 && !strings.HasPrefix(args[0].s, "-") {
-		a.reinvoke(inv, args, inv.name)
+func (a *analyzer) busybox(inv *Invocation) {
+	args := inv.Args()
+	if len(args) > 0 && !strings.HasPrefix(args[0].Text, "-") {
+		a.reinvoke(inv, args, inv.Name)
 	}
 }
 
-func (a *analyzer) flock(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "wEc", long: longs("timeout", "conflict-exit-code", "command"), stop: true})
-	if c, ok := p.value("c", "command"); ok {
+func (a *analyzer) flock(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "wEc", Long: Longs("timeout", "conflict-exit-code", "command"), Stop: true})
+	if c, ok := p.Value("c", "command"); ok {
 		a.runScriptArg(inv, c, "flock -c")
 		return
 	}
-	rest := p.rest
-	if len(rest) > 2 && (rest[1].s == "-c" || rest[1].s == "--command") {
+	rest := p.Rest
+	if len(rest) > 2 && (rest[1].Text == "-c" || rest[1].Text == "--command") {
 		a.runScriptArg(inv, rest[2], "flock -c") // flock FILE -c COMMAND
 		return
 	}
@@ -959,47 +959,47 @@ func (a *analyzer) flock(inv *invocation) {
 	}
 }
 
-func (a *analyzer) watch(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "nq", long: longs("interval", "equexit", "chgexit"), stop: true})
-	if p.has("x", "exec") {
-		a.reinvoke(inv, p.rest, "watch")
+func (a *analyzer) watch(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "nq", Long: Longs("interval", "equexit", "chgexit"), Stop: true})
+	if p.Has("x", "exec") {
+		a.reinvoke(inv, p.Rest, "watch")
 		return
 	}
-	a.runScriptArg(inv, joinArgs(p.rest), "watch")
+	a.runScriptArg(inv, joinArgs(p.Rest), "watch")
 }
 
-func joinArgs(args []arg) arg {
+func joinArgs(args []Word) Word {
 	if len(args) == 0 {
-		return arg{}
+		return Word{}
 	}
 	j := args[0]
-	j.tmpl = j.template()
+	j.Tmpl = j.Template()
 	for _, x := range args[1:] {
-		j.s += " " + x.s
-		j.tmpl += " " + x.template()
-		j.dynamic = j.dynamic || x.dynamic
-		j.net = j.net || x.net
-		j.proc = j.proc || x.proc
-		j.src += " " + x.src
+		j.Text += " " + x.Text
+		j.Tmpl += " " + x.Template()
+		j.Dynamic = j.Dynamic || x.Dynamic
+		j.Net = j.Net || x.Net
+		j.Proc = j.Proc || x.Proc
+		j.Src += " " + x.Src
 	}
-	j.glob = false
+	j.Glob = false
 	return j
 }
 
-func (a *analyzer) scriptCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "cEIOBTm", long: longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
-	if c, ok := p.value("c", "command"); ok {
+func (a *analyzer) scriptCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cEIOBTm", Long: Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
+	if c, ok := p.Value("c", "command"); ok {
 		a.runScriptArg(inv, c, "script -c")
 	}
-	for _, f := range p.operands {
+	for _, f := range p.Operands {
 		a.writePath(inv, f, "script writes its typescript to")
 	}
 }
 
-func (a *analyzer) su(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "cgGsw", long: longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
-	c, ok := p.value("c", "command", "session-command")
-	if ok && (p.has("l", "login") || hasAnyFlag(inv.args(), "-")) {
+func (a *analyzer) su(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cgGsw", Long: Longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
+	c, ok := p.Value("c", "command", "session-command")
+	if ok && (p.Has("l", "login") || hasAnyFlag(inv.Args(), "-")) {
 		a.freshEnvironment(inv, "su -l", nil, c)
 	}
 	if ok {
@@ -1007,22 +1007,22 @@ func (a *analyzer) su(inv *invocation) {
 	}
 }
 
-func (a *analyzer) runuser(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "ugGcs", long: longs("user", "group", "supp-group", "command", "shell"), stop: true})
-	if c, ok := p.value("c", "command"); ok {
-		if p.has("l", "login") || hasAnyFlag(inv.args(), "-") {
+func (a *analyzer) runuser(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugGcs", Long: Longs("user", "group", "supp-group", "command", "shell"), Stop: true})
+	if c, ok := p.Value("c", "command"); ok {
+		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
 			a.freshEnvironment(inv, "runuser -l", nil, c)
 		}
 		a.runScriptArg(inv, c, "runuser -c")
 		return
 	}
-	rest := p.rest
-	if !p.has("u", "user") && len(rest) > 0 {
+	rest := p.Rest
+	if !p.Has("u", "user") && len(rest) > 0 {
 		rest = rest[1:] // runuser USER cmd
 	}
-	if len(rest) > 1 && (rest[0].s == "-c" || rest[0].s == "--command") {
+	if len(rest) > 1 && (rest[0].Text == "-c" || rest[0].Text == "--command") {
 		// runuser -l USER -c CMD: the options go on after the user.
-		if p.has("l", "login") || hasAnyFlag(inv.args(), "-") {
+		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
 			a.freshEnvironment(inv, "runuser -l", nil, rest[1])
 		}
 		a.runScriptArg(inv, rest[1], "runuser -c")
@@ -1032,43 +1032,43 @@ func (a *analyzer) runuser(inv *invocation) {
 }
 
 // xargs appends its input to the command: that input is unknown.
-func (a *analyzer) xargs(inv *invocation) {
+func (a *analyzer) xargs(inv *Invocation) {
 	// -J replstr, -R count and -S size are BSD (macOS) xargs: -J replaces
 	// like -I. GNU's -i, -l and -e take a value only when it is attached.
-	p := parseOpts(inv.args(), optSpec{short: "InLPsdaEJRS", optionalShort: "ile", long: longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), optionalLS: longs("replace", "eof", "max-lines"), stop: true})
-	cmd := p.rest
+	p := ParseOpts(inv.Args(), Spec{Short: "InLPsdaEJRS", OptionalShort: "ile", Long: Longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), OptionalLong: Longs("replace", "eof", "max-lines"), Stop: true})
+	cmd := p.Rest
 	if len(cmd) == 0 {
-		cmd = []arg{{s: "echo"}}
+		cmd = []Word{{Text: "echo"}}
 	}
-	unknown := arg{dynamic: true, src: "{xargs input}"}
-	if inv.in != nil && len(inv.in.paths) == 1 && !inv.in.paths[0].dynamic {
+	unknown := Word{Dynamic: true, Src: "{xargs input}"}
+	if inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
 		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
 		// a crafted name ("x .. y.tmp") can turn into any word, so only
 		// NUL-separated names (-print0 | xargs -0) are trusted as paths;
 		// either way, naming secret files is reading them.
-		listed := inv.in.paths[0]
+		listed := inv.Stdin.Paths[0]
 		a.readPath(inv, listed)
-		if inv.in.nul && p.has("0", "null") {
+		if inv.Stdin.Nul && p.Has("0", "null") {
 			unknown = listed
 		}
 	}
-	repl, hasRepl := p.value("I", "i", "replace")
+	repl, hasRepl := p.Value("I", "i", "replace")
 	if !hasRepl {
-		repl, hasRepl = p.value("J")
+		repl, hasRepl = p.Value("J")
 	}
-	if !hasRepl && p.has("i", "replace") {
-		repl, hasRepl = arg{s: "{}"}, true
+	if !hasRepl && p.Has("i", "replace") {
+		repl, hasRepl = Word{Text: "{}"}, true
 	}
-	argv := make([]arg, 0, len(cmd)+1)
+	argv := make([]Word, 0, len(cmd)+1)
 	spliced := false
-	if hasRepl && repl.s != "" {
+	if hasRepl && repl.Text != "" {
 		for i, x := range cmd {
-			if strings.Contains(x.s, repl.s) {
+			if strings.Contains(x.Text, repl.Text) {
 				if a.isShellScriptPosition(cmd, i) {
 					// sh -c 'rm -rf {}': the input lands inside the script
 					// text, as code: a line such as $(rm -rf ~) runs.
-					spliced = unknown.dynamic
-					x.s = strings.ReplaceAll(x.s, repl.s, "$__xargs_input")
+					spliced = unknown.Dynamic
+					x.Text = strings.ReplaceAll(x.Text, repl.Text, "$__xargs_input")
 				} else {
 					x = unknown
 				}
@@ -1085,20 +1085,20 @@ func (a *analyzer) xargs(inv *invocation) {
 }
 
 // isShellScriptPosition reports whether argv[i] is the script of sh -c.
-func (a *analyzer) isShellScriptPosition(argv []arg, i int) bool {
-	if len(argv) == 0 || !isShellName(commandName(argv[0].s)) {
+func (a *analyzer) isShellScriptPosition(argv []Word, i int) bool {
+	if len(argv) == 0 || !isShellName(commandName(argv[0].Text)) {
 		return false
 	}
 	// The script is the first operand after the option cluster holding
 	// c (bash -c -e 'script' name args): later words are $0, $1, ...
 	seenC := false
 	for j := 1; j < len(argv) && j <= i; j++ {
-		w := argv[j].s
+		w := argv[j].Text
 		if !seenC {
 			seenC = strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "c")
 			continue
 		}
-		if w == "--" || strings.HasPrefix(w, "-") && !argv[j].dynamic && j < i {
+		if w == "--" || strings.HasPrefix(w, "-") && !argv[j].Dynamic && j < i {
 			continue
 		}
 		return j == i
@@ -1107,21 +1107,21 @@ func (a *analyzer) isShellScriptPosition(argv []arg, i int) bool {
 }
 
 // parallel (GNU): parallel CMD ::: ARGS runs CMD once per ARG.
-func (a *analyzer) parallel(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) parallel(inv *Invocation) {
+	args := inv.Args()
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") && !args[i].dynamic {
-		switch args[i].s {
+	for i < len(args) && strings.HasPrefix(args[i].Text, "-") && !args[i].Dynamic {
+		switch args[i].Text {
 		case "-j", "-P", "-N", "-n", "-L", "-l", "-S", "--jobs", "--sshlogin", "--max-args", "--joblog", "--results", "--tmpdir", "-a", "--arg-file":
 			i++
 		}
 		i++
 	}
 	rest := args[min(i, len(args)):]
-	var cmd, vals []arg
+	var cmd, vals []Word
 	sep := -1
 	for j, x := range rest {
-		if x.s == ":::" || x.s == "::::" || x.s == ":::+" {
+		if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
 			sep = j
 			break
 		}
@@ -1129,17 +1129,17 @@ func (a *analyzer) parallel(inv *invocation) {
 	if sep >= 0 {
 		cmd = rest[:sep]
 		for _, x := range rest[sep+1:] {
-			if x.s == ":::" || x.s == "::::" || x.s == ":::+" {
+			if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
 				continue
 			}
-			if rest[sep].s == "::::" {
-				x = arg{dynamic: true, src: x.src} // :::: reads arguments from files
+			if rest[sep].Text == "::::" {
+				x = Word{Dynamic: true, Src: x.Src} // :::: reads arguments from files
 			}
 			vals = append(vals, x)
 		}
 	} else {
 		cmd = rest
-		vals = []arg{{dynamic: true, src: "{parallel input}"}}
+		vals = []Word{{Dynamic: true, Src: "{parallel input}"}}
 	}
 	if len(cmd) == 0 {
 		// Without a command, parallel runs each argument as a command line.
@@ -1149,15 +1149,15 @@ func (a *analyzer) parallel(inv *invocation) {
 		return
 	}
 	for _, v := range vals {
-		argv := make([]arg, 0, len(cmd)+1)
+		argv := make([]Word, 0, len(cmd)+1)
 		replaced := false
 		for _, x := range cmd {
-			if strings.Contains(x.s, "{}") {
+			if strings.Contains(x.Text, "{}") {
 				replaced = true
-				if v.dynamic {
+				if v.Dynamic {
 					x = v
 				} else {
-					x.s = strings.ReplaceAll(x.s, "{}", v.s)
+					x.Text = strings.ReplaceAll(x.Text, "{}", v.Text)
 				}
 			}
 			argv = append(argv, x)
@@ -1165,7 +1165,7 @@ func (a *analyzer) parallel(inv *invocation) {
 		if !replaced {
 			argv = append(argv, v)
 		}
-		if len(cmd) == 1 && strings.Contains(cmd[0].s, " ") {
+		if len(cmd) == 1 && strings.Contains(cmd[0].Text, " ") {
 			a.runScriptArg(inv, argv[0], "parallel")
 			continue
 		}

@@ -9,7 +9,7 @@ import (
 // and records their verdicts as findings of inv. Tool code that has moved
 // to the effects model describes what an invocation does and calls judge;
 // it no longer decides rules itself.
-func (a *analyzer) judge(inv *invocation, e effect.Effect) {
+func (a *analyzer) judge(inv *Invocation, e effect.Effect) {
 	for _, v := range rules.JudgeEffect(e, a.facts()) {
 		n := len(a.findings)
 		a.report(inv, v.Rule, v.Reason, v.Instead)

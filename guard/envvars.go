@@ -19,10 +19,10 @@ var commandVars = map[string]bool{
 // will run later or git config; what others do to the guard (identity
 // variables, hook switches) the guard-tamper rule judges from an
 // effect.Variable.
-func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation, node syntax.Node) {
+func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation, node syntax.Node) {
 	rep := inv
 	if rep == nil {
-		rep = &invocation{name: name, argv: []arg{{s: name + "=" + showVals(val)}}, st: st, node: node}
+		rep = &Invocation{Name: name, Argv: []Word{{Text: name + "=" + showVals(val)}}, State: st, Node: node}
 	}
 	tamper := func(does string) {
 		// git config only known at run time: may set core.hooksPath
@@ -32,24 +32,24 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 	switch {
 	case commandVars[upper]:
 		for _, v := range val {
-			if v.dynamic {
+			if v.Dynamic {
 				a.judge(rep, effect.HiddenCode{What: name, Why: effect.CommandVariable})
 				continue
 			}
-			s := strings.TrimSpace(v.s)
+			s := strings.TrimSpace(v.Text)
 			if s == "" || s == ":" || s == "true" || s == "cat" {
 				continue
 			}
-			a.script(strings.TrimPrefix(s, "|"), st.clone(), nil)
+			a.script(strings.TrimPrefix(s, "|"), st.Clone(), nil)
 		}
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {
-			if v.dynamic {
+			if v.Dynamic {
 				tamper("GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off")
 				continue
 			}
-			for _, kv := range configParameters(v.s) {
-				a.gitConfigWrite(rep, kv[0], arg{s: kv[1], src: v.src}, true, nil)
+			for _, kv := range configParameters(v.Text) {
+				a.gitConfigWrite(rep, kv[0], Word{Text: kv[1], Src: v.Src}, true, nil)
 			}
 		}
 	case upper == "PATH" && inv != nil && isGitInvocation(inv):
@@ -57,23 +57,23 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
 		idx := strings.TrimPrefix(upper, "GIT_CONFIG_KEY_")
 		valueVar := "GIT_CONFIG_VALUE_" + idx
-		var values []arg
+		var values []Word
 		if inv != nil {
-			values = inv.env[valueVar]
+			values = inv.Env[valueVar]
 		}
 		if values == nil {
-			values = st.vars[valueVar]
+			values = st.Vars[valueVar]
 		}
 		for _, k := range val {
-			if k.dynamic {
+			if k.Dynamic {
 				tamper(name + " sets a git config key only known at run time, which may be core.hooksPath")
 				continue
 			}
-			v := arg{dynamic: true}
+			v := Word{Dynamic: true}
 			if len(values) == 1 {
 				v = values[0]
 			}
-			a.gitConfigWrite(rep, k.s, v, true, nil)
+			a.gitConfigWrite(rep, k.Text, v, true, nil)
 		}
 	case upper == "PS1" || upper == "PS2" || upper == "PS3" || upper == "PS4":
 		// Prompts run their $(...) when shown: PS4 on every line of bash -x.
@@ -89,17 +89,17 @@ func (a *analyzer) envAssign(name string, val []arg, st *state, inv *invocation,
 		// guard-tamper rule's (guard/rules/guard_tamper.go).
 		vals := make([]effect.Value, len(val))
 		for i, v := range val {
-			vals[i] = effect.Value{Text: v.show(), Dynamic: v.dynamic}
+			vals[i] = effect.Value{Text: v.Show(), Dynamic: v.Dynamic}
 		}
 		a.judge(rep, effect.Variable{Name: name, Values: vals, ForGit: inv != nil && isGitInvocation(inv)})
 	}
 }
 
-func showVals(val []arg) string {
+func showVals(val []Word) string {
 	if len(val) == 0 {
 		return ""
 	}
-	return val[0].show()
+	return val[0].Show()
 }
 
 // configParameters parses GIT_CONFIG_PARAMETERS: quoted 'key=value' or
@@ -133,33 +133,33 @@ func configParameters(s string) [][2]string {
 	return out
 }
 
-func isGitInvocation(inv *invocation) bool {
-	if len(inv.argv) == 0 || inv.argv[0].dynamic {
+func isGitInvocation(inv *Invocation) bool {
+	if len(inv.Argv) == 0 || inv.Argv[0].Dynamic {
 		return false
 	}
-	name := commandName(inv.argv[0].s)
+	name := commandName(inv.Argv[0].Text)
 	return name == "git" || strings.HasPrefix(name, "git-")
 }
 
 // promptString checks a prompt-expanded string (PS4, ${x@P}): its
 // command substitutions run.
-func (a *analyzer) promptString(inv *invocation, v arg, st *state) {
-	if v.dynamic {
-		if strings.Contains(v.template(), "$(") || strings.Contains(v.template(), "`") || strings.Contains(v.template(), unknownMark) {
+func (a *analyzer) promptString(inv *Invocation, v Word, st *State) {
+	if v.Dynamic {
+		if strings.Contains(v.Template(), "$(") || strings.Contains(v.Template(), "`") || strings.Contains(v.Template(), UnknownMark) {
 			a.judge(inv, effect.HiddenCode{Why: effect.PromptText})
 		}
 		return
 	}
-	if !strings.Contains(v.s, "$(") && !strings.Contains(v.s, "`") {
+	if !strings.Contains(v.Text, "$(") && !strings.Contains(v.Text, "`") {
 		return
 	}
-	w, err := syntax.NewParser().Document(strings.NewReader(v.s))
+	w, err := syntax.NewParser().Document(strings.NewReader(v.Text))
 	if err != nil {
-		a.judge(inv, effect.HiddenCode{What: v.s, Why: effect.PromptUnparsed})
+		a.judge(inv, effect.HiddenCode{What: v.Text, Why: effect.PromptUnparsed})
 		return
 	}
 	saved := a.src
-	a.src = v.s
+	a.src = v.Text
 	a.substitutions(w, st)
 	a.src = saved
 }

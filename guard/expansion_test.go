@@ -86,11 +86,11 @@ func engineWords(t *testing.T, eng *Engine, prefix, word string) []string {
 	}
 	var out []string
 	for _, x := range cands[0] {
-		if x.dynamic {
+		if x.Dynamic {
 			out = append(out, "<dynamic>")
 			continue
 		}
-		out = append(out, x.s)
+		out = append(out, x.Text)
 	}
 	return out
 }

@@ -28,67 +28,67 @@ func registerFileOps() {
 	}
 }
 
-func (a *analyzer) rm(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{optionalLS: longs("interactive")})
-	recursive := p.has("r", "R", "recursive")
-	if p.dynamicOption() {
+func (a *analyzer) rm(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{OptionalLong: Longs("interactive")})
+	recursive := p.Has("r", "R", "recursive")
+	if p.DynamicOption() {
 		recursive = true // an unknown argument may be -r
 	}
-	for _, x := range p.operands {
+	for _, x := range p.Operands {
 		a.deletePath(inv, x, recursive)
 	}
 }
 
-func (a *analyzer) rmdir(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{})
-	for _, x := range p.operands {
+func (a *analyzer) rmdir(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{})
+	for _, x := range p.Operands {
 		a.deletePath(inv, x, false)
-		if p.has("p", "parents") && !x.dynamic {
+		if p.Has("p", "parents") && !x.Dynamic {
 			// rmdir -p a/b/c removes the parents too.
-			for d := path.Dir(x.s); d != "." && d != "/" && d != ""; d = path.Dir(d) {
-				a.deletePath(inv, arg{s: d, src: x.src}, false)
+			for d := path.Dir(x.Text); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+				a.deletePath(inv, Word{Text: d, Src: x.Src}, false)
 			}
 		}
 	}
 }
 
-func (a *analyzer) unlink(inv *invocation) {
-	for _, x := range parseOpts(inv.args(), optSpec{}).operands {
+func (a *analyzer) unlink(inv *Invocation) {
+	for _, x := range ParseOpts(inv.Args(), Spec{}).Operands {
 		a.deletePath(inv, x, false)
 	}
 }
 
-func (a *analyzer) shred(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "ns", long: longs("iterations", "size", "random-source"), optionalLS: longs("remove")})
-	for _, x := range p.operands {
+func (a *analyzer) shred(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ns", Long: Longs("iterations", "size", "random-source"), OptionalLong: Longs("remove")})
+	for _, x := range p.Operands {
 		a.deletePath(inv, x, false)
 	}
 }
 
-func (a *analyzer) truncate(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "sr", long: longs("size", "reference")})
-	for _, x := range p.operands {
+func (a *analyzer) truncate(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "sr", Long: Longs("size", "reference")})
+	for _, x := range p.Operands {
 		a.writePath(inv, x, "truncate empties")
 	}
 }
 
 // moveOperands splits cp/mv/install/ln operands into sources and destination.
-func moveOperands(p parsed) (sources []arg, dest arg, ok bool) {
-	if t, has := p.value("t", "target-directory"); has {
-		return p.operands, t, true
+func moveOperands(p Parsed) (sources []Word, dest Word, ok bool) {
+	if t, has := p.Value("t", "target-directory"); has {
+		return p.Operands, t, true
 	}
-	if len(p.operands) < 2 {
-		return nil, arg{}, false
+	if len(p.Operands) < 2 {
+		return nil, Word{}, false
 	}
-	return p.operands[:len(p.operands)-1], p.operands[len(p.operands)-1], true
+	return p.Operands[:len(p.Operands)-1], p.Operands[len(p.Operands)-1], true
 }
 
-var copySpec = sync.OnceValue(func() optSpec {
-	return optSpec{short: "tS", long: longs("target-directory", "suffix"), optionalLS: longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
+var copySpec = sync.OnceValue(func() Spec {
+	return Spec{Short: "tS", Long: Longs("target-directory", "suffix"), OptionalLong: Longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
 })
 
-func (a *analyzer) mv(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec())
+func (a *analyzer) mv(inv *Invocation) {
+	p := ParseOpts(inv.Args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -99,14 +99,14 @@ func (a *analyzer) mv(inv *invocation) {
 	a.copyTargets(inv, p, sources, dest, "mv writes to")
 }
 
-func (a *analyzer) cp(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec())
+func (a *analyzer) cp(inv *Invocation) {
+	p := ParseOpts(inv.Args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
 	}
 	for _, s := range sources {
-		if p.has("r", "R", "recursive", "a", "archive") {
+		if p.Has("r", "R", "recursive", "a", "archive") {
 			a.readTree(inv, s, "cp -r")
 		} else {
 			a.readPath(inv, s)
@@ -117,8 +117,8 @@ func (a *analyzer) cp(inv *invocation) {
 
 // ditto (macOS) copies directory trees like cp -R: ditto SRC... DST.
 // With -c it writes an archive, with -x it extracts into DST.
-func (a *analyzer) ditto(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{long: longs("arch", "bom", "zlibCompressionLevel", "password")})
+func (a *analyzer) ditto(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Long: Longs("arch", "bom", "zlibCompressionLevel", "password")})
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -132,24 +132,24 @@ func (a *analyzer) ditto(inv *invocation) {
 // copyTargets checks what cp, mv and install write: dest, and when dest
 // is (or may be) a directory, dest/NAME for each source, which is where
 // cp /tmp/settings.json .claude/ really writes.
-func (a *analyzer) copyTargets(inv *invocation, p parsed, sources []arg, dest arg, verb string) {
-	_, intoDir := p.value("t", "target-directory")
-	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.s, "/")
-	if !intoDir || dest.dynamic {
+func (a *analyzer) copyTargets(inv *Invocation, p Parsed, sources []Word, dest Word, verb string) {
+	_, intoDir := p.Value("t", "target-directory")
+	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.Text, "/")
+	if !intoDir || dest.Dynamic {
 		a.writePath(inv, dest, verb)
 	}
-	if dest.dynamic {
+	if dest.Dynamic {
 		return
 	}
 	for _, s := range sources {
-		if !s.static() || p.has("T", "no-target-directory") {
+		if !s.Static() || p.Has("T", "no-target-directory") {
 			if !intoDir {
 				continue
 			}
 			a.writePath(inv, dest, verb)
 			continue
 		}
-		in := arg{s: path.Join(dest.s, path.Base(s.s)), src: dest.src}
+		in := Word{Text: path.Join(dest.Text, path.Base(s.Text)), Src: dest.Src}
 		n := len(a.writes)
 		a.writePath(inv, in, verb)
 		if !intoDir {
@@ -163,10 +163,10 @@ func (a *analyzer) copyTargets(inv *invocation, p parsed, sources []arg, dest ar
 	}
 }
 
-func (a *analyzer) installCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "tSmogZ", long: longs("target-directory", "suffix", "mode", "owner", "group", "strip-program"), optionalLS: longs("backup", "context")})
-	if p.has("d", "directory") {
-		for _, x := range p.operands {
+func (a *analyzer) installCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "tSmogZ", Long: Longs("target-directory", "suffix", "mode", "owner", "group", "strip-program"), OptionalLong: Longs("backup", "context")})
+	if p.Has("d", "directory") {
+		for _, x := range p.Operands {
 			a.writePath(inv, x, "install -d creates")
 		}
 		return
@@ -181,44 +181,44 @@ func (a *analyzer) installCmd(inv *invocation) {
 	a.writePath(inv, dest, "install writes to")
 }
 
-func (a *analyzer) ln(inv *invocation) {
-	p := parseOpts(inv.args(), copySpec())
+func (a *analyzer) ln(inv *Invocation) {
+	p := ParseOpts(inv.Args(), copySpec())
 	// A link to a secret file is a way to read it under another name.
-	sources := p.operands
-	if _, has := p.value("t", "target-directory"); !has && len(sources) > 1 {
+	sources := p.Operands
+	if _, has := p.Value("t", "target-directory"); !has && len(sources) > 1 {
 		sources = sources[:len(sources)-1]
 	}
 	for _, src := range sources {
 		a.readPath(inv, src)
 	}
-	if t, has := p.value("t", "target-directory"); has {
+	if t, has := p.Value("t", "target-directory"); has {
 		a.writePath(inv, t, "ln creates links in")
 		return
 	}
-	switch len(p.operands) {
+	switch len(p.Operands) {
 	case 0:
 	case 1:
-		link := arg{s: path.Base(p.operands[0].s), dynamic: p.operands[0].dynamic, src: p.operands[0].src}
+		link := Word{Text: path.Base(p.Operands[0].Text), Dynamic: p.Operands[0].Dynamic, Src: p.Operands[0].Src}
 		a.writePath(inv, link, "ln creates")
-		a.recordLinkOrCopy(inv, p, p.operands[0], link)
+		a.recordLinkOrCopy(inv, p, p.Operands[0], link)
 	default:
-		link := p.operands[len(p.operands)-1]
+		link := p.Operands[len(p.Operands)-1]
 		a.writePath(inv, link, "ln creates")
-		if len(p.operands) == 2 {
-			a.recordLinkOrCopy(inv, p, p.operands[0], link)
+		if len(p.Operands) == 2 {
+			a.recordLinkOrCopy(inv, p, p.Operands[0], link)
 		}
 	}
 }
 
 // recordLinkOrCopy notes a symlink (whose relative target is relative to
 // the link's directory) or a hard link (which runs as a copy).
-func (a *analyzer) recordLinkOrCopy(inv *invocation, p parsed, target, link arg) {
-	if !p.has("s", "symbolic") {
+func (a *analyzer) recordLinkOrCopy(inv *Invocation, p Parsed, target, link Word) {
+	if !p.Has("s", "symbolic") {
 		a.recordCopy(inv, target, link)
 		return
 	}
-	if target.static() && !path.IsAbs(target.s) && link.static() {
-		target = arg{s: path.Join(path.Dir(link.s), target.s), src: target.src}
+	if target.Static() && !path.IsAbs(target.Text) && link.Static() {
+		target = Word{Text: path.Join(path.Dir(link.Text), target.Text), Src: target.Src}
 	}
 	a.recordLink(inv, target, link)
 }
@@ -233,39 +233,39 @@ func isRemoteSpec(s string) bool {
 	return colon > 0 && (slash < 0 || colon < slash)
 }
 
-func (a *analyzer) rsync(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "efBTM", long: longs("rsh", "rsync-path", "filter", "exclude", "include",
+func (a *analyzer) rsync(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "efBTM", Long: Longs("rsh", "rsync-path", "filter", "exclude", "include",
 		"exclude-from", "include-from", "files-from", "block-size", "chmod", "chown", "log-file", "password-file",
 		"temp-dir", "partial-dir", "backup-dir", "compare-dest", "link-dest", "copy-dest", "max-size", "min-size",
 		"timeout", "port", "bwlimit", "suffix", "out-format", "remote-option", "info", "debug", "iconv", "usermap",
 		"groupmap", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "modify-window",
 		"stop-after", "stop-at", "sockopts", "address", "contimeout", "write-batch", "only-write-batch",
 		"read-batch", "protocol", "outbuf", "max-delete", "max-alloc", "early-input", "log-file-format")})
-	if sh, ok := p.value("e", "rsh"); ok {
+	if sh, ok := p.Value("e", "rsh"); ok {
 		a.runScriptArg(inv, sh, "rsync -e")
 	}
-	if len(p.operands) < 2 {
+	if len(p.Operands) < 2 {
 		return
 	}
-	sources, dest := p.operands[:len(p.operands)-1], p.operands[len(p.operands)-1]
+	sources, dest := p.Operands[:len(p.Operands)-1], p.Operands[len(p.Operands)-1]
 	deletes := false
-	for _, o := range p.opts {
-		if strings.HasPrefix(o.name, "del") {
+	for _, o := range p.Opts {
+		if strings.HasPrefix(o.Name, "del") {
 			deletes = true
 		}
 	}
 	for _, s := range sources {
-		if !isRemoteSpec(s.s) {
+		if !isRemoteSpec(s.Text) {
 			a.readPath(inv, s)
-			if p.has("remove-source-files") {
+			if p.Has("remove-source-files") {
 				a.deletePath(inv, s, false)
 			}
 		}
 	}
-	if isRemoteSpec(dest.s) {
+	if isRemoteSpec(dest.Text) {
 		remote := *inv
-		remote.st = inv.st.clone()
-		remote.st.remote = true
+		remote.State = inv.State.Clone()
+		remote.State.Remote = true
 		if deletes {
 			a.deletePath(&remote, dest, true)
 		} else {
@@ -279,42 +279,42 @@ func (a *analyzer) rsync(inv *invocation) {
 	a.writePath(inv, dest, "rsync writes to")
 }
 
-func (a *analyzer) dd(inv *invocation) {
-	for _, x := range inv.args() {
-		if x.dynamic {
+func (a *analyzer) dd(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if x.Dynamic {
 			continue
 		}
-		if v, ok := strings.CutPrefix(x.s, "of="); ok {
-			a.writePath(inv, arg{s: v, glob: x.glob, src: x.src}, "dd writes")
+		if v, ok := strings.CutPrefix(x.Text, "of="); ok {
+			a.writePath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src}, "dd writes")
 		}
-		if v, ok := strings.CutPrefix(x.s, "if="); ok {
-			a.readPath(inv, arg{s: v, glob: x.glob, src: x.src})
+		if v, ok := strings.CutPrefix(x.Text, "if="); ok {
+			a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src})
 		}
 	}
 }
 
-func (a *analyzer) tee(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{optionalLS: longs("output-error")})
-	for _, x := range p.operands {
+func (a *analyzer) tee(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{OptionalLong: Longs("output-error")})
+	for _, x := range p.Operands {
 		a.writePath(inv, x, "tee writes")
 	}
 }
 
-func (a *analyzer) touch(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "dtr", long: longs("date", "reference", "time")})
-	for _, x := range p.operands {
+func (a *analyzer) touch(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "dtr", Long: Longs("date", "reference", "time")})
+	for _, x := range p.Operands {
 		a.writePath(inv, x, "touch writes")
 	}
 }
 
 // chmodLike: chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...
-func (a *analyzer) chmodLike(inv *invocation) {
-	var files []arg
+func (a *analyzer) chmodLike(inv *Invocation) {
+	var files []Word
 	modeSeen, recursive := false, false
-	for _, x := range inv.args() {
-		s := x.s
+	for _, x := range inv.Args() {
+		s := x.Text
 		switch {
-		case x.dynamic:
+		case x.Dynamic:
 			if !modeSeen {
 				modeSeen = true
 				continue
@@ -341,33 +341,33 @@ func (a *analyzer) chmodLike(inv *invocation) {
 	}
 }
 
-func (a *analyzer) setfacl(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "mMxX", long: longs("modify", "modify-file", "remove", "remove-file", "set", "set-file")})
-	for _, x := range p.operands {
-		a.changePath(inv, x, p.has("R", "recursive"))
+func (a *analyzer) setfacl(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "mMxX", Long: Longs("modify", "modify-file", "remove", "remove-file", "set", "set-file")})
+	for _, x := range p.Operands {
+		a.changePath(inv, x, p.Has("R", "recursive"))
 	}
 }
 
 // changePath: chmod/chown of a path, recursively reaching what is below.
-func (a *analyzer) changePath(inv *invocation, x arg, recursive bool) {
-	a.writeTree(inv, x, inv.name+" changes", recursive)
+func (a *analyzer) changePath(inv *Invocation, x Word, recursive bool) {
+	a.writeTree(inv, x, inv.Name+" changes", recursive)
 }
 
-func (a *analyzer) sed(inv *invocation) {
-	a.sedArgs(inv, inv.args())
+func (a *analyzer) sed(inv *Invocation) {
+	a.sedArgs(inv, inv.Args())
 	// BSD (macOS) sed's -i takes its backup suffix as the next word: sed -i
 	// '' 'w /etc/x' f runs the script 'w /etc/x' there, while GNU sed reads
 	// '' as the script. Judge the BSD reading too.
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i+1 < len(args); i++ {
 		x := args[i]
-		if x.dynamic || x.s == "--" || !strings.HasPrefix(x.s, "-") {
+		if x.Dynamic || x.Text == "--" || !strings.HasPrefix(x.Text, "-") {
 			return
 		}
-		if strings.HasPrefix(x.s, "--") {
+		if strings.HasPrefix(x.Text, "--") {
 			continue
 		}
-		cluster := x.s[1:]
+		cluster := x.Text[1:]
 		k := strings.IndexAny(cluster, "efli")
 		if k < 0 || k < len(cluster)-1 {
 			continue // no option taking a value, or its value is attached
@@ -380,20 +380,20 @@ func (a *analyzer) sed(inv *invocation) {
 	}
 }
 
-func (a *analyzer) sedArgs(inv *invocation, args []arg) {
-	p := parseOpts(args, optSpec{short: "efl", long: longs("expression", "file", "line-length"), optionalLS: longs("in-place", "follow-symlinks")})
-	files := p.operands
-	scripts := p.values("e", "expression")
-	if len(scripts) == 0 && len(p.values("f", "file")) == 0 && len(files) > 0 {
+func (a *analyzer) sedArgs(inv *Invocation, args []Word) {
+	p := ParseOpts(args, Spec{Short: "efl", Long: Longs("expression", "file", "line-length"), OptionalLong: Longs("in-place", "follow-symlinks")})
+	files := p.Operands
+	scripts := p.Values("e", "expression")
+	if len(scripts) == 0 && len(p.Values("f", "file")) == 0 && len(files) > 0 {
 		scripts, files = files[:1], files[1:] // the first operand is the script
 	}
 	for _, sc := range scripts {
 		a.sedScript(inv, sc)
 	}
-	for _, f := range p.values("f", "file") {
+	for _, f := range p.Values("f", "file") {
 		a.readPath(inv, f)
 	}
-	inPlace := p.has("i", "in-place")
+	inPlace := p.Has("i", "in-place")
 	for _, f := range files {
 		if inPlace {
 			a.writePath(inv, f, "sed -i edits")
@@ -405,47 +405,47 @@ func (a *analyzer) sedArgs(inv *invocation, args []arg) {
 
 // sedScript checks what a sed script does outside the text: GNU sed runs
 // commands (e, s///e), writes files (w) and reads them (r).
-func (a *analyzer) sedScript(inv *invocation, sc arg) {
-	fx := parseSed(sc.template())
+func (a *analyzer) sedScript(inv *Invocation, sc Word) {
+	fx := parseSed(sc.Template())
 	for _, c := range fx.execs {
-		if strings.Contains(c, unknownMark) {
+		if strings.Contains(c, UnknownMark) {
 			fx.execLine = true
 			continue
 		}
-		a.script(c, inv.st.clone(), nil)
+		a.script(c, inv.State.Clone(), nil)
 	}
 	if fx.execLine && len(fx.execs) == 0 {
-		if inv.in != nil && inv.in.net {
-			a.judge(inv, effect.UnreadCode{By: "sed's e", Code: inv.in.desc, How: effect.CommandLines})
+		if inv.Stdin != nil && inv.Stdin.Net {
+			a.judge(inv, effect.UnreadCode{By: "sed's e", Code: inv.Stdin.Desc, How: effect.CommandLines})
 		} else {
 			a.judge(inv, effect.HiddenCode{By: "sed's e", Why: effect.SedExecute})
 		}
 	}
 	for _, w := range fx.writes {
-		a.writePath(inv, arg{s: w, dynamic: strings.Contains(w, unknownMark), src: sc.src}, "sed w writes")
+		a.writePath(inv, Word{Text: w, Dynamic: strings.Contains(w, UnknownMark), Src: sc.Src}, "sed w writes")
 	}
 	for _, r := range fx.reads {
-		a.readPath(inv, arg{s: r, dynamic: strings.Contains(r, unknownMark), src: sc.src})
+		a.readPath(inv, Word{Text: r, Dynamic: strings.Contains(r, UnknownMark), Src: sc.Src})
 	}
 }
 
 // editor: vim -c ':!cmd', +cmd and --cmd run shell commands with "!".
-func (a *analyzer) editor(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) editor(inv *Invocation) {
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		cmd := ""
 		switch {
-		case (x.s == "-c" || x.s == "--cmd") && i+1 < len(args):
+		case (x.Text == "-c" || x.Text == "--cmd") && i+1 < len(args):
 			i++
-			cmd = args[i].template()
-		case strings.HasPrefix(x.s, "+") && len(x.s) > 1:
-			cmd = x.template()[1:]
+			cmd = args[i].Template()
+		case strings.HasPrefix(x.Text, "+") && len(x.Text) > 1:
+			cmd = x.Template()[1:]
 		}
 		if j := strings.Index(cmd, "!"); j >= 0 {
-			a.runScriptArg(inv, arg{s: cmd[j+1:], dynamic: strings.Contains(cmd, unknownMark), src: x.src}, inv.name+" :!")
+			a.runScriptArg(inv, Word{Text: cmd[j+1:], Dynamic: strings.Contains(cmd, UnknownMark), Src: x.Src}, inv.Name+" :!")
 		} else if strings.Contains(cmd, "system(") {
-			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.EditorSystem})
+			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.EditorSystem})
 		}
 	}
 }
@@ -459,10 +459,10 @@ var gitDirNames = []string{"HEAD", "config", "index", "packed-refs", "hooks", "p
 // expression. It knows GNU find's options before the starts (-H -L -P -D
 // -O) and BSD (macOS) find's (-E -H -L -P -X -d -s -x, and -f PATH, which
 // names a start). follow says symbolic links are followed (-L, -follow).
-func findStarts(args []arg) (starts, expr []arg, follow bool) {
+func findStarts(args []Word) (starts, expr []Word, follow bool) {
 	i := 0
-	for i < len(args) && !args[i].dynamic {
-		s := args[i].s
+	for i < len(args) && !args[i].Dynamic {
+		s := args[i].Text
 		if strings.HasPrefix(s, "-O") {
 			i++
 			continue
@@ -477,7 +477,7 @@ func findStarts(args []arg) (starts, expr []arg, follow bool) {
 			continue
 		}
 		if strings.HasPrefix(s, "-f") && len(s) > 2 {
-			starts = append(starts, arg{s: s[2:], src: args[i].src})
+			starts = append(starts, Word{Text: s[2:], Src: args[i].Src})
 			i++
 			continue
 		}
@@ -489,23 +489,23 @@ func findStarts(args []arg) (starts, expr []arg, follow bool) {
 		break
 	}
 	for i < len(args) {
-		s := args[i].s
-		if !args[i].dynamic && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
+		s := args[i].Text
+		if !args[i].Dynamic && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
 			break
 		}
 		starts = append(starts, args[i])
 		i++
 	}
 	if len(starts) == 0 {
-		starts = []arg{{s: "."}}
+		starts = []Word{{Text: "."}}
 	}
 	expr = args[i:]
 	for j := 0; j < len(expr); j++ {
-		if findTakesValue[expr[j].s] {
+		if findTakesValue[expr[j].Text] {
 			j++
 			continue
 		}
-		follow = follow || expr[j].s == "-follow"
+		follow = follow || expr[j].Text == "-follow"
 	}
 	return starts, expr, follow
 }
@@ -523,17 +523,17 @@ var findTakesValue = map[string]bool{
 }
 
 // findNamePatterns returns the first -name and -path patterns of an expression.
-func findNamePatterns(expr []arg) (namePat, pathPat string) {
+func findNamePatterns(expr []Word) (namePat, pathPat string) {
 	for j := 0; j+1 < len(expr); j++ {
-		switch expr[j].s {
+		switch expr[j].Text {
 		case "-name", "-iname":
-			if namePat == "" && !expr[j+1].dynamic {
-				namePat = expr[j+1].s
+			if namePat == "" && !expr[j+1].Dynamic {
+				namePat = expr[j+1].Text
 			}
 			j++
 		case "-path", "-wholename", "-ipath", "-iwholename":
-			if pathPat == "" && !expr[j+1].dynamic {
-				pathPat = expr[j+1].s
+			if pathPat == "" && !expr[j+1].Dynamic {
+				pathPat = expr[j+1].Text
 			}
 			j++
 		}
@@ -543,57 +543,57 @@ func findNamePatterns(expr []arg) (namePat, pathPat string) {
 
 // findOutput describes what find prints: the paths it visits, as a
 // pattern xargs can hand to the next command.
-func (a *analyzer) findOutput(args []arg) *input {
+func (a *analyzer) findOutput(args []Word) *Input {
 	starts, expr, _ := findStarts(args)
-	in := &input{dynamic: true, desc: "the output of find"}
+	in := &Input{Dynamic: true, Desc: "the output of find"}
 	if len(starts) != 1 {
 		return in
 	}
 	for _, x := range expr {
-		if x.s == "-exec" || x.s == "-execdir" || x.s == "-printf" || x.s == "-fprint" || x.s == "-ok" {
+		if x.Text == "-exec" || x.Text == "-execdir" || x.Text == "-printf" || x.Text == "-fprint" || x.Text == "-ok" {
 			return in
 		}
 	}
 	namePat, pathPat := findNamePatterns(expr)
 	m := a.findMatches(starts[0], namePat, pathPat)
-	in.paths = []arg{m}
+	in.Paths = []Word{m}
 	for _, x := range expr {
-		in.nul = in.nul || x.s == "-print0"
+		in.Nul = in.Nul || x.Text == "-print0"
 	}
 	return in
 }
 
-func (a *analyzer) find(inv *invocation) {
-	starts, expr, follow := findStarts(inv.args())
+func (a *analyzer) find(inv *Invocation) {
+	starts, expr, follow := findStarts(inv.Args())
 	namePat, pathPat := findNamePatterns(expr)
 	del := false
 	type execCmd struct {
-		argv []arg
+		argv []Word
 		dir  bool
 	}
 	var execs []execCmd
 	dynExpr := false
 	for j := 0; j < len(expr); j++ {
 		x := expr[j]
-		switch x.s {
+		switch x.Text {
 		case "-delete":
 			del = true
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if j+1 < len(expr) {
-				a.writePath(inv, expr[j+1], "find "+x.s+" writes")
+				a.writePath(inv, expr[j+1], "find "+x.Text+" writes")
 			}
 			j++
-			if x.s == "-fprintf" {
+			if x.Text == "-fprintf" {
 				j++ // -fprintf FILE FORMAT
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := j + 1
-			for k < len(expr) && expr[k].s != ";" && !(expr[k].s == "+" && k > j+1 && expr[k-1].s == "{}") {
+			for k < len(expr) && expr[k].Text != ";" && !(expr[k].Text == "+" && k > j+1 && expr[k-1].Text == "{}") {
 				k++
 			}
-			e := execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.s, "dir")}
+			e := execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.Text, "dir")}
 			for i, w := range e.argv {
-				if i > 0 && strings.Contains(w.s, "{}") && a.isShellScriptPosition(e.argv, i) {
+				if i > 0 && strings.Contains(w.Text, "{}") && a.isShellScriptPosition(e.argv, i) {
 					// Like xargs -I: each path becomes text of the script,
 					// and a file named $(...) runs as code.
 					a.judge(inv, effect.HiddenCode{By: "find", What: "each path", Why: effect.SplicedPaths})
@@ -603,9 +603,9 @@ func (a *analyzer) find(inv *invocation) {
 			execs = append(execs, e)
 			j = k
 		default:
-			if findTakesValue[x.s] {
+			if findTakesValue[x.Text] {
 				j++
-			} else if x.dynamic && !dynExpr {
+			} else if x.Dynamic && !dynExpr {
 				// xargs find DIR, find . $EXPR: an unknown word may be
 				// -delete or -exec.
 				dynExpr = true
@@ -615,19 +615,19 @@ func (a *analyzer) find(inv *invocation) {
 	}
 	for _, start := range starts {
 		matched := a.findMatches(start, namePat, pathPat)
-		if follow && (del || len(execs) > 0) && !matched.dynamic {
+		if follow && (del || len(execs) > 0) && !matched.Dynamic {
 			// -L and -follow walk through symbolic links: what find
 			// reaches under start may lie anywhere.
-			matched = arg{dynamic: true, s: matched.s, src: start.src + " (following symbolic links)"}
+			matched = Word{Dynamic: true, Text: matched.Text, Src: start.Src + " (following symbolic links)"}
 		}
 		if del {
 			a.deletePath(inv, matched, true)
-			if namePat != "" && !matched.dynamic {
+			if namePat != "" && !matched.Dynamic {
 				for _, g := range a.m.gitDirs {
 					for _, n := range gitDirNames {
-						if nameMatch(namePat, n) && a.findCanReach(start, g, inv.st) {
+						if nameMatch(namePat, n) && a.findCanReach(start, g, inv.State) {
 							p := path.Join(g, n)
-							a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name, Path: p,
+							a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.Name, Path: p,
 								Place: effect.Place{Kind: effect.Outside, What: p + " inside the repository's git directory"}},
 								Verb: "find -delete with -name " + namePat + " can delete", Recursive: true})
 						}
@@ -639,16 +639,16 @@ func (a *analyzer) find(inv *invocation) {
 			if len(e.argv) == 0 {
 				continue
 			}
-			argv := make([]arg, 0, len(e.argv))
+			argv := make([]Word, 0, len(e.argv))
 			for k, x := range e.argv {
-				if strings.Contains(x.s, "{}") {
-					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.dynamic {
-						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
-					} else if x.s == "{}" {
+				if strings.Contains(x.Text, "{}") {
+					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.Dynamic {
+						x.Text = strings.ReplaceAll(x.Text, "{}", matched.Text)
+					} else if x.Text == "{}" {
 						x = matched
 					} else {
-						x.s = strings.ReplaceAll(x.s, "{}", matched.s)
-						x.glob, x.dynamic, x.walk = matched.glob, matched.dynamic, matched.walk
+						x.Text = strings.ReplaceAll(x.Text, "{}", matched.Text)
+						x.Glob, x.Dynamic, x.Walk = matched.Glob, matched.Dynamic, matched.Walk
 					}
 				}
 				argv = append(argv, x)
@@ -663,25 +663,25 @@ func (a *analyzer) find(inv *invocation) {
 }
 
 // findMatches is "whatever find visits under start" as a glob argument.
-func (a *analyzer) findMatches(start arg, namePat, pathPat string) arg {
-	if start.dynamic {
-		return arg{dynamic: true, src: start.src}
+func (a *analyzer) findMatches(start Word, namePat, pathPat string) Word {
+	if start.Dynamic {
+		return Word{Dynamic: true, Src: start.Src}
 	}
-	base := strings.TrimSuffix(start.s, "/")
+	base := strings.TrimSuffix(start.Text, "/")
 	if base == "" {
 		base = "/"
 	}
 	switch {
 	case pathPat != "":
-		return arg{s: pathPat, glob: true, walk: true, src: start.src}
+		return Word{Text: pathPat, Glob: true, Walk: true, Src: start.Src}
 	case namePat != "":
-		return arg{s: strings.TrimSuffix(base, "/") + "/**/" + namePat, glob: true, walk: true, src: start.src}
+		return Word{Text: strings.TrimSuffix(base, "/") + "/**/" + namePat, Glob: true, Walk: true, Src: start.Src}
 	}
-	return arg{s: strings.TrimSuffix(base, "/") + "/**", glob: true, walk: true, src: start.src}
+	return Word{Text: strings.TrimSuffix(base, "/") + "/**", Glob: true, Walk: true, Src: start.Src}
 }
 
 // findCanReach reports whether a find starting at start walks into dir.
-func (a *analyzer) findCanReach(start arg, dir string, st *state) bool {
+func (a *analyzer) findCanReach(start Word, dir string, st *State) bool {
 	for _, p := range a.resolveArg(start, st).paths {
 		if under(dir, p) {
 			return true
@@ -691,31 +691,31 @@ func (a *analyzer) findCanReach(start arg, dir string, st *state) bool {
 }
 
 // device: mkfs, wipefs, fdisk... write whole devices.
-func (a *analyzer) device(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "tLbcCEgGIjJmMNoOrTUL", long: longs("type", "label")})
-	for _, x := range p.operands {
-		if !x.dynamic && isNumber(x.s) {
+func (a *analyzer) device(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "tLbcCEgGIjJmMNoOrTUL", Long: Longs("type", "label")})
+	for _, x := range p.Operands {
+		if !x.Dynamic && isNumber(x.Text) {
 			continue // block counts
 		}
-		a.writePath(inv, x, inv.name+" overwrites")
+		a.writePath(inv, x, inv.Name+" overwrites")
 	}
 }
 
 // gio trash / gio remove delete files.
-func (a *analyzer) gio(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) gio(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "trash", "remove", "rm":
-		for _, x := range parseOpts(args[1:], optSpec{}).operands {
+		for _, x := range ParseOpts(args[1:], Spec{}).Operands {
 			a.deletePath(inv, x, true)
 		}
 	case "copy", "move", "save":
-		p := parseOpts(args[1:], optSpec{})
-		if len(p.operands) > 0 {
-			a.writePath(inv, p.operands[len(p.operands)-1], "gio writes")
+		p := ParseOpts(args[1:], Spec{})
+		if len(p.Operands) > 0 {
+			a.writePath(inv, p.Operands[len(p.Operands)-1], "gio writes")
 		}
 	}
 }
@@ -735,78 +735,78 @@ func registerReaders() {
 
 var (
 	grepValueLongs = sync.OnceValue(func() map[string]bool {
-		return longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
+		return Longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
 			"include", "exclude", "exclude-dir", "exclude-from", "label", "group-separator")
 	})
-	grepSpec = sync.OnceValue(func() optSpec {
-		return optSpec{short: "efmABCdD", long: grepValueLongs(), optionalLS: longs("color", "colour", "binary-files")}
+	grepSpec = sync.OnceValue(func() Spec {
+		return Spec{Short: "efmABCdD", Long: grepValueLongs(), OptionalLong: Longs("color", "colour", "binary-files")}
 	})
 	// ripgrep and the silver searcher take more values: -g GLOB, -t TYPE, -r REPLACEMENT.
-	rgSpec = sync.OnceValue(func() optSpec {
-		return optSpec{short: "efmABCgtTjMErG", long: longs("regexp", "file", "max-count", "after-context", "before-context",
+	rgSpec = sync.OnceValue(func() Spec {
+		return Spec{Short: "efmABCgtTjMErG", Long: Longs("regexp", "file", "max-count", "after-context", "before-context",
 			"context", "glob", "iglob", "type", "type-not", "type-add", "threads", "max-columns", "max-filesize", "ignore-file",
 			"pre", "pre-glob", "encoding", "replace", "sort", "sortr", "colors", "context-separator", "max-depth", "path-separator",
 			"field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine", "hyperlink-format",
-			"file-search-regex", "ignore", "depth"), optionalLS: longs("color", "colour")}
+			"file-search-regex", "ignore", "depth"), OptionalLong: Longs("color", "colour")}
 	})
 )
 
-func (a *analyzer) grepLike(inv *invocation) {
+func (a *analyzer) grepLike(inv *Invocation) {
 	spec := grepSpec()
-	if inv.name == "rg" || inv.name == "ag" || inv.name == "ack" {
+	if inv.Name == "rg" || inv.Name == "ag" || inv.Name == "ack" {
 		spec = rgSpec()
 	}
-	p := parseOpts(inv.args(), spec)
-	files := p.operands
-	if len(p.values("e", "regexp", "f", "file")) == 0 && len(files) > 0 {
+	p := ParseOpts(inv.Args(), spec)
+	files := p.Operands
+	if len(p.Values("e", "regexp", "f", "file")) == 0 && len(files) > 0 {
 		files = files[1:]
 	}
-	for _, f := range p.values("f", "file", "ignore-file", "exclude-from") {
+	for _, f := range p.Values("f", "file", "ignore-file", "exclude-from") {
 		a.readPath(inv, f)
 	}
-	for _, g := range p.values("include", "glob", "g", "iglob") {
-		if !g.dynamic && !strings.HasPrefix(g.s, "!") {
-			dir := inv.st.firstCwd(a.env.Cwd)
-			s, _ := a.globReachesSecret(path.Join(dir, g.s))
-			a.judge(inv, effect.Search{Target: effect.Target{Tool: inv.name, Path: dir}, Names: g.s, NamesSecret: s})
+	for _, g := range p.Values("include", "glob", "g", "iglob") {
+		if !g.Dynamic && !strings.HasPrefix(g.Text, "!") {
+			dir := inv.State.FirstCwd(a.env.Cwd)
+			s, _ := a.globReachesSecret(path.Join(dir, g.Text))
+			a.judge(inv, effect.Search{Target: effect.Target{Tool: inv.Name, Path: dir}, Names: g.Text, NamesSecret: s})
 		}
 	}
-	if pre, ok := p.value("pre"); ok {
-		a.reinvoke(inv, []arg{pre, {dynamic: true, src: "{file}"}}, inv.name+" --pre")
+	if pre, ok := p.Value("pre"); ok {
+		a.reinvoke(inv, []Word{pre, {Dynamic: true, Src: "{file}"}}, inv.Name+" --pre")
 	}
 	for _, f := range files {
 		a.readPath(inv, f)
 	}
 }
 
-func (a *analyzer) awk(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "fvF", long: longs("file", "assign", "field-separator", "include", "load", "source")})
-	files := p.operands
-	if len(p.values("f", "file")) == 0 && len(files) > 0 {
+func (a *analyzer) awk(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "fvF", Long: Longs("file", "assign", "field-separator", "include", "load", "source")})
+	files := p.Operands
+	if len(p.Values("f", "file")) == 0 && len(files) > 0 {
 		prog := files[0]
 		files = files[1:]
-		if !prog.dynamic && (strings.Contains(prog.s, "system(") || strings.Contains(prog.s, "| getline") || strings.Contains(prog.s, "|getline") || strings.Contains(prog.s, `print >`) || strings.Contains(prog.s, `printf >`) || strings.Contains(prog.s, `" |`)) {
-			a.interpreterShellOut(inv, "awk", prog.s)
+		if !prog.Dynamic && (strings.Contains(prog.Text, "system(") || strings.Contains(prog.Text, "| getline") || strings.Contains(prog.Text, "|getline") || strings.Contains(prog.Text, `print >`) || strings.Contains(prog.Text, `printf >`) || strings.Contains(prog.Text, `" |`)) {
+			a.interpreterShellOut(inv, "awk", prog.Text)
 		}
 	}
-	for _, f := range p.values("f", "file") {
+	for _, f := range p.Values("f", "file") {
 		a.readPath(inv, f)
 	}
 	for _, f := range files {
-		if strings.Contains(f.s, "=") && !strings.Contains(f.s, "/") {
+		if strings.Contains(f.Text, "=") && !strings.Contains(f.Text, "/") {
 			continue // var=value
 		}
 		a.readPath(inv, f)
 	}
 }
 
-func (a *analyzer) jq(inv *invocation) {
-	args := inv.args()
-	var files []arg
+func (a *analyzer) jq(inv *Invocation) {
+	args := inv.Args()
+	var files []Word
 	filterSeen := false
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		switch x.s {
+		switch x.Text {
 		case "--arg", "--argjson":
 			i += 2
 			continue
@@ -827,7 +827,7 @@ func (a *analyzer) jq(inv *invocation) {
 			i++
 			continue
 		}
-		if strings.HasPrefix(x.s, "-") && !x.dynamic {
+		if strings.HasPrefix(x.Text, "-") && !x.Dynamic {
 			continue
 		}
 		if !filterSeen {

@@ -22,20 +22,20 @@ import (
 type fileRun struct {
 	paths []string // absolute candidates for the file
 	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
-	inv   invocation
+	inv   Invocation
 }
 
 // maxFileEffects bounds the bookkeeping of one command.
 const maxFileEffects = 256
 
 // recordBody notes that x now holds body.
-func (a *analyzer) recordBody(inv *invocation, x arg, body *input) {
-	if body == nil || !x.static() || inv.st.remote {
+func (a *analyzer) recordBody(inv *Invocation, x Word, body *Input) {
+	if body == nil || !x.Static() || inv.State.Remote {
 		return
 	}
-	for _, p := range a.resolveArg(x, inv.st).paths {
+	for _, p := range a.resolveArg(x, inv.State).paths {
 		if a.bodies == nil {
-			a.bodies = map[string][]*input{}
+			a.bodies = map[string][]*Input{}
 		}
 		if len(a.bodies) < maxFileEffects && len(a.bodies[p]) < 8 {
 			a.bodies[p] = append(a.bodies[p], body)
@@ -45,15 +45,15 @@ func (a *analyzer) recordBody(inv *invocation, x arg, body *input) {
 
 // recordLink notes that link (a symlink the command creates) points to
 // target; paths through it are paths through the target.
-func (a *analyzer) recordLink(inv *invocation, target, link arg) {
-	if !target.static() || !link.static() || inv.st.remote {
+func (a *analyzer) recordLink(inv *Invocation, target, link Word) {
+	if !target.Static() || !link.Static() || inv.State.Remote {
 		return
 	}
-	tp := a.resolveArg(target, inv.st).paths
+	tp := a.resolveArg(target, inv.State).paths
 	if len(tp) != 1 {
 		return
 	}
-	for _, l := range a.resolveArg(link, inv.st).paths {
+	for _, l := range a.resolveArg(link, inv.State).paths {
 		if a.links == nil {
 			a.links = map[string]string{}
 		}
@@ -65,15 +65,15 @@ func (a *analyzer) recordLink(inv *invocation, target, link arg) {
 
 // recordCopy notes that dest now runs as src would (cp /bin/rm ./x) and
 // holds what src held.
-func (a *analyzer) recordCopy(inv *invocation, src, dest arg) {
-	if !src.static() || !dest.static() || inv.st.remote {
+func (a *analyzer) recordCopy(inv *Invocation, src, dest Word) {
+	if !src.Static() || !dest.Static() || inv.State.Remote {
 		return
 	}
-	sp := a.resolveArg(src, inv.st).paths
+	sp := a.resolveArg(src, inv.State).paths
 	if len(sp) != 1 {
 		return
 	}
-	for _, d := range a.resolveArg(dest, inv.st).paths {
+	for _, d := range a.resolveArg(dest, inv.State).paths {
 		if a.progs == nil {
 			a.progs = map[string]string{}
 		}
@@ -81,7 +81,7 @@ func (a *analyzer) recordCopy(inv *invocation, src, dest arg) {
 			a.progs[d] = sp[0]
 		}
 		for _, b := range a.bodies[sp[0]] {
-			a.recordBody(inv, arg{s: d}, b)
+			a.recordBody(inv, Word{Text: d}, b)
 		}
 	}
 }
@@ -113,19 +113,19 @@ func (a *analyzer) followLinks(p string, full bool) string {
 // programFor returns what running head actually runs when the command put
 // it in place: a symlink or copy of another program, a name bound with
 // hash -p, or a program in a directory the command added to PATH.
-func (a *analyzer) programFor(inv *invocation, head arg) (string, bool) {
+func (a *analyzer) programFor(inv *Invocation, head Word) (string, bool) {
 	if len(a.links) == 0 && len(a.progs) == 0 {
 		return "", false
 	}
 	var cands []string
-	if strings.Contains(head.s, "/") {
-		cands = a.resolveArg(head, inv.st).paths
+	if strings.Contains(head.Text, "/") {
+		cands = a.resolveArg(head, inv.State).paths
 	} else {
-		if p, ok := a.progs["hash:"+head.s]; ok {
+		if p, ok := a.progs["hash:"+head.Text]; ok {
 			return p, true
 		}
 		for _, dir := range a.pathDirs(inv) {
-			cands = append(cands, path.Join(dir, head.s))
+			cands = append(cands, path.Join(dir, head.Text))
 		}
 	}
 	for _, c := range cands {
@@ -147,18 +147,18 @@ func (a *analyzer) programFor(inv *invocation, head arg) (string, bool) {
 }
 
 // pathDirs returns the static directories of a PATH the command set.
-func (a *analyzer) pathDirs(inv *invocation) []string {
-	vals, ok := inv.env["PATH"]
+func (a *analyzer) pathDirs(inv *Invocation) []string {
+	vals, ok := inv.Env["PATH"]
 	if !ok {
-		vals, ok = inv.st.vars["PATH"]
+		vals, ok = inv.State.Vars["PATH"]
 	}
 	if !ok {
 		return nil
 	}
 	var dirs []string
 	for _, v := range vals {
-		for _, d := range strings.Split(v.template(), ":") {
-			if path.IsAbs(d) && !strings.Contains(d, unknownMark) {
+		for _, d := range strings.Split(v.Template(), ":") {
+			if path.IsAbs(d) && !strings.Contains(d, UnknownMark) {
 				dirs = append(dirs, path.Clean(d))
 			}
 		}
@@ -168,23 +168,23 @@ func (a *analyzer) pathDirs(inv *invocation) []string {
 
 // runFile notes that the command runs file x (as lang, or by its #! line
 // when lang is ""); the check happens when the analysis ends.
-func (a *analyzer) runFile(inv *invocation, x arg, lang string) {
-	if !x.static() || inv.st.remote || len(a.runs) >= maxFileEffects {
+func (a *analyzer) runFile(inv *Invocation, x Word, lang string) {
+	if !x.Static() || inv.State.Remote || len(a.runs) >= maxFileEffects {
 		return
 	}
 	var paths []string
-	for _, p := range a.resolveArg(x, inv.st).paths {
+	for _, p := range a.resolveArg(x, inv.State).paths {
 		paths = append(paths, a.followLinks(p, true))
 	}
 	n := *inv
-	n.st = inv.st.clone()
-	n.in = nil
+	n.State = inv.State.Clone()
+	n.Stdin = nil
 	a.runs = append(a.runs, fileRun{paths: paths, lang: lang, inv: n})
 }
 
 // checkFileRuns analyses what every run file holds, once per file and body.
 func (a *analyzer) checkFileRuns() {
-	seen := map[*input]map[string]bool{}
+	seen := map[*Input]map[string]bool{}
 	for i := 0; i < len(a.runs) && !a.aborted; i++ { // analysing a body may add runs
 		r := a.runs[i]
 		for _, p := range r.paths {
@@ -206,27 +206,27 @@ func (a *analyzer) checkFileRuns() {
 	}
 }
 
-func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
-	if b.net {
-		a.judge(inv, effect.UnreadCode{By: inv.name, Code: file, How: effect.DownloadedFile})
+func (a *analyzer) checkBody(inv *Invocation, file, lang string, b *Input) {
+	if b.Net {
+		a.judge(inv, effect.UnreadCode{By: inv.Name, Code: file, How: effect.DownloadedFile})
 		return
 	}
-	if b.dynamic || b.subst {
-		if b.expanded {
-			a.judge(inv, effect.HiddenCode{By: inv.name, What: file, Why: effect.FilledScript})
+	if b.Dynamic || b.Subst {
+		if b.Expanded {
+			a.judge(inv, effect.HiddenCode{By: inv.Name, What: file, Why: effect.FilledScript})
 		}
 		return // the output of another program: as unknown as any file
 	}
 	if lang == "" {
-		lang = shebangLang(b.text)
+		lang = shebangLang(b.Text)
 	}
 	sub := *inv
-	sub.name = inv.name + " " + path.Base(file)
+	sub.Name = inv.Name + " " + path.Base(file)
 	switch lang {
 	case "sh":
-		a.script(b.text, inv.st.clone(), nil)
+		a.script(b.Text, inv.State.Clone(), nil)
 	default:
-		a.code(&sub, lang, arg{s: b.text, src: file})
+		a.code(&sub, lang, Word{Text: b.Text, Src: file})
 	}
 }
 
@@ -236,8 +236,8 @@ func (a *analyzer) checkBody(inv *invocation, file, lang string, b *input) {
 // computes at run time (exec "$JAVACMD" in gradlew) are left alone there:
 // every concrete command in it is still judged, and a script is a file a
 // reviewer can read, unlike a command line.
-func (a *analyzer) checkDiskScript(inv *invocation, p, lang string) {
-	if inv.st.remote || a.runnerDepth >= maxRunnerDepth {
+func (a *analyzer) checkDiskScript(inv *Invocation, p, lang string) {
+	if inv.State.Remote || a.runnerDepth >= maxRunnerDepth {
 		return
 	}
 	text, status := a.runnerFile(p)
@@ -255,9 +255,9 @@ func (a *analyzer) checkDiskScript(inv *invocation, p, lang string) {
 	}
 	a.runnerDepth++
 	defer func() { a.runnerDepth-- }()
-	st := inv.st.clone()
-	st.vars["0"] = []arg{{s: p, src: p}}
-	st.positional, st.posUnknown = nil, true
+	st := inv.State.Clone()
+	st.Vars["0"] = []Word{{Text: p, Src: p}}
+	st.Positional, st.PosUnknown = nil, true
 	n := len(a.findings)
 	a.script(text, st, nil)
 	kept := a.findings[:n]

@@ -32,7 +32,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 	st := a.initialState()
 	abs := cleanJoin(env.Cwd, p)
 	real := a.resolve(abs)
-	inv := &invocation{name: opTool[op], argv: []arg{{s: opTool[op]}, {s: p}}, st: st}
+	inv := &Invocation{Name: opTool[op], Argv: []Word{{Text: opTool[op]}, {Text: p}}, State: st}
 	secret := a.isSecret(abs) || a.isSecret(real)
 	name := ""
 	if secret {
@@ -68,7 +68,7 @@ func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
 		base = cleanJoin(env.Cwd, dir)
 	}
 	s, _ := a.globReachesSecret(path.Join(base, glob))
-	inv := &invocation{name: ToolGrep, argv: []arg{{s: ToolGrep}, {s: glob}}, st: a.initialState()}
+	inv := &Invocation{Name: ToolGrep, Argv: []Word{{Text: ToolGrep}, {Text: glob}}, State: a.initialState()}
 	a.judge(inv, effect.Search{Target: effect.Target{Tool: ToolGrep, Path: base}, Names: glob, NamesSecret: s})
 	return a.decision()
 }
@@ -99,7 +99,7 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 	if !(real == env.Root || strings.HasPrefix(real, env.Root+"/")) {
 		t.Place = a.pathTarget(tool, real, st).Place
 	}
-	inv := &invocation{name: tool, argv: []arg{{s: tool}, {s: pattern}}, st: st}
+	inv := &Invocation{Name: tool, Argv: []Word{{Text: tool}, {Text: pattern}}, State: st}
 	a.judge(inv, effect.Search{Target: t, Pattern: pattern, Listing: tool == ToolGlob})
 	return a.decision()
 }
@@ -115,7 +115,7 @@ func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
 	}
 	a := e.newAnalyzer(env)
 	abs := a.resolve(cleanJoin(env.Cwd, p))
-	inv := &invocation{name: ToolEnterWorktree, argv: []arg{{s: ToolEnterWorktree}, {s: p}}, st: a.initialState()}
+	inv := &Invocation{Name: ToolEnterWorktree, Argv: []Word{{Text: ToolEnterWorktree}, {Text: p}}, State: a.initialState()}
 	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: []effect.WorkDir{{Path: abs}}, Session: true})
 	return a.decision()
 }

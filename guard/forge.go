@@ -23,8 +23,8 @@ import (
 // forgeOp hands one operation of a forge CLI or HTTP client to the
 // oversight judge (guard/rules/oversight.go), which decides it by the
 // oversight mode.
-func (a *analyzer) forgeOp(inv *invocation, op effect.ForgeOp, does string) {
-	a.judge(inv, effect.ForgeAction{Op: op, By: inv.name, Does: does})
+func (a *analyzer) forgeOp(inv *Invocation, op effect.ForgeOp, does string) {
+	a.judge(inv, effect.ForgeAction{Op: op, By: inv.Name, Does: does})
 }
 
 func registerForges() {
@@ -32,14 +32,14 @@ func registerForges() {
 }
 
 // forgeCLI judges gh, hub and glab.
-func (a *analyzer) forgeCLI(inv *invocation) {
+func (a *analyzer) forgeCLI(inv *Invocation) {
 	var words []string
-	for _, x := range inv.args() {
-		if x.dynamic {
+	for _, x := range inv.Args() {
+		if x.Dynamic {
 			words = append(words, "\x00")
 			continue
 		}
-		words = append(words, x.s)
+		words = append(words, x.Text)
 	}
 	// Skip global flags: gh -R owner/repo pr merge, glab -R x mr merge.
 	var pos []string
@@ -55,7 +55,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		pos = append(pos, w)
 	}
 	if len(pos) > 0 && pos[0] == "\x00" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.name, Does: "runs a subcommand only known at run time, which may merge or delete", Unread: "the " + inv.name + " command"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "runs a subcommand only known at run time, which may merge or delete", Unread: "the " + inv.Name + " command"})
 		return
 	}
 	has := func(flags ...string) bool {
@@ -75,7 +75,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		return ""
 	}
 	group, verb := at(0), at(1)
-	switch inv.name {
+	switch inv.Name {
 	case "gh":
 		switch group {
 		case "pr":
@@ -86,7 +86,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 					a.forgeOp(inv, effect.ForgeAdmin, "pr merge --admin merges past the branch protection and the required checks")
 				case has("--auto") && !has("--disable-auto"):
 					// the forge merges once the required checks pass
-					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.name, Does: "pr merge merges a pull request", Target: at(2), Own: a.ownPRSelector(at(2))})
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Does: "pr merge merges a pull request", Target: at(2), Own: a.ownPRSelector(at(2))})
 				default:
 					a.forgeOp(inv, effect.ForgeMerge, "pr merge merges a pull request")
 				}
@@ -125,7 +125,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			case "close", "reopen":
 				// Like gh pr close N: whether the work is done is the
 				// overseer's call, the same through MCP and gh api.
-				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.name, Does: "issue " + verb + " closes or reopens an issue that may be another agent's or a human's", Issue: true})
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Does: "issue " + verb + " closes or reopens an issue that may be another agent's or a human's", Issue: true})
 			}
 		case "workflow":
 			if verb == "disable" || verb == "enable" {
@@ -144,7 +144,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		switch group {
 		case "merge":
 			if !strings.Contains(at(1), "://") && !strings.HasPrefix(at(1), "#") {
-				a.reinvoke(inv, append([]arg{{s: "git", src: inv.argv[0].src}}, inv.args()...), "hub")
+				a.reinvoke(inv, append([]Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 				break // a local git merge
 			}
 			a.forgeOp(inv, effect.ForgeMerge, "merge merges a pull request")
@@ -159,7 +159,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 		case "alias", "browse", "ci-status", "compare", "create", "fork", "gist", "issue", "pr", "pull-request", "sync", "help", "version", "":
 		default:
 			// hub wraps git: every other subcommand is git's.
-			a.reinvoke(inv, append([]arg{{s: "git", src: inv.argv[0].src}}, inv.args()...), "hub")
+			a.reinvoke(inv, append([]Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 		}
 	case "glab":
 		switch group {
@@ -167,7 +167,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			switch verb {
 			case "merge", "accept":
 				if has("--auto-merge", "--when-pipeline-succeeds") {
-					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.name, Does: "mr " + verb + " merges a merge request", Target: at(2), Own: a.ownPRSelector(at(2))})
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Does: "mr " + verb + " merges a merge request", Target: at(2), Own: a.ownPRSelector(at(2))})
 				} else {
 					a.forgeOp(inv, effect.ForgeMerge, "mr "+verb+" merges a merge request")
 				}
@@ -180,7 +180,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 			}
 		case "issue":
 			if verb == "close" || verb == "reopen" || verb == "delete" {
-				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.name, Does: "issue " + verb + " closes, reopens or deletes an issue that may be another agent's or a human's", Issue: true})
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Does: "issue " + verb + " closes, reopens or deletes an issue that may be another agent's or a human's", Issue: true})
 			}
 		case "repo":
 			if verb == "delete" || verb == "archive" || verb == "transfer" {
@@ -203,7 +203,7 @@ func (a *analyzer) forgeCLI(inv *invocation) {
 // forgeAPI judges gh api / hub api / glab api: the method (-X, --method;
 // POST when fields or --input are given) and the endpoint or GraphQL
 // mutation.
-func (a *analyzer) forgeAPI(inv *invocation, words []string) {
+func (a *analyzer) forgeAPI(inv *Invocation, words []string) {
 	method, endpoint, body := "", "", ""
 	fields := false
 	for i := 0; i < len(words); i++ {
@@ -247,11 +247,11 @@ func (a *analyzer) forgeAPI(inv *invocation, words []string) {
 		}
 	}
 	if endpoint == "\x00" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
 		return
 	}
 	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
-		fa.By, fa.Does = inv.name, "api "+method+" "+endpoint+" "+fa.Does
+		fa.By, fa.Does = inv.Name, "api "+method+" "+endpoint+" "+fa.Does
 		a.judge(inv, fa)
 	}
 }
@@ -263,7 +263,7 @@ const unreadBody = swarm.UnreadBody
 // forgeBody returns the text a request field or body carries: the value
 // itself, or for @file (gh -F, --input, curl -d @file) the file's content
 // when the guard can read it, else unreadBody.
-func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
+func (a *analyzer) forgeBody(inv *Invocation, v string, fileRefs bool) string {
 	_, val, hasKey := strings.Cut(v, "=")
 	if !hasKey {
 		val = v
@@ -272,10 +272,10 @@ func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
 	if !fileRefs || !ok {
 		return v
 	}
-	if file == "-" || file == "" || a.env.ReadFile == nil || inv.st.remote {
+	if file == "-" || file == "" || a.env.ReadFile == nil || inv.State.Remote {
 		return unreadBody
 	}
-	data, err := a.env.ReadFile(cleanJoin(inv.st.firstCwd(a.env.Cwd), file))
+	data, err := a.env.ReadFile(cleanJoin(inv.State.FirstCwd(a.env.Cwd), file))
 	if err != nil || len(data) > 1<<20 {
 		return unreadBody
 	}
@@ -284,16 +284,16 @@ func (a *analyzer) forgeBody(inv *invocation, v string, fileRefs bool) string {
 
 // forgeHTTP judges curl, wget and httpie calls to the GitHub or GitLab
 // API with a write method, like gh api.
-func (a *analyzer) forgeHTTP(inv *invocation) {
+func (a *analyzer) forgeHTTP(inv *Invocation) {
 	method, endpoint, body := "", "", ""
 	data := false
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
-		w := args[i].s
+		w := args[i].Text
 		next := func() string {
 			if i+1 < len(args) {
 				i++
-				return args[i].s
+				return args[i].Text
 			}
 			return ""
 		}
@@ -317,11 +317,11 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 		case strings.HasPrefix(w, "--data") || strings.HasPrefix(w, "--json=") || strings.HasPrefix(w, "--post-data=") || strings.HasPrefix(w, "-d") && len(w) > 2:
 			data = true
 			body += " " + w
-		case inv.name != "curl" && inv.name != "wget" && endpoint == "" && isHTTPMethod(strings.ToUpper(w)):
+		case inv.Name != "curl" && inv.Name != "wget" && endpoint == "" && isHTTPMethod(strings.ToUpper(w)):
 			method = strings.ToUpper(w) // httpie, xh: http DELETE url, xh delete url
 		case strings.Contains(w, "api.github.com") || strings.Contains(w, "/api/v4/") || strings.Contains(w, "/api/v3/") || strings.Contains(w, "/api/graphql"):
 			endpoint = w
-		case inv.name != "curl" && inv.name != "wget" && strings.Contains(w, "="):
+		case inv.Name != "curl" && inv.Name != "wget" && strings.Contains(w, "="):
 			data = true
 			body += " " + w
 		}
@@ -345,7 +345,7 @@ func (a *analyzer) forgeHTTP(inv *invocation) {
 		endpoint = "graphql"
 	}
 	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
-		fa.By, fa.Does = inv.name, method+" "+endpoint+" "+fa.Does
+		fa.By, fa.Does = inv.Name, method+" "+endpoint+" "+fa.Does
 		a.judge(inv, fa)
 	}
 }
@@ -361,7 +361,7 @@ func isHTTPMethod(w string) bool {
 // ghAlias: gh alias set NAME EXPANSION defines a gh subcommand that runs
 // later as "gh EXPANSION" (or as a shell command with --shell or a leading
 // "!"): judged now, as it would run.
-func (a *analyzer) ghAlias(inv *invocation, pos []string) {
+func (a *analyzer) ghAlias(inv *Invocation, pos []string) {
 	if len(pos) < 2 || pos[1] != "set" {
 		if len(pos) >= 2 && pos[1] == "import" {
 			a.forgeOp(inv, effect.ForgeAdmin, "alias import defines gh subcommands the guard cannot see")
@@ -377,14 +377,14 @@ func (a *analyzer) ghAlias(inv *invocation, pos []string) {
 		return
 	}
 	shell := strings.HasPrefix(exp, "!")
-	for _, x := range inv.args() {
-		if x.s == "--shell" || x.s == "-s" {
+	for _, x := range inv.Args() {
+		if x.Text == "--shell" || x.Text == "-s" {
 			shell = true
 		}
 	}
 	if shell {
-		a.script(strings.TrimPrefix(exp, "!"), inv.st.clone(), nil)
+		a.script(strings.TrimPrefix(exp, "!"), inv.State.Clone(), nil)
 		return
 	}
-	a.script("gh "+exp, inv.st.clone(), nil)
+	a.script("gh "+exp, inv.State.Clone(), nil)
 }

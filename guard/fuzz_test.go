@@ -77,7 +77,7 @@ func simpleCommand(cmd string) bool {
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 || s.Negated || s.Background {
 		return false
 	}
-	name := wordLiteral(ce.Args[0])
+	name := WordLiteral(ce.Args[0])
 	if strings.HasPrefix(name, "-") {
 		return false // after sudo or env, -x is an option, not a command
 	}

@@ -12,44 +12,44 @@ import (
 
 // gitCtx is one git invocation after its global options.
 type gitCtx struct {
-	inv      *invocation       // the git command; inv.st has -C applied
-	gitDir   arg               // --git-dir / GIT_DIR, when given
-	workTree arg               // --work-tree / GIT_WORK_TREE, when given
+	inv      *Invocation       // the git command; inv.State has -C applied
+	gitDir   Word              // --git-dir / GIT_DIR, when given
+	workTree Word              // --work-tree / GIT_WORK_TREE, when given
 	config   map[string]string // -c key=value for this invocation, keys lower case
 }
 
 const altNoVerify = "run the command without --no-verify and fix what the hooks report"
 
-func (a *analyzer) git(inv *invocation) { a.gitArgs(inv, inv.args(), 0) }
+func (a *analyzer) git(inv *Invocation) { a.gitArgs(inv, inv.Args(), 0) }
 
 // dashedGit handles git-push, /usr/lib/git-core/git-reset and friends.
-func (a *analyzer) dashedGit(inv *invocation, sub string) {
-	a.gitArgs(inv, append([]arg{{s: sub, src: inv.argv[0].src}}, inv.args()...), 0)
+func (a *analyzer) dashedGit(inv *Invocation, sub string) {
+	a.gitArgs(inv, append([]Word{{Text: sub, Src: inv.Argv[0].Src}}, inv.Args()...), 0)
 }
 
-func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
+func (a *analyzer) gitArgs(inv *Invocation, args []Word, aliasDepth int) {
 	g := &gitCtx{inv: inv, config: map[string]string{}}
-	if v, ok := inv.env["GIT_DIR"]; ok && len(v) > 0 {
+	if v, ok := inv.Env["GIT_DIR"]; ok && len(v) > 0 {
 		g.gitDir = v[0]
 	}
-	if v, ok := inv.env["GIT_WORK_TREE"]; ok && len(v) > 0 {
+	if v, ok := inv.Env["GIT_WORK_TREE"]; ok && len(v) > 0 {
 		g.workTree = v[0]
 	}
 	aliases := map[string]string{}
 	i := 0
 	for i < len(args) {
 		x := args[i]
-		if x.dynamic {
+		if x.Dynamic {
 			a.judge(inv, effect.HiddenCode{By: "git", What: quoteShow(x), Why: effect.GitWord})
 			return
 		}
-		s := x.s
-		next := func() (arg, bool) {
+		s := x.Text
+		next := func() (Word, bool) {
 			if i+1 < len(args) {
 				i++
 				return args[i], true
 			}
-			return arg{}, false
+			return Word{}, false
 		}
 		switch {
 		case s == "-C":
@@ -58,7 +58,7 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 			}
 		case s == "-c":
 			if kv, ok := next(); ok {
-				key, val, _ := strings.Cut(kv.s, "=")
+				key, val, _ := strings.Cut(kv.Text, "=")
 				g.config[strings.ToLower(key)] = val
 				if strings.EqualFold(key, "clean.requireForce") {
 					break // only matters to this git clean; gitClean decides
@@ -69,10 +69,10 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 			v := strings.TrimPrefix(strings.TrimPrefix(s, "--config-env"), "=")
 			if v == "" {
 				kv, _ := next()
-				v = kv.s
+				v = kv.Text
 			}
 			key, _, _ := strings.Cut(v, "=")
-			a.gitConfigPair(g.inv, arg{s: key + "=", dynamic: true, src: x.src}, aliases)
+			a.gitConfigPair(g.inv, Word{Text: key + "=", Dynamic: true, Src: x.Src}, aliases)
 		case s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--super-prefix" || s == "--attr-source":
 			v, _ := next()
 			if s == "--git-dir" {
@@ -81,9 +81,9 @@ func (a *analyzer) gitArgs(inv *invocation, args []arg, aliasDepth int) {
 				g.workTree = v
 			}
 		case strings.HasPrefix(s, "--git-dir="):
-			g.gitDir = arg{s: strings.TrimPrefix(s, "--git-dir="), src: x.src}
+			g.gitDir = Word{Text: strings.TrimPrefix(s, "--git-dir="), Src: x.Src}
 		case strings.HasPrefix(s, "--work-tree="):
-			g.workTree = arg{s: strings.TrimPrefix(s, "--work-tree="), src: x.src}
+			g.workTree = Word{Text: strings.TrimPrefix(s, "--work-tree="), Src: x.Src}
 		case strings.HasPrefix(s, "--exec-path="):
 			a.judge(inv, effect.HiddenCode{By: "git", What: strings.TrimPrefix(s, "--exec-path="), Why: effect.ExecPath})
 			return
@@ -129,13 +129,13 @@ func executableConfig(key string) bool {
 
 // gitConfigPair checks one key=value that git will apply: hook paths are
 // guard configuration, and some values are commands git runs.
-func (a *analyzer) gitConfigPair(inv *invocation, kv arg, aliases map[string]string) {
-	key, val, _ := strings.Cut(kv.s, "=")
-	a.gitConfigWrite(inv, key, arg{s: val, dynamic: kv.dynamic, src: kv.src}, true, aliases)
+func (a *analyzer) gitConfigPair(inv *Invocation, kv Word, aliases map[string]string) {
+	key, val, _ := strings.Cut(kv.Text, "=")
+	a.gitConfigWrite(inv, key, Word{Text: val, Dynamic: kv.Dynamic, Src: kv.Src}, true, aliases)
 }
 
 // gitConfigWrite checks setting (or unsetting, hasValue false) one key.
-func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasValue bool, aliases map[string]string) {
+func (a *analyzer) gitConfigWrite(inv *Invocation, rawKey string, val Word, hasValue bool, aliases map[string]string) {
 	key := strings.ToLower(rawKey)
 	if strings.HasPrefix(key, "trailer.") && hasValue {
 		a.trailerConfig(inv, rawKey, val)
@@ -143,30 +143,30 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 	switch {
 	case key == "core.hookspath" || key == "include.path" || strings.HasPrefix(key, "includeif."):
 		// Which hooks run: guard-tamper judges.
-		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.s, Set: hasValue, Dynamic: val.dynamic})
+		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.Text, Set: hasValue, Dynamic: val.Dynamic})
 		return
 	case strings.HasPrefix(key, "alias."):
 		name := rawKey[len("alias."):]
 		if !hasValue {
 			return
 		}
-		if val.dynamic {
+		if val.Dynamic {
 			a.judge(inv, effect.HiddenCode{By: "git", What: name, Why: effect.GitAlias})
 			return
 		}
-		if strings.HasPrefix(val.s, "!") {
-			a.script(val.s[1:], inv.st.clone(), nil)
+		if strings.HasPrefix(val.Text, "!") {
+			a.script(val.Text[1:], inv.State.Clone(), nil)
 			return
 		}
 		if aliases != nil {
-			aliases[name] = val.s
+			aliases[name] = val.Text
 		}
-		inv.st.gitAliases[name] = val.s
+		inv.State.GitAliases[name] = val.Text
 		// The alias outlives this command: what it would run is checked now.
-		if words := strings.Fields(val.s); len(words) > 0 && words[0] != name {
-			argv := make([]arg, 0, len(words))
+		if words := strings.Fields(val.Text); len(words) > 0 && words[0] != name {
+			argv := make([]Word, 0, len(words))
 			for _, w := range words[1:] {
-				argv = append(argv, arg{s: strings.Trim(w, `'"`), src: val.s})
+				argv = append(argv, Word{Text: strings.Trim(w, `'"`), Src: val.Text})
 			}
 			a.gitSub(&gitCtx{inv: inv}, words[0], argv, map[string]string{}, 1)
 		}
@@ -178,17 +178,17 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 		return
 	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".mirror") && len(key) > len("remote..mirror"), key == "clean.requireforce":
 		// What later pushes and cleans do: force-push and destructive-git judge.
-		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.s, Set: hasValue, Dynamic: val.dynamic})
+		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.Text, Set: hasValue, Dynamic: val.Dynamic})
 		return
 	}
 	if !executableConfig(key) || !hasValue {
 		return
 	}
-	if val.dynamic {
+	if val.Dynamic {
 		a.judge(inv, effect.HiddenCode{By: "git", What: rawKey, Why: effect.ConfigCommand})
 		return
 	}
-	v := strings.TrimSpace(val.s)
+	v := strings.TrimSpace(val.Text)
 	switch strings.ToLower(v) {
 	case "", "true", "false", "yes", "no", "on", "off", "0", "1":
 		return
@@ -202,7 +202,7 @@ func (a *analyzer) gitConfigWrite(inv *invocation, rawKey string, val arg, hasVa
 			v = v[1:]
 		}
 	}
-	a.script(v, inv.st.clone(), nil)
+	a.script(v, inv.State.Clone(), nil)
 }
 
 func isFalse(s string) bool {
@@ -213,13 +213,13 @@ func isFalse(s string) bool {
 	return false
 }
 
-func hasAnyFlag(args []arg, flags ...string) bool {
+func hasAnyFlag(args []Word, flags ...string) bool {
 	for _, x := range args {
-		if x.s == "--" {
+		if x.Text == "--" {
 			return false
 		}
 		for _, f := range flags {
-			if x.s == f {
+			if x.Text == f {
 				return true
 			}
 		}
@@ -227,9 +227,9 @@ func hasAnyFlag(args []arg, flags ...string) bool {
 	return false
 }
 
-func hasPrefixFlag(args []arg, prefix string) bool {
+func hasPrefixFlag(args []Word, prefix string) bool {
 	for _, x := range args {
-		if strings.HasPrefix(x.s, prefix) {
+		if strings.HasPrefix(x.Text, prefix) {
 			return true
 		}
 	}
@@ -239,7 +239,7 @@ func hasPrefixFlag(args []arg, prefix string) bool {
 // commitsOnto reports commands that add commits to (move) a protected
 // branch because it is checked out where git runs: committing, merging,
 // cherry-picking, reverting or applying patches on main moves main.
-func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []arg) {
+func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []Word) {
 	if hasAnyFlag(args, "--abort", "--quit", "--skip", "--dry-run", "--help", "-h") {
 		return
 	}
@@ -266,12 +266,12 @@ func (a *analyzer) runsHome(g *gitCtx) bool {
 // extTransport checks a git ext:: URL: git runs it as a command. Words
 // are separated by spaces; "% " is a space inside a word, "%%" a percent,
 // and %s, %S, %G stand for values git fills in.
-func (a *analyzer) extTransport(inv *invocation, spec string) {
-	var argv []arg
+func (a *analyzer) extTransport(inv *Invocation, spec string) {
+	var argv []Word
 	var cur strings.Builder
 	flush := func() {
 		if cur.Len() > 0 {
-			argv = append(argv, arg{s: cur.String(), src: "ext::" + spec})
+			argv = append(argv, Word{Text: cur.String(), Src: "ext::" + spec})
 			cur.Reset()
 		}
 	}
@@ -299,11 +299,11 @@ func (a *analyzer) extTransport(inv *invocation, spec string) {
 }
 
 // gitSub dispatches a git subcommand.
-func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]string, aliasDepth int) {
+func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string]string, aliasDepth int) {
 	inv := g.inv
-	if exp, ok := aliases[sub]; ok || inv.st.gitAliases[sub] != "" {
+	if exp, ok := aliases[sub]; ok || inv.State.GitAliases[sub] != "" {
 		if !ok {
-			exp = inv.st.gitAliases[sub]
+			exp = inv.State.GitAliases[sub]
 		}
 		if aliasDepth > 8 {
 			a.abort("git aliases expand into each other too deeply")
@@ -313,27 +313,27 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		if len(words) == 0 {
 			return // git refuses an alias that expands to nothing
 		}
-		expanded := make([]arg, 0, len(words)+len(args))
+		expanded := make([]Word, 0, len(words)+len(args))
 		for _, w := range words {
-			expanded = append(expanded, arg{s: strings.Trim(w, `'"`), src: exp})
+			expanded = append(expanded, Word{Text: strings.Trim(w, `'"`), Src: exp})
 		}
-		a.gitSub(g, expanded[0].s, append(expanded[1:], args...), aliases, aliasDepth+1)
+		a.gitSub(g, expanded[0].Text, append(expanded[1:], args...), aliases, aliasDepth+1)
 		return
 	}
 	args = expandGitAbbrevs(sub, args)
 	// After the subcommand's own rules, which name the more specific harm.
 	defer a.gitInForeignWorktree(g, sub, args)
 	for _, x := range args {
-		if rest, ok := strings.CutPrefix(x.s, "ext::"); ok && !x.dynamic {
+		if rest, ok := strings.CutPrefix(x.Text, "ext::"); ok && !x.Dynamic {
 			a.extTransport(inv, rest)
 		}
 	}
 	for _, x := range args {
-		if x.static() && x.s == "--no-verify" {
+		if x.Static() && x.Text == "--no-verify" {
 			a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git " + sub + " --no-verify skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
 			break
 		}
-		if x.static() && x.s == "--" {
+		if x.Static() && x.Text == "--" {
 			break
 		}
 	}
@@ -349,18 +349,18 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "merge", "pull", "am", "cherry-pick", "revert", "tag", "notes":
 		a.gitPassive(g, sub, args)
 	case "checkout-index":
-		p := parseOpts(args, optSpec{long: longs("prefix", "stage")})
-		if p.has("f", "force") {
+		p := ParseOpts(args, Spec{Long: Longs("prefix", "stage")})
+		if p.Has("f", "force") {
 			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git checkout-index --force"})
 		}
 	case "read-tree":
-		p := parseOpts(args, optSpec{long: longs("prefix", "index-output", "exclude-per-directory")})
-		if p.has("u") && (p.has("reset") || p.has("m")) {
+		p := ParseOpts(args, Spec{Long: Longs("prefix", "index-output", "exclude-per-directory")})
+		if p.Has("u") && (p.Has("reset") || p.Has("m")) {
 			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git read-tree -u --reset"})
 		}
 	case "difftool", "mergetool":
-		p := parseOpts(args, optSpec{short: "xt", long: longs("extcmd", "tool")})
-		for _, c := range p.values("x", "extcmd") {
+		p := ParseOpts(args, Spec{Short: "xt", Long: Longs("extcmd", "tool")})
+		for _, c := range p.Values("x", "extcmd") {
 			a.runScriptArg(inv, c, "git "+sub+" --extcmd")
 		}
 		if sub == "difftool" {
@@ -395,13 +395,13 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 	case "filter-branch", "filter-repo":
 		a.judge(inv, effect.Discard{Loss: effect.LostHistory, Command: "git " + sub})
 	case "reflog":
-		if len(args) > 0 && (args[0].s == "expire" || args[0].s == "delete") {
-			a.judge(inv, effect.Discard{Loss: effect.LostReflog, Command: "git reflog " + args[0].s})
+		if len(args) > 0 && (args[0].Text == "expire" || args[0].Text == "delete") {
+			a.judge(inv, effect.Discard{Loss: effect.LostReflog, Command: "git reflog " + args[0].Text})
 		}
 	case "gc":
 		for _, x := range args {
-			if x.s == "--prune=now" || x.s == "--prune=all" {
-				a.judge(inv, effect.Discard{Loss: effect.LostUnreachableNow, Command: "git gc " + x.s})
+			if x.Text == "--prune=now" || x.Text == "--prune=all" {
+				a.judge(inv, effect.Discard{Loss: effect.LostUnreachableNow, Command: "git gc " + x.Text})
 			}
 		}
 	case "prune":
@@ -418,15 +418,15 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 		a.gitRm(g, args)
 	case "update-index":
 		if hasAnyFlag(args, "--remove", "--force-remove") {
-			a.untrackProtected(g.inv, parseOpts(args, optSpec{long: longs("cacheinfo", "chmod", "index-info", "index-version")}).operands)
+			a.untrackProtected(g.inv, ParseOpts(args, Spec{Long: Longs("cacheinfo", "chmod", "index-info", "index-version")}).Operands)
 		}
 	case "mv":
-		p := parseOpts(args, optSpec{})
-		if len(p.operands) >= 2 {
-			for _, s := range p.operands[:len(p.operands)-1] {
+		p := ParseOpts(args, Spec{})
+		if len(p.Operands) >= 2 {
+			for _, s := range p.Operands[:len(p.Operands)-1] {
 				a.deletePath(inv, s, true)
 			}
-			a.writePath(inv, p.operands[len(p.operands)-1], "git mv writes to")
+			a.writePath(inv, p.Operands[len(p.Operands)-1], "git mv writes to")
 		}
 	case "add", "stage", "diff", "show", "blame", "annotate", "cat-file", "format-patch":
 		a.gitReads(g, sub, args)
@@ -436,29 +436,29 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 			a.gitReads(g, sub, args)
 		}
 	case "archive":
-		p := parseOpts(args, optSpec{short: "o", long: longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
-		for _, o := range p.values("o", "output") {
+		p := ParseOpts(args, Spec{Short: "o", Long: Longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
+		for _, o := range p.Values("o", "output") {
 			a.writePath(inv, o, "git archive writes")
 		}
-		for _, f := range p.values("add-file") {
+		for _, f := range p.Values("add-file") {
 			a.readPath(inv, f)
 		}
 	case "grep":
-		p := parseOpts(args, optSpec{short: "efmABC", long: longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
-		for k, x := range p.operands {
-			if k == 0 && len(p.values("e", "f")) == 0 && !p.dashdash {
+		p := ParseOpts(args, Spec{Short: "efmABC", Long: Longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
+		for k, x := range p.Operands {
+			if k == 0 && len(p.Values("e", "f")) == 0 && !p.DashDash {
 				continue
 			}
 			a.readPath(inv, x)
 		}
 	case "submodule":
-		if len(args) > 0 && args[0].s == "deinit" && hasAnyFlag(args, "-f", "--force") {
+		if len(args) > 0 && args[0].Text == "deinit" && hasAnyFlag(args, "-f", "--force") {
 			a.judge(inv, effect.Discard{Loss: effect.LostSubmodules, Command: "git submodule deinit --force"})
 		}
 		for k, x := range args {
-			if x.s == "foreach" {
+			if x.Text == "foreach" {
 				rest := args[k+1:]
-				for len(rest) > 0 && strings.HasPrefix(rest[0].s, "--") {
+				for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "--") {
 					rest = rest[1:]
 				}
 				a.runScriptArg(inv, joinArgs(rest), "git submodule foreach")
@@ -466,7 +466,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 			}
 		}
 	case "bisect":
-		if len(args) > 1 && args[0].s == "run" {
+		if len(args) > 1 && args[0].Text == "run" {
 			a.reinvoke(inv, args[1:], "git bisect run")
 		}
 	case "fetch":
@@ -481,25 +481,25 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []arg, aliases map[string]
 // currentBranches returns the branches checked out where this git command
 // runs; unknown is true when some location cannot be told.
 func (a *analyzer) currentBranches(g *gitCtx) (branches []string, unknown bool) {
-	st := g.inv.st
-	if st.remote || g.gitDir.dynamic {
+	st := g.inv.State
+	if st.Remote || g.gitDir.Dynamic {
 		return nil, true
 	}
-	if g.gitDir.s != "" {
+	if g.gitDir.Text != "" {
 		// --git-dir / GIT_DIR: the branch of that repository.
-		if a.env.Repo == nil || len(st.cwds) == 0 {
+		if a.env.Repo == nil || len(st.Cwds) == 0 {
 			return nil, true
 		}
-		dir := cleanJoin(st.cwds[0], g.gitDir.s)
+		dir := cleanJoin(st.Cwds[0], g.gitDir.Text)
 		if b, ok := a.env.Repo.BranchAt(dir); ok {
 			return []string{b}, false
 		}
 		return nil, true
 	}
-	if st.cwdUnknown {
+	if st.CwdUnknown {
 		unknown = true
 	}
-	for _, c := range st.cwds {
+	for _, c := range st.Cwds {
 		if a.inOwnWorktree(c) {
 			if a.env.Branch == "" && !a.env.Detached {
 				unknown = true
@@ -539,34 +539,34 @@ func (a *analyzer) inOwnWorktree(p string) bool {
 // branch -D main is protected-branch's alone).
 func (a *analyzer) protected(ref string) bool { return rules.ProtectedRef(a.pol, ref) }
 
-var pushSpec = sync.OnceValue(func() optSpec {
-	return optSpec{short: "o", long: longs("repo", "receive-pack", "exec", "push-option"),
-		optionalLS: longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
+var pushSpec = sync.OnceValue(func() Spec {
+	return Spec{Short: "o", Long: Longs("repo", "receive-pack", "exec", "push-option"),
+		OptionalLong: Longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
 })
 
-func (a *analyzer) gitPush(g *gitCtx, args []arg) {
+func (a *analyzer) gitPush(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, pushSpec())
-	for _, c := range p.values("receive-pack", "exec") {
+	p := ParseOpts(args, pushSpec())
+	for _, c := range p.Values("receive-pack", "exec") {
 		remote := *inv
-		remote.st = remoteState(inv.st)
+		remote.State = remoteState(inv.State)
 		a.runScriptArg(&remote, c, "git push --receive-pack")
 	}
-	if p.has("n", "dry-run") {
+	if p.Has("n", "dry-run") {
 		return // a dry run changes nothing
 	}
 	e := effect.Push{
-		Force: p.has("f", "force"), Lease: p.has("force-with-lease"), IfIncludes: p.has("force-if-includes"),
-		Mirror: p.has("mirror"), All: p.has("all", "branches"), Prune: p.has("prune"), Tags: p.has("tags"),
-		Delete: p.has("d", "delete"), Dynamic: p.dynamicOption(),
+		Force: p.Has("f", "force"), Lease: p.Has("force-with-lease"), IfIncludes: p.Has("force-if-includes"),
+		Mirror: p.Has("mirror"), All: p.Has("all", "branches"), Prune: p.Has("prune"), Tags: p.Has("tags"),
+		Delete: p.Has("d", "delete"), Dynamic: p.DynamicOption(),
 	}
 	if e.Dynamic {
 		a.judge(inv, e)
 		return
 	}
-	refspecs := p.operands
+	refspecs := p.Operands
 	if len(refspecs) > 0 {
-		e.Remote = refspecs[0].s
+		e.Remote = refspecs[0].Text
 		refspecs = refspecs[1:]
 	}
 	e.Matching = len(refspecs) == 0 && strings.EqualFold(g.config["push.default"], "matching")
@@ -575,14 +575,14 @@ func (a *analyzer) gitPush(g *gitCtx, args []arg) {
 
 // pushRefspecConfig: remote.<name>.push sets a refspec every later push
 // of that remote uses; it is judged as a push of that refspec.
-func (a *analyzer) pushRefspecConfig(inv *invocation, val arg) {
-	a.judge(inv, a.describePush(&gitCtx{inv: inv}, effect.Push{}, []arg{val}))
+func (a *analyzer) pushRefspecConfig(inv *Invocation, val Word) {
+	a.judge(inv, a.describePush(&gitCtx{inv: inv}, effect.Push{}, []Word{val}))
 }
 
 // describePush completes a push's effect from its refspecs: each one
 // normalized, with the remote ref it writes; the branches HEAD names when
 // the push sends the current branch; whether branch ownership applies.
-func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []arg) effect.Push {
+func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []Word) effect.Push {
 	e.Swarm = a.inSwarmRepo(g)
 	needCurrent := e.Lease || len(refspecs) == 0 && !e.All && !e.Mirror && !e.Tags
 	if len(refspecs) > 0 {
@@ -611,12 +611,12 @@ func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []arg) effect
 // describeRefspec normalizes one refspec of a push: a delete has no
 // source, a refspec without destination pushes its source to the same
 // name, and HEAD alone is the current branch.
-func (a *analyzer) describeRefspec(g *gitCtx, r arg, deleting, inSwarm bool) effect.Refspec {
-	if r.dynamic {
-		return effect.Refspec{Text: r.show(), Dynamic: true}
+func (a *analyzer) describeRefspec(g *gitCtx, r Word, deleting, inSwarm bool) effect.Refspec {
+	if r.Dynamic {
+		return effect.Refspec{Text: r.Show(), Dynamic: true}
 	}
-	rs := effect.Refspec{Text: r.s, Glob: r.glob}
-	spec := r.s
+	rs := effect.Refspec{Text: r.Text, Glob: r.Glob}
+	spec := r.Text
 	if strings.HasPrefix(spec, "+") {
 		rs.Force = true
 		spec = spec[1:]
@@ -649,49 +649,49 @@ func (a *analyzer) describeRefspec(g *gitCtx, r arg, deleting, inSwarm bool) eff
 	return rs
 }
 
-func (a *analyzer) gitCommit(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "mFCct", long: longs("message", "file", "reuse-message", "reedit-message", "template",
-		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), optionalLS: longs("gpg-sign", "untracked-files")})
-	if p.has("n") {
+func (a *analyzer) gitCommit(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "mFCct", Long: Longs("message", "file", "reuse-message", "reedit-message", "template",
+		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), OptionalLong: Longs("gpg-sign", "untracked-files")})
+	if p.Has("n") {
 		a.judge(g.inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
 	}
-	for _, f := range p.values("F", "file", "t", "template", "pathspec-from-file") {
+	for _, f := range p.Values("F", "file", "t", "template", "pathspec-from-file") {
 		a.readPath(g.inv, f)
 	}
-	for _, x := range p.operands {
+	for _, x := range p.Operands {
 		a.readPath(g.inv, x)
 	}
 }
 
 // gitPassive: subcommands whose only concerns are --no-verify (checked by
 // the caller) and paths that may be secret files.
-func (a *analyzer) gitPassive(g *gitCtx, sub string, args []arg) {
-	p := parseOpts(args, optSpec{short: "mFsXSC", long: longs("message", "file", "strategy", "strategy-option", "cleanup", "into-name")})
-	for _, f := range p.values("F", "file") {
+func (a *analyzer) gitPassive(g *gitCtx, sub string, args []Word) {
+	p := ParseOpts(args, Spec{Short: "mFsXSC", Long: Longs("message", "file", "strategy", "strategy-option", "cleanup", "into-name")})
+	for _, f := range p.Values("F", "file") {
 		a.readPath(g.inv, f)
 	}
 	if sub == "am" {
-		for _, x := range p.operands {
+		for _, x := range p.Operands {
 			a.readPath(g.inv, x)
 		}
 	}
 }
 
-func (a *analyzer) gitRebase(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "sXxC", long: longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
-		optionalLS: longs("gpg-sign", "rebase-merges", "autosquash")})
-	for _, c := range p.values("x", "exec") {
+func (a *analyzer) gitRebase(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "sXxC", Long: Longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
+		OptionalLong: Longs("gpg-sign", "rebase-merges", "autosquash")})
+	for _, c := range p.Values("x", "exec") {
 		a.runScriptArg(g.inv, c, "git rebase --exec")
 	}
-	if p.has("abort", "quit", "continue", "skip", "edit-todo", "show-current-patch") {
+	if p.Has("abort", "quit", "continue", "skip", "edit-todo", "show-current-patch") {
 		return
 	}
 	var branch string
 	switch {
-	case p.has("root") && len(p.operands) >= 1:
-		branch = p.operands[0].s
-	case len(p.operands) >= 2:
-		branch = p.operands[1].s
+	case p.Has("root") && len(p.Operands) >= 1:
+		branch = p.Operands[0].Text
+	case len(p.Operands) >= 2:
+		branch = p.Operands[1].Text
 	}
 	if branch != "" {
 		a.judge(g.inv, effect.BranchChange{Op: effect.RebaseBranch, Branch: branch})
@@ -702,54 +702,54 @@ func (a *analyzer) gitRebase(g *gitCtx, args []arg) {
 	}
 }
 
-var checkoutSpec = sync.OnceValue(func() optSpec {
-	return optSpec{short: "bBt", long: longs("orphan", "conflict", "pathspec-from-file"), optionalLS: longs("track", "recurse-submodules")}
+var checkoutSpec = sync.OnceValue(func() Spec {
+	return Spec{Short: "bBt", Long: Longs("orphan", "conflict", "pathspec-from-file"), OptionalLong: Longs("track", "recurse-submodules")}
 })
 
-func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
+func (a *analyzer) gitCheckout(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, checkoutSpec())
-	if p.has("p", "patch") {
+	p := ParseOpts(args, checkoutSpec())
+	if p.Has("p", "patch") {
 		return // interactive; nothing happens without a terminal
 	}
-	if v, ok := p.value("B"); ok {
-		a.judge(inv, effect.BranchChange{Op: effect.CheckoutReset, Branch: v.s})
+	if v, ok := p.Value("B"); ok {
+		a.judge(inv, effect.BranchChange{Op: effect.CheckoutReset, Branch: v.Text})
 	}
-	for _, v := range append(p.values("b", "orphan"), p.values("B")...) {
-		a.judge(inv, effect.BranchChange{Op: effect.CheckoutCreate, Branch: v.s})
+	for _, v := range append(p.Values("b", "orphan"), p.Values("B")...) {
+		a.judge(inv, effect.BranchChange{Op: effect.CheckoutCreate, Branch: v.Text})
 	}
-	if _, ok := p.value("pathspec-from-file"); ok {
+	if _, ok := p.Value("pathspec-from-file"); ok {
 		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout --pathspec-from-file"})
 		return
 	}
-	creating := len(p.values("b", "B", "orphan")) > 0
-	force := p.has("f", "force")
+	creating := len(p.Values("b", "B", "orphan")) > 0
+	force := p.Has("f", "force")
 	// Operands before "--" may be a branch or paths; after "--" they are paths.
-	var before, paths []arg
-	if p.dashdash {
+	var before, paths []Word
+	if p.DashDash {
 		n := len(args)
 		for k := range args {
-			if args[k].s == "--" {
+			if args[k].Text == "--" {
 				n = len(args) - k - 1
 				break
 			}
 		}
-		before = p.operands[:len(p.operands)-n]
-		paths = p.operands[len(p.operands)-n:]
+		before = p.Operands[:len(p.Operands)-n]
+		paths = p.Operands[len(p.Operands)-n:]
 	} else {
-		before = p.operands
+		before = p.Operands
 	}
 	if len(before) > 0 && !creating {
 		t := before[0]
 		rest := before[1:]
 		switch {
-		case t.dynamic:
-			a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.show(), Dynamic: true})
-		case t.s == "." || (len(rest) == 0 && !p.dashdash && a.isWorktreePath(g, t.s)):
+		case t.Dynamic:
+			a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.Show(), Dynamic: true})
+		case t.Text == "." || (len(rest) == 0 && !p.DashDash && a.isWorktreePath(g, t.Text)):
 			paths = append(paths, t)
 		default:
-			if len(rest) == 0 && len(paths) == 0 && !p.has("detach") {
-				a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.s})
+			if len(rest) == 0 && len(paths) == 0 && !p.Has("detach") {
+				a.judge(inv, effect.BranchChange{Op: effect.Checkout, Branch: t.Text})
 			}
 			paths = append(paths, rest...) // git checkout <tree-ish> <paths>
 		}
@@ -763,10 +763,10 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []arg) {
 	}
 }
 
-func showArgs(xs []arg) string {
+func showArgs(xs []Word) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = x.show()
+		parts[i] = x.Show()
 	}
 	return strings.Join(parts, " ")
 }
@@ -774,14 +774,14 @@ func showArgs(xs []arg) string {
 // isWorktreePath decides "git checkout X" the way git does: a local branch
 // named X wins; otherwise an existing path means files are overwritten.
 func (a *analyzer) isWorktreePath(g *gitCtx, name string) bool {
-	st := g.inv.st
+	st := g.inv.State
 	if a.env.Repo != nil {
-		for _, c := range st.cwds {
+		for _, c := range st.Cwds {
 			if a.env.Repo.HasBranch(c, name) {
 				return false
 			}
 		}
-		for _, c := range st.cwds {
+		for _, c := range st.Cwds {
 			if a.env.Repo.Exists(cleanJoin(c, name)) {
 				return true
 			}
@@ -797,61 +797,61 @@ func (a *analyzer) isWorktreePath(g *gitCtx, name string) bool {
 	return strings.Contains(base, ".") && !strings.HasSuffix(base, ".")
 }
 
-func (a *analyzer) gitSwitch(g *gitCtx, args []arg) {
+func (a *analyzer) gitSwitch(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, optSpec{short: "cCt", long: longs("create", "force-create", "orphan", "conflict"), optionalLS: longs("track", "recurse-submodules", "guess")})
-	for _, v := range p.values("C", "force-create") {
-		a.judge(inv, effect.BranchChange{Op: effect.SwitchReset, Branch: v.s})
+	p := ParseOpts(args, Spec{Short: "cCt", Long: Longs("create", "force-create", "orphan", "conflict"), OptionalLong: Longs("track", "recurse-submodules", "guess")})
+	for _, v := range p.Values("C", "force-create") {
+		a.judge(inv, effect.BranchChange{Op: effect.SwitchReset, Branch: v.Text})
 	}
-	for _, v := range p.values("c", "create", "orphan") {
-		a.judge(inv, effect.BranchChange{Op: effect.SwitchCreate, Branch: v.s})
+	for _, v := range p.Values("c", "create", "orphan") {
+		a.judge(inv, effect.BranchChange{Op: effect.SwitchCreate, Branch: v.Text})
 	}
-	if p.has("f", "force", "discard-changes") {
+	if p.Has("f", "force", "discard-changes") {
 		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git switch --discard-changes"})
 	}
-	if len(p.values("c", "C", "create", "force-create", "orphan")) == 0 && len(p.operands) > 0 && !p.has("d", "detach") {
-		t := p.operands[0]
-		if t.dynamic {
-			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.show(), Dynamic: true})
+	if len(p.Values("c", "C", "create", "force-create", "orphan")) == 0 && len(p.Operands) > 0 && !p.Has("d", "detach") {
+		t := p.Operands[0]
+		if t.Dynamic {
+			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.Show(), Dynamic: true})
 		} else {
-			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.s})
+			a.judge(inv, effect.BranchChange{Op: effect.Switch, Branch: t.Text})
 		}
 	}
 }
 
-func (a *analyzer) gitRestore(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "s", long: longs("source", "conflict", "pathspec-from-file"), optionalLS: longs("recurse-submodules")})
-	if p.has("p", "patch") {
+func (a *analyzer) gitRestore(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "s", Long: Longs("source", "conflict", "pathspec-from-file"), OptionalLong: Longs("recurse-submodules")})
+	if p.Has("p", "patch") {
 		return
 	}
-	staged := p.has("S", "staged")
-	worktree := p.has("W", "worktree")
+	staged := p.Has("S", "staged")
+	worktree := p.Has("W", "worktree")
 	if staged && !worktree {
 		return // only the index changes
 	}
-	if len(p.operands) > 0 || p.has("pathspec-from-file") {
-		a.judge(g.inv, effect.Discard{Loss: effect.LostFiles, Command: "git restore " + showArgs(p.operands)})
+	if len(p.Operands) > 0 || p.Has("pathspec-from-file") {
+		a.judge(g.inv, effect.Discard{Loss: effect.LostFiles, Command: "git restore " + showArgs(p.Operands)})
 	}
 }
 
-func (a *analyzer) gitReset(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
-	if p.dynamicOption() {
+func (a *analyzer) gitReset(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Long: Longs("pathspec-from-file")})
+	if p.DynamicOption() {
 		a.judge(g.inv, effect.Discard{Loss: effect.LostReset, Command: "git reset", Dynamic: true})
 		return
 	}
-	if p.has("hard") {
+	if p.Has("hard") {
 		a.judge(g.inv, effect.Discard{Loss: effect.LostReset, Command: "git reset --hard"})
 		return
 	}
-	if p.has("merge") {
+	if p.Has("merge") {
 		a.judge(g.inv, effect.Discard{Loss: effect.LostResetMerge, Command: "git reset --merge"})
 		return
 	}
-	if (p.has("soft", "mixed", "keep") || len(p.operands) > 0) && !p.dashdash {
+	if (p.Has("soft", "mixed", "keep") || len(p.Operands) > 0) && !p.DashDash {
 		moves := false
-		for _, x := range p.operands {
-			if x.s != "HEAD" && x.s != "@" {
+		for _, x := range p.Operands {
+			if x.Text != "HEAD" && x.Text != "@" {
 				moves = true
 			}
 		}
@@ -863,36 +863,36 @@ func (a *analyzer) gitReset(g *gitCtx, args []arg) {
 	}
 }
 
-func (a *analyzer) gitClean(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "e", long: longs("exclude")})
-	forced := p.has("f", "force")
-	if p.dynamicOption() && !p.has("n", "dry-run") {
+func (a *analyzer) gitClean(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "e", Long: Longs("exclude")})
+	forced := p.Has("f", "force")
+	if p.DynamicOption() && !p.Has("n", "dry-run") {
 		forced = true // an unknown word may be -f
 	}
 	if v, ok := g.config["clean.requireforce"]; ok && isFalse(v) {
 		forced = true // -c clean.requireForce=false: git clean deletes without -f
 	}
-	if !forced || p.has("n", "dry-run") || p.has("i", "interactive") {
+	if !forced || p.Has("n", "dry-run") || p.Has("i", "interactive") {
 		return
 	}
 	// Where does it clean? Outside the worktree it is a delete outside
 	// first, and it destroys untracked work wherever it runs.
 	defer a.judge(g.inv, effect.Discard{Loss: effect.LostUntracked, Command: "git clean -f"})
-	dir := arg{s: "."}
-	if g.workTree.s != "" || g.workTree.dynamic {
+	dir := Word{Text: "."}
+	if g.workTree.Text != "" || g.workTree.Dynamic {
 		dir = g.workTree
 	}
-	targets := p.operands
+	targets := p.Operands
 	if len(targets) == 0 {
-		targets = []arg{dir}
+		targets = []Word{dir}
 	}
 	for _, t := range targets {
 		x := t
-		if !t.dynamic && dir.s != "." && !path.IsAbs(t.s) {
-			x = arg{s: path.Join(dir.s, t.s), dynamic: dir.dynamic, src: t.src}
+		if !t.Dynamic && dir.Text != "." && !path.IsAbs(t.Text) {
+			x = Word{Text: path.Join(dir.Text, t.Text), Dynamic: dir.Dynamic, Src: t.Src}
 		}
-		rt := a.resolveArg(x, g.inv.st)
-		if rt.unknown || g.inv.st.remote {
+		rt := a.resolveArg(x, g.inv.State)
+		if rt.unknown || g.inv.State.Remote {
 			a.judge(g.inv, effect.Delete{Target: effect.Target{Tool: "git clean", Shown: quoteShow(x), Dynamic: true}})
 			continue
 		}
@@ -902,20 +902,20 @@ func (a *analyzer) gitClean(g *gitCtx, args []arg) {
 			}
 			// Judged like rm's deletes: outside the worktree, or in another
 			// agent's worktree (foreign-worktree).
-			a.judge(g.inv, effect.Delete{Target: a.pathTarget("git clean", p, g.inv.st), Verb: "git clean deletes untracked files in"})
+			a.judge(g.inv, effect.Delete{Target: a.pathTarget("git clean", p, g.inv.State), Verb: "git clean deletes untracked files in"})
 		}
 	}
 }
 
-func (a *analyzer) gitStash(g *gitCtx, args []arg) {
+func (a *analyzer) gitStash(g *gitCtx, args []Word) {
 	if len(args) == 0 {
 		return
 	}
-	if args[0].dynamic {
+	if args[0].Dynamic {
 		a.judge(g.inv, effect.Discard{Loss: effect.LostStash, Command: "git stash", Subject: quoteShow(args[0]), Dynamic: true})
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "show":
 		a.gitReads(g, "stash", args[1:])
 	case "drop":
@@ -925,40 +925,40 @@ func (a *analyzer) gitStash(g *gitCtx, args []arg) {
 	}
 }
 
-func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
+func (a *analyzer) gitBranch(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, optSpec{short: "u", long: longs("set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format"),
-		optionalLS: longs("track", "column", "color", "abbrev", "recurse-submodules")})
-	del := p.has("d", "D", "delete")
-	force := p.has("f", "force")
+	p := ParseOpts(args, Spec{Short: "u", Long: Longs("set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format"),
+		OptionalLong: Longs("track", "column", "color", "abbrev", "recurse-submodules")})
+	del := p.Has("d", "D", "delete")
+	force := p.Has("f", "force")
 	if !del && branchDynamicOption(p) {
 		a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch", Dynamic: true})
 		return
 	}
 	if del {
-		for _, x := range p.operands {
+		for _, x := range p.Operands {
 			switch {
-			case x.dynamic:
-				a.judge(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.show(), Dynamic: true})
+			case x.Dynamic:
+				a.judge(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.Show(), Dynamic: true})
 				continue
-			case !p.has("r", "remotes"):
-				a.branchChange(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.s})
+			case !p.Has("r", "remotes"):
+				a.branchChange(inv, effect.BranchChange{Op: effect.BranchDelete, Branch: x.Text})
 			}
 			switch {
-			case a.protected(x.s) && !p.has("r", "remotes"): // protected-branch's
-			case p.has("D") || force:
-				a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: x.s})
+			case a.protected(x.Text) && !p.Has("r", "remotes"): // protected-branch's
+			case p.Has("D") || force:
+				a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git branch -D", Subject: x.Text})
 			}
 		}
 		return
 	}
-	if p.has("m", "M", "move", "c", "C", "copy") {
-		ops := p.operands
+	if p.Has("m", "M", "move", "c", "C", "copy") {
+		ops := p.Operands
 		names := make([]string, 0, 2)
 		for _, x := range ops {
-			names = append(names, x.s)
+			names = append(names, x.Text)
 		}
-		if len(ops) == 1 && p.has("m", "M", "move") {
+		if len(ops) == 1 && p.Has("m", "M", "move") {
 			if branches, _ := a.currentBranches(g); len(branches) > 0 {
 				names = append(names, branches...)
 			}
@@ -971,26 +971,26 @@ func (a *analyzer) gitBranch(g *gitCtx, args []arg) {
 		}
 		// -M and -C (or -m/-c with --force) replace a branch that already
 		// exists: its commits may then be on no branch at all.
-		if len(ops) > 0 && (p.has("M", "C") || force) {
+		if len(ops) > 0 && (p.Has("M", "C") || force) {
 			target := ops[len(ops)-1]
 			switch {
-			case target.dynamic:
+			case target.Dynamic:
 				a.judge(inv, effect.Discard{Loss: effect.LostOverwritten, Command: "git branch " + showArgs(ops), Subject: quoteShow(target), Dynamic: true})
-			case a.env.Repo != nil && a.env.Repo.HasBranch(g.inv.st.firstCwd(a.env.Cwd), target.s):
-				a.judge(inv, effect.Discard{Loss: effect.LostOverwritten, Command: "git branch " + showArgs(ops), Subject: target.s})
+			case a.env.Repo != nil && a.env.Repo.HasBranch(g.inv.State.FirstCwd(a.env.Cwd), target.Text):
+				a.judge(inv, effect.Discard{Loss: effect.LostOverwritten, Command: "git branch " + showArgs(ops), Subject: target.Text})
 			}
 		}
 		return
 	}
-	if force && len(p.operands) > 0 {
-		x := p.operands[0]
-		a.branchChange(inv, effect.BranchChange{Op: effect.BranchForce, Branch: x.show(), Dynamic: x.dynamic})
+	if force && len(p.Operands) > 0 {
+		x := p.Operands[0]
+		a.branchChange(inv, effect.BranchChange{Op: effect.BranchForce, Branch: x.Show(), Dynamic: x.Dynamic})
 	}
 }
 
 // branchChange judges a change of a local branch, with the other worktree
 // that has it checked out when that matters to foreign-branch.
-func (a *analyzer) branchChange(inv *invocation, c effect.BranchChange) {
+func (a *analyzer) branchChange(inv *Invocation, c effect.BranchChange) {
 	if !c.Dynamic {
 		if b, ok := rules.BranchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
 			c.CheckedOutBy = a.checkedOutElsewhere(b)
@@ -1004,13 +1004,13 @@ func (a *analyzer) branchChange(inv *invocation, c effect.BranchChange) {
 // them, so one quoted word alone ("$name": create a branch) cannot; an
 // unquoted expansion may split into both, and so may a quoted word next to
 // another operand (git branch "$opt" feature).
-func branchDynamicOption(p parsed) bool {
+func branchDynamicOption(p Parsed) bool {
 	n := 0
 	unquoted := false
-	for _, o := range p.opts {
-		if o.name == "?" {
+	for _, o := range p.Opts {
+		if o.Name == "?" {
 			n++
-			src := o.value.src
+			src := o.Value.Src
 			if !(len(src) > 1 && src[0] == '"' && src[len(src)-1] == '"') {
 				unquoted = true
 			}
@@ -1020,23 +1020,23 @@ func branchDynamicOption(p parsed) bool {
 		return false
 	}
 	others := 0
-	for _, x := range p.operands {
-		if !(x.dynamic && mayBeOption(x)) {
+	for _, x := range p.Operands {
+		if !(x.Dynamic && MayBeOption(x)) {
 			others++
 		}
 	}
 	return unquoted || n > 1 || others > 0
 }
 
-func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
+func (a *analyzer) gitUpdateRef(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, optSpec{short: "m", long: longs("message")})
-	if p.has("stdin") {
-		if inv.in == nil || inv.in.dynamic {
+	p := ParseOpts(args, Spec{Short: "m", Long: Longs("message")})
+	if p.Has("stdin") {
+		if inv.Stdin == nil || inv.Stdin.Dynamic {
 			a.judge(inv, effect.BranchChange{Op: effect.UpdateRefStdin, Dynamic: true})
 			return
 		}
-		for _, line := range strings.Split(inv.in.text, "\n") {
+		for _, line := range strings.Split(inv.Stdin.Text, "\n") {
 			f := strings.Fields(line)
 			if len(f) < 2 {
 				continue
@@ -1048,81 +1048,81 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []arg) {
 		}
 		return
 	}
-	if len(p.operands) > 0 {
-		r := p.operands[0]
-		a.branchChange(inv, effect.BranchChange{Op: effect.UpdateRef, Branch: r.show(), Dynamic: r.dynamic, Delete: p.has("d")})
-		if r.dynamic || a.protected(r.s) {
+	if len(p.Operands) > 0 {
+		r := p.Operands[0]
+		a.branchChange(inv, effect.BranchChange{Op: effect.UpdateRef, Branch: r.Show(), Dynamic: r.Dynamic, Delete: p.Has("d")})
+		if r.Dynamic || a.protected(r.Text) {
 			return
 		}
-		if p.has("d") && strings.HasPrefix(r.s, "refs/heads/") {
-			a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git update-ref -d", Subject: "the branch " + strings.TrimPrefix(r.s, "refs/heads/")})
+		if p.Has("d") && strings.HasPrefix(r.Text, "refs/heads/") {
+			a.judge(inv, effect.Discard{Loss: effect.LostUnmerged, Command: "git update-ref -d", Subject: "the branch " + strings.TrimPrefix(r.Text, "refs/heads/")})
 		}
 	}
 }
 
-func (a *analyzer) gitSymbolicRef(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "m"})
-	if len(p.operands) >= 2 && p.operands[0].s == "HEAD" {
-		a.judge(g.inv, effect.BranchChange{Op: effect.SymbolicRefHEAD, Branch: p.operands[1].show(), Dynamic: p.operands[1].dynamic})
+func (a *analyzer) gitSymbolicRef(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "m"})
+	if len(p.Operands) >= 2 && p.Operands[0].Text == "HEAD" {
+		a.judge(g.inv, effect.BranchChange{Op: effect.SymbolicRefHEAD, Branch: p.Operands[1].Show(), Dynamic: p.Operands[1].Dynamic})
 	}
 }
 
-func (a *analyzer) gitWorktree(g *gitCtx, args []arg) {
+func (a *analyzer) gitWorktree(g *gitCtx, args []Word) {
 	if len(args) == 0 {
 		return
 	}
 	inv := g.inv
 	rest := args[1:]
-	switch args[0].s {
+	switch args[0].Text {
 	case "add":
-		p := parseOpts(rest, optSpec{short: "bB", long: longs("reason", "orphan")})
-		if p.has("f", "force") && len(p.values("b", "B", "orphan")) == 0 && len(p.operands) >= 2 && !p.operands[1].dynamic {
-			a.branchChange(inv, effect.BranchChange{Op: effect.WorktreeAddForce, Branch: p.operands[1].s})
+		p := ParseOpts(rest, Spec{Short: "bB", Long: Longs("reason", "orphan")})
+		if p.Has("f", "force") && len(p.Values("b", "B", "orphan")) == 0 && len(p.Operands) >= 2 && !p.Operands[1].Dynamic {
+			a.branchChange(inv, effect.BranchChange{Op: effect.WorktreeAddForce, Branch: p.Operands[1].Text})
 		}
-		for _, v := range p.values("B") {
-			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAddReset, Branch: v.s})
+		for _, v := range p.Values("B") {
+			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAddReset, Branch: v.Text})
 		}
-		if len(p.values("b", "B", "orphan")) == 0 && !p.has("detach", "d") && len(p.operands) >= 2 {
-			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAdd, Branch: p.operands[1].s})
+		if len(p.Values("b", "B", "orphan")) == 0 && !p.Has("detach", "d") && len(p.Operands) >= 2 {
+			a.judge(inv, effect.BranchChange{Op: effect.WorktreeAdd, Branch: p.Operands[1].Text})
 		}
 	case "prune":
 		a.worktreePrune(inv, rest)
 	case "remove":
-		p := parseOpts(rest, optSpec{})
-		for _, x := range p.operands {
+		p := ParseOpts(rest, Spec{})
+		for _, x := range p.Operands {
 			a.deletePath(inv, x, true)
 		}
 	case "move":
-		p := parseOpts(rest, optSpec{})
-		if len(p.operands) == 2 {
-			a.deletePath(inv, p.operands[0], true)
-			a.writePath(inv, p.operands[1], "git worktree move writes to")
+		p := ParseOpts(rest, Spec{})
+		if len(p.Operands) == 2 {
+			a.deletePath(inv, p.Operands[0], true)
+			a.writePath(inv, p.Operands[1], "git worktree move writes to")
 		}
 	}
 }
 
-func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
+func (a *analyzer) gitConfig(g *gitCtx, args []Word) {
 	inv := g.inv
-	p := parseOpts(args, optSpec{short: "f", long: longs("file", "blob", "type", "default", "comment", "value", "url")})
-	ops := p.operands
+	p := ParseOpts(args, Spec{Short: "f", Long: Longs("file", "blob", "type", "default", "comment", "value", "url")})
+	ops := p.Operands
 	sub := ""
 	if len(ops) > 0 {
-		switch ops[0].s {
+		switch ops[0].Text {
 		case "get", "set", "unset", "list", "edit", "rename-section", "remove-section":
-			sub = ops[0].s
+			sub = ops[0].Text
 			ops = ops[1:]
 		}
 	}
-	read := p.has("get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "get-color", "get-colorbool") || sub == "get" || sub == "list"
-	unset := p.has("unset", "unset-all") || sub == "unset"
-	edit := p.has("e", "edit") || sub == "edit"
+	read := p.Has("get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "get-color", "get-colorbool") || sub == "get" || sub == "list"
+	unset := p.Has("unset", "unset-all") || sub == "unset"
+	edit := p.Has("e", "edit") || sub == "edit"
 	if edit {
 		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config --edit opens the git config in an editor", Instead: "set single keys with git config <key> <value>"})
 		return
 	}
-	if p.has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
-		if len(ops) > 0 && (ops[0].dynamic || strings.EqualFold(ops[0].s, "core") || strings.HasPrefix(strings.ToLower(ops[0].s), "include")) {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].show() + " config section can change core.hooksPath", Instead: altTamper})
+	if p.Has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
+		if len(ops) > 0 && (ops[0].Dynamic || strings.EqualFold(ops[0].Text, "core") || strings.HasPrefix(strings.ToLower(ops[0].Text), "include")) {
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].Show() + " config section can change core.hooksPath", Instead: altTamper})
 		}
 		return
 	}
@@ -1130,51 +1130,51 @@ func (a *analyzer) gitConfig(g *gitCtx, args []arg) {
 		return
 	}
 	key := ops[0]
-	if key.dynamic {
+	if key.Dynamic {
 		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally"})
 		return
 	}
-	write := unset || p.has("add", "replace-all") || sub == "set" || len(ops) >= 2
+	write := unset || p.Has("add", "replace-all") || sub == "set" || len(ops) >= 2
 	if !write {
 		return
 	}
-	for _, f := range p.values("f", "file") {
+	for _, f := range p.Values("f", "file") {
 		a.writePath(inv, f, "git config --file writes")
 	}
-	val := arg{}
+	val := Word{}
 	if len(ops) >= 2 {
 		val = ops[1]
-	} else if v, ok := p.value("value"); ok && sub == "set" {
+	} else if v, ok := p.Value("value"); ok && sub == "set" {
 		val = v
 	}
-	a.gitConfigWrite(inv, key.s, val, !unset && len(ops) >= 2, nil)
+	a.gitConfigWrite(inv, key.Text, val, !unset && len(ops) >= 2, nil)
 }
 
-func (a *analyzer) gitRm(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{long: longs("pathspec-from-file")})
-	if p.has("n", "dry-run") {
+func (a *analyzer) gitRm(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Long: Longs("pathspec-from-file")})
+	if p.Has("n", "dry-run") {
 		return
 	}
-	if p.has("cached") {
-		if f, ok := p.value("pathspec-from-file"); ok {
-			a.judge(g.inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached --pathspec-from-file " + f.show() + " untracks paths the guard cannot see, which may include the files that configure it", Instead: "name the paths on the command line"})
+	if p.Has("cached") {
+		if f, ok := p.Value("pathspec-from-file"); ok {
+			a.judge(g.inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached --pathspec-from-file " + f.Show() + " untracks paths the guard cannot see, which may include the files that configure it", Instead: "name the paths on the command line"})
 		}
-		a.untrackProtected(g.inv, p.operands) // only the index changes
+		a.untrackProtected(g.inv, p.Operands) // only the index changes
 		return
 	}
-	recursive := p.has("r")
-	for _, x := range p.operands {
+	recursive := p.Has("r")
+	for _, x := range p.Operands {
 		a.deletePath(g.inv, x, recursive)
 	}
 }
 
-func (a *analyzer) gitReads(g *gitCtx, sub string, args []arg) {
+func (a *analyzer) gitReads(g *gitCtx, sub string, args []Word) {
 	for _, x := range args {
-		if x.dynamic || strings.HasPrefix(x.s, "-") {
+		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 			continue
 		}
-		if rev, p, ok := strings.Cut(x.s, ":"); ok && !strings.Contains(rev, "/") {
-			a.readPath(g.inv, arg{s: p, src: x.src}) // HEAD:.env, :.env
+		if rev, p, ok := strings.Cut(x.Text, ":"); ok && !strings.Contains(rev, "/") {
+			a.readPath(g.inv, Word{Text: p, Src: x.Src}) // HEAD:.env, :.env
 			continue
 		}
 		a.readPath(g.inv, x)
@@ -1182,42 +1182,42 @@ func (a *analyzer) gitReads(g *gitCtx, sub string, args []arg) {
 	_ = sub
 }
 
-func (a *analyzer) gitFetch(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "jo", long: longs("depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "jobs", "negotiation-tip", "server-option", "filter"),
-		optionalLS: longs("recurse-submodules")})
-	for _, c := range p.values("upload-pack") {
+func (a *analyzer) gitFetch(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "jo", Long: Longs("depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "jobs", "negotiation-tip", "server-option", "filter"),
+		OptionalLong: Longs("recurse-submodules")})
+	for _, c := range p.Values("upload-pack") {
 		remote := *g.inv
-		remote.st = remoteState(g.inv.st)
+		remote.State = remoteState(g.inv.State)
 		a.runScriptArg(&remote, c, "git fetch --upload-pack")
 	}
-	force := p.has("f", "force")
-	if len(p.operands) < 2 {
+	force := p.Has("f", "force")
+	if len(p.Operands) < 2 {
 		return
 	}
-	for _, r := range p.operands[1:] {
-		spec := r.s
+	for _, r := range p.Operands[1:] {
+		spec := r.Text
 		plus := strings.HasPrefix(spec, "+")
 		_, dst, ok := strings.Cut(strings.TrimPrefix(spec, "+"), ":")
 		// From a remote, a fast-forward of local main only catches up with
 		// it; from this repository (".") or by force, it moves main.
-		local := p.operands[0].s == "." || isLocalPath(p.operands[0].s)
+		local := p.Operands[0].Text == "." || isLocalPath(p.Operands[0].Text)
 		if ok && (plus || force || local) {
 			a.judge(g.inv, effect.BranchChange{Op: effect.FetchInto, Branch: dst, Args: spec})
 		}
 	}
 }
 
-func (a *analyzer) gitClone(g *gitCtx, args []arg) {
-	p := parseOpts(args, optSpec{short: "obcujq", long: longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
-	for _, c := range p.values("u", "upload-pack") {
+func (a *analyzer) gitClone(g *gitCtx, args []Word) {
+	p := ParseOpts(args, Spec{Short: "obcujq", Long: Longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
+	for _, c := range p.Values("u", "upload-pack") {
 		a.runScriptArg(g.inv, c, "git clone --upload-pack")
 	}
-	for _, op := range p.operands {
-		if rest, ok := strings.CutPrefix(op.s, "ext::"); ok {
-			a.runScriptArg(g.inv, arg{s: rest, src: op.src}, "git clone ext::")
+	for _, op := range p.Operands {
+		if rest, ok := strings.CutPrefix(op.Text, "ext::"); ok {
+			a.runScriptArg(g.inv, Word{Text: rest, Src: op.Src}, "git clone ext::")
 		}
 	}
-	if len(p.operands) >= 2 {
-		a.writePath(g.inv, p.operands[1], "git clone writes to")
+	if len(p.Operands) >= 2 {
+		a.writePath(g.inv, p.Operands[1], "git clone writes to")
 	}
 }

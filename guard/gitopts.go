@@ -69,28 +69,28 @@ var gitLongOptions = sync.OnceValue(func() map[string][]string {
 // expandGitAbbrevs rewrites unambiguous prefixes of long options into the
 // full option, as git's option parser does. Ambiguous or unknown prefixes
 // are left alone: git rejects them.
-func expandGitAbbrevs(sub string, args []arg) []arg {
+func expandGitAbbrevs(sub string, args []Word) []Word {
 	known := gitLongOptions()[sub]
 	if known == nil {
 		return args
 	}
-	out := make([]arg, len(args))
+	out := make([]Word, len(args))
 	copy(out, args)
 	for i, x := range out {
-		if x.s == "--" {
+		if x.Text == "--" {
 			break // what follows are paths and refs
 		}
-		if x.dynamic || !strings.HasPrefix(x.s, "--") {
+		if x.Dynamic || !strings.HasPrefix(x.Text, "--") {
 			continue
 		}
-		name, val, hasVal := strings.Cut(x.s[2:], "=")
+		name, val, hasVal := strings.Cut(x.Text[2:], "=")
 		if name == "" || contains(known, name) {
 			continue
 		}
 		if match := uniquePrefix(known, name); match != "" {
-			x.s = "--" + match
+			x.Text = "--" + match
 			if hasVal {
-				x.s += "=" + val
+				x.Text += "=" + val
 			}
 			out[i] = x
 		}

@@ -17,9 +17,9 @@ import (
 // identityTarget hands the guard-tamper rule a command that assigns or
 // re-declares a variable. how names the construct ("read", "for",
 // "declare +x").
-func (a *analyzer) identityTarget(inv *invocation, node syntax.Node, st *state, name, how string) {
+func (a *analyzer) identityTarget(inv *Invocation, node syntax.Node, st *State, name, how string) {
 	if inv == nil {
-		inv = &invocation{name: how, argv: []arg{{s: how}, {s: name}}, st: st, node: node}
+		inv = &Invocation{Name: how, Argv: []Word{{Text: how}, {Text: name}}, State: st, Node: node}
 	}
 	a.judge(inv, effect.Variable{Name: name, How: how})
 }
@@ -27,21 +27,21 @@ func (a *analyzer) identityTarget(inv *invocation, node syntax.Node, st *state, 
 // envIgnoresEnvironment: env -i (or a lone -) runs the command without
 // CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the
 // agent for a human.
-func (a *analyzer) envIgnoresEnvironment(inv *invocation, p parsed, rest []arg) {
+func (a *analyzer) envIgnoresEnvironment(inv *Invocation, p Parsed, rest []Word) {
 	lone := false
-	for _, x := range inv.args() {
-		if x.static() && x.s == "-" {
+	for _, x := range inv.Args() {
+		if x.Static() && x.Text == "-" {
 			lone = true
 		}
-		if x.static() && !strings.HasPrefix(x.s, "-") {
+		if x.Static() && !strings.HasPrefix(x.Text, "-") {
 			break
 		}
 	}
-	if (!p.has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].static() {
+	if (!p.Has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].Static() {
 		return
 	}
 	// Only git commands that run hooks care who runs them.
-	hooks := commandName(rest[0].s) != "git" || gitRunsHooks[gitSub(rest)]
+	hooks := commandName(rest[0].Text) != "git" || gitRunsHooks[gitSub(rest)]
 	a.judge(inv, effect.FreshEnv{By: "env -i", Emptied: true, GitHooks: hooks})
 }
 
@@ -52,15 +52,15 @@ var gitCommits = map[string]bool{
 }
 
 // gitSub returns the subcommand of a git command line (rest[0] is git).
-func gitSub(rest []arg) string {
+func gitSub(rest []Word) string {
 	for i := 1; i < len(rest); i++ {
 		x := rest[i]
-		if x.static() && (x.s == "-C" || x.s == "-c" || x.s == "--git-dir" || x.s == "--work-tree") {
+		if x.Static() && (x.Text == "-C" || x.Text == "-c" || x.Text == "--git-dir" || x.Text == "--work-tree") {
 			i++
 			continue
 		}
-		if !x.static() || !strings.HasPrefix(x.s, "-") {
-			return x.s
+		if !x.Static() || !strings.HasPrefix(x.Text, "-") {
+			return x.Text
 		}
 	}
 	return ""
@@ -71,20 +71,20 @@ func gitSub(rest []arg) string {
 // CLAUDECODE and SWARM_GUARD_*, so the git hooks of a commit there would
 // take the agent for a human. rest is the command they run; script, when
 // not empty, a shell script they run instead (su -l -c '...').
-func (a *analyzer) freshEnvironment(inv *invocation, how string, rest []arg, script arg) {
+func (a *analyzer) freshEnvironment(inv *Invocation, how string, rest []Word, script Word) {
 	a.judge(inv, effect.FreshEnv{By: how, GitHooks: startsGitHooks(rest, script)})
 }
 
 // startsGitHooks reports whether a command runs a git command that runs
 // hooks: git itself, or a shell -c script (or script) that names git and
 // one of its committing subcommands.
-func startsGitHooks(rest []arg, script arg) bool {
-	namesGit := func(x arg) bool {
-		if x.dynamic {
+func startsGitHooks(rest []Word, script Word) bool {
+	namesGit := func(x Word) bool {
+		if x.Dynamic {
 			return true
 		}
 		git := false
-		for _, w := range strings.FieldsFunc(x.s, func(r rune) bool {
+		for _, w := range strings.FieldsFunc(x.Text, func(r rune) bool {
 			return !(r == '-' || r == '_' || r == '/' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) {
 			if commandName(w) == "git" {
@@ -95,16 +95,16 @@ func startsGitHooks(rest []arg, script arg) bool {
 		}
 		return false
 	}
-	if script.s != "" || script.dynamic {
+	if script.Text != "" || script.Dynamic {
 		return namesGit(script)
 	}
 	if len(rest) == 0 {
 		return false
 	}
-	if !rest[0].static() {
+	if !rest[0].Static() {
 		return true
 	}
-	switch commandName(rest[0].s) {
+	switch commandName(rest[0].Text) {
 	case "git":
 		return gitCommits[gitSub(rest)]
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish":
@@ -127,17 +127,17 @@ var gitRunsHooks = map[string]bool{
 // place the agent can write, lets a program named swarm-guard there answer
 // the git hooks (they fall back to the PATH when the installed binary is
 // gone).
-func (a *analyzer) shadowsGuardOnPath(rep *invocation, name string, val []arg, st *state) {
+func (a *analyzer) shadowsGuardOnPath(rep *Invocation, name string, val []Word, st *State) {
 	for _, v := range val {
-		if v.dynamic {
+		if v.Dynamic {
 			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: altTamper})
 			return
 		}
-		for _, dir := range strings.Split(v.s, ":") {
+		for _, dir := range strings.Split(v.Text, ":") {
 			if dir == "" || !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".") {
 				continue
 			}
-			abs := cleanJoin(st.firstCwd(a.env.Cwd), dir)
+			abs := cleanJoin(st.FirstCwd(a.env.Cwd), dir)
 			if a.underRoot(abs) || a.writable(abs) {
 				a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " puts " + abs + ", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
 					Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"})
@@ -150,16 +150,16 @@ func (a *analyzer) shadowsGuardOnPath(rep *invocation, name string, val []arg, s
 // nestedOversight returns the modes swarm-guard run --oversight asks for
 // (before the agent command's --): an agent may not hand the agent it
 // starts other merge rights than its own (effect.NestedRun).
-func nestedOversight(rest []arg) []string {
+func nestedOversight(rest []Word) []string {
 	var modes []string
 	for i, x := range rest {
-		if x.s == "--" {
+		if x.Text == "--" {
 			break
 		}
-		v, ok := strings.CutPrefix(x.s, "--oversight=")
-		if x.s == "--oversight" && i+1 < len(rest) {
-			v, ok = rest[i+1].s, true
-			if !rest[i+1].static() {
+		v, ok := strings.CutPrefix(x.Text, "--oversight=")
+		if x.Text == "--oversight" && i+1 < len(rest) {
+			v, ok = rest[i+1].Text, true
+			if !rest[i+1].Static() {
 				v = "<unknown>"
 			}
 		}
@@ -175,6 +175,6 @@ func nestedOversight(rest []arg) []string {
 // trailer; trailer.<token>.cmd/.command runs a command whose output becomes
 // a trailer. Either lets a commit carry an identity of the agent's choosing:
 // the guard-tamper rule decides from the key and the value as written.
-func (a *analyzer) trailerConfig(inv *invocation, rawKey string, val arg) {
-	a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.show(), Set: true, Dynamic: val.dynamic})
+func (a *analyzer) trailerConfig(inv *Invocation, rawKey string, val Word) {
+	a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.Show(), Set: true, Dynamic: val.Dynamic})
 }

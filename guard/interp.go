@@ -27,36 +27,36 @@ func registerInterpreters() {
 }
 
 // luaR handles lua -e CODE and Rscript -e / R -e CODE.
-func (a *analyzer) luaR(inv *invocation) {
+func (a *analyzer) luaR(inv *Invocation) {
 	lang := "lua"
-	if inv.name == "R" || inv.name == "Rscript" {
+	if inv.Name == "R" || inv.Name == "Rscript" {
 		lang = "r"
 	}
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
-		if (args[i].s == "-e" || args[i].s == "--expr") && i+1 < len(args) {
+		if (args[i].Text == "-e" || args[i].Text == "--expr") && i+1 < len(args) {
 			a.code(inv, lang, args[i+1])
 			i++
-		} else if strings.HasPrefix(args[i].s, "--expr=") {
-			a.code(inv, lang, arg{s: strings.TrimPrefix(args[i].s, "--expr="), src: args[i].src})
+		} else if strings.HasPrefix(args[i].Text, "--expr=") {
+			a.code(inv, lang, Word{Text: strings.TrimPrefix(args[i].Text, "--expr="), Src: args[i].Src})
 		}
 	}
 }
 
 // --- command lines of interpreters ---
 
-func (a *analyzer) python(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) python(inv *Invocation) {
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if x.proc {
-			a.dynamicScript(inv, x, inv.name)
+		if x.Proc {
+			a.dynamicScript(inv, x, inv.Name)
 			return
 		}
-		if x.dynamic {
+		if x.Dynamic {
 			return
 		}
-		s := x.s
+		s := x.Text
 		switch {
 		case s == "-":
 			a.stdinCode(inv, "python")
@@ -69,10 +69,10 @@ func (a *analyzer) python(inv *invocation) {
 				switch flags[j] {
 				case 'c', 'm':
 					val := flags[j+1:]
-					var rest []arg
-					var v arg
+					var rest []Word
+					var v Word
 					if val != "" {
-						v = arg{s: val, src: x.src}
+						v = Word{Text: val, Src: x.Src}
 						rest = args[i+1:]
 					} else if i+1 < len(args) {
 						v = args[i+1]
@@ -99,7 +99,7 @@ func (a *analyzer) python(inv *invocation) {
 		default:
 			a.readPath(inv, x) // the script file; its body is not read
 			a.runFile(inv, x, "python")
-			if path.Base(x.s) == "manage.py" {
+			if path.Base(x.Text) == "manage.py" {
 				a.checkDBTask(inv, "manage.py", args[i+1:])
 			}
 			for _, r := range args[i+1:] {
@@ -113,16 +113,16 @@ func (a *analyzer) python(inv *invocation) {
 
 // pythonModule: python -m pip installs packages; other modules get their
 // arguments checked as possible file operands.
-func (a *analyzer) pythonModule(inv *invocation, mod arg, rest []arg) {
-	switch mod.s {
+func (a *analyzer) pythonModule(inv *Invocation, mod Word, rest []Word) {
+	switch mod.Text {
 	case "pip", "pip3":
-		a.reinvoke(inv, append([]arg{{s: "pip", src: mod.src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]Word{{Text: "pip", Src: mod.Src}}, rest...), "python -m")
 		return
 	case "uv", "poetry", "pipx", "ensurepip":
-		a.reinvoke(inv, append([]arg{{s: mod.s, src: mod.src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]Word{{Text: mod.Text, Src: mod.Src}}, rest...), "python -m")
 		return
 	case "pre_commit":
-		a.reinvoke(inv, append([]arg{{s: "pre-commit", src: mod.src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]Word{{Text: "pre-commit", Src: mod.Src}}, rest...), "python -m")
 		return
 	}
 	for _, r := range rest {
@@ -130,18 +130,18 @@ func (a *analyzer) pythonModule(inv *invocation, mod arg, rest []arg) {
 	}
 }
 
-func (a *analyzer) node(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) node(inv *Invocation) {
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if x.proc {
-			a.dynamicScript(inv, x, inv.name)
+		if x.Proc {
+			a.dynamicScript(inv, x, inv.Name)
 			return
 		}
-		if x.dynamic {
+		if x.Dynamic {
 			return
 		}
-		switch s := x.s; {
+		switch s := x.Text; {
 		case s == "-e" || s == "--eval" || s == "-p" || s == "--print" || s == "-pe":
 			if i+1 < len(args) {
 				a.code(inv, "js", args[i+1])
@@ -149,7 +149,7 @@ func (a *analyzer) node(inv *invocation) {
 			return
 		case strings.HasPrefix(s, "--eval=") || strings.HasPrefix(s, "--print="):
 			_, v, _ := strings.Cut(s, "=")
-			a.code(inv, "js", arg{s: v, src: x.src})
+			a.code(inv, "js", Word{Text: v, Src: x.Src})
 			return
 		case s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--input-type" || s == "-C" || s == "--conditions":
 			i++
@@ -169,12 +169,12 @@ func (a *analyzer) node(inv *invocation) {
 	a.stdinCode(inv, "js")
 }
 
-func (a *analyzer) bun(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) bun(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "-e", "--eval", "-p", "--print":
 		if len(args) > 1 {
 			a.code(inv, "js", args[1])
@@ -188,36 +188,36 @@ func (a *analyzer) bun(inv *invocation) {
 	}
 }
 
-func (a *analyzer) deno(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) deno(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "add", "install", "i":
 		var ns []string
-		for _, x := range operandsOf(args[1:], longs("config", "c", "import-map", "lock", "name", "n", "root")) {
-			if x.dynamic {
-				ns = append(ns, "deno:"+x.show())
-			} else if !isLocalPath(x.s) && !strings.HasSuffix(x.s, ".ts") && !strings.HasSuffix(x.s, ".js") || strings.Contains(x.s, "://") {
-				ns = append(ns, "deno:"+x.s)
+		for _, x := range operandsOf(args[1:], Longs("config", "c", "import-map", "lock", "name", "n", "root")) {
+			if x.Dynamic {
+				ns = append(ns, "deno:"+x.Show())
+			} else if !isLocalPath(x.Text) && !strings.HasSuffix(x.Text, ".ts") && !strings.HasSuffix(x.Text, ".js") || strings.Contains(x.Text, "://") {
+				ns = append(ns, "deno:"+x.Text)
 			}
 		}
 		a.reportPackages(inv, "other", ns, "deno install (dependencies from deno.json)")
 	case "eval":
 		for _, x := range args[1:] {
-			if !strings.HasPrefix(x.s, "-") || x.dynamic {
+			if !strings.HasPrefix(x.Text, "-") || x.Dynamic {
 				a.code(inv, "js", x)
 				return
 			}
 		}
 	case "run":
 		for _, x := range args[1:] {
-			if x.dynamic || strings.HasPrefix(x.s, "-") {
+			if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 				continue
 			}
-			if strings.HasPrefix(x.s, "http://") || strings.HasPrefix(x.s, "https://") {
-				a.judge(inv, effect.UnreadCode{By: "deno run", Code: x.s, How: effect.URL})
+			if strings.HasPrefix(x.Text, "http://") || strings.HasPrefix(x.Text, "https://") {
+				a.judge(inv, effect.UnreadCode{By: "deno run", Code: x.Text, How: effect.URL})
 			}
 			return
 		}
@@ -226,18 +226,18 @@ func (a *analyzer) deno(inv *invocation) {
 
 // perlRuby handles perl and ruby: -e code (several are joined), -i edits
 // files in place.
-func (a *analyzer) perlRuby(inv *invocation) {
-	args := inv.args()
-	lang := inv.name
-	var codes []arg
+func (a *analyzer) perlRuby(inv *Invocation) {
+	args := inv.Args()
+	lang := inv.Name
+	var codes []Word
 	inPlace := false
 	i := 0
 	for ; i < len(args); i++ {
 		x := args[i]
-		if x.dynamic {
+		if x.Dynamic {
 			break
 		}
-		s := x.s
+		s := x.Text
 		if s == "--" {
 			i++
 			break
@@ -251,7 +251,7 @@ func (a *analyzer) perlRuby(inv *invocation) {
 			switch c := flags[j]; c {
 			case 'e', 'E':
 				if j+1 < len(flags) {
-					codes = append(codes, arg{s: flags[j+1:], src: x.src})
+					codes = append(codes, Word{Text: flags[j+1:], Src: x.Src})
 				} else if i+1 < len(args) {
 					i++
 					codes = append(codes, args[i])
@@ -274,11 +274,11 @@ func (a *analyzer) perlRuby(inv *invocation) {
 			a.stdinCode(inv, lang)
 			return
 		}
-		if rest[0].proc {
+		if rest[0].Proc {
 			a.dynamicScript(inv, rest[0], lang)
 			return
 		}
-		if rest[0].static() && (rest[0].s == "-" || rest[0].s == "/dev/stdin") {
+		if rest[0].Static() && (rest[0].Text == "-" || rest[0].Text == "/dev/stdin") {
 			a.stdinCode(inv, lang)
 			return
 		}
@@ -297,23 +297,23 @@ func (a *analyzer) perlRuby(inv *invocation) {
 	}
 }
 
-func joinLines(xs []arg) arg {
+func joinLines(xs []Word) Word {
 	j := xs[0]
-	j.tmpl = j.template()
+	j.Tmpl = j.Template()
 	for _, x := range xs[1:] {
-		j.s += "\n" + x.s
-		j.tmpl += "\n" + x.template()
-		j.dynamic = j.dynamic || x.dynamic
+		j.Text += "\n" + x.Text
+		j.Tmpl += "\n" + x.Template()
+		j.Dynamic = j.Dynamic || x.Dynamic
 	}
 	return j
 }
 
-func (a *analyzer) php(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) php(inv *Invocation) {
+	args := inv.Args()
 	ran := false
 	for i := 0; i < len(args); i++ {
-		switch s := args[i].s; {
-		case args[i].dynamic:
+		switch s := args[i].Text; {
+		case args[i].Dynamic:
 			return
 		case s == "-r" || s == "-B" || s == "-R" || s == "-E":
 			if i+1 < len(args) {
@@ -353,20 +353,20 @@ func (a *analyzer) php(inv *invocation) {
 	}
 }
 
-func (a *analyzer) stdinCode(inv *invocation, lang string) {
-	in := inv.in
-	if in == nil || in.file {
+func (a *analyzer) stdinCode(inv *Invocation, lang string) {
+	in := inv.Stdin
+	if in == nil || in.File {
 		return
 	}
-	if in.dynamic {
-		what := in.desc
-		if in.net {
-			what = "downloaded code (" + in.desc + ")"
+	if in.Dynamic {
+		what := in.Desc
+		if in.Net {
+			what = "downloaded code (" + in.Desc + ")"
 		}
-		a.judgeFrom(inv, in.from, effect.UnreadCode{By: inv.name, Code: what, How: effect.ProgramInput})
+		a.judgeFrom(inv, in.From, effect.UnreadCode{By: inv.Name, Code: what, How: effect.ProgramInput})
 		return
 	}
-	a.code(inv, lang, arg{s: in.text})
+	a.code(inv, lang, Word{Text: in.Text})
 }
 
 // --- the code itself ---
@@ -499,10 +499,10 @@ var shellModules = map[string][]string{
 }
 
 // code analyses an interpreter one-liner.
-func (a *analyzer) code(inv *invocation, lang string, c arg) {
-	text := c.template()
-	if strings.Trim(text, unknownMark+" \t\n;") == "" && c.dynamic {
-		a.judge(inv, effect.UnreadCode{By: inv.name, Code: clip(c.show()), How: effect.CodeWord})
+func (a *analyzer) code(inv *Invocation, lang string, c Word) {
+	text := c.Template()
+	if strings.Trim(text, UnknownMark+" \t\n;") == "" && c.Dynamic {
+		a.judge(inv, effect.UnreadCode{By: inv.Name, Code: clip(c.Show()), How: effect.CodeWord})
 		return
 	}
 	if !a.visit() {
@@ -510,7 +510,7 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	}
 	text = normalizeCode(lang, text)
 	if evalsDownload(lang, text) {
-		a.judge(inv, effect.UnreadCode{By: inv.name, How: effect.EvalDownload})
+		a.judge(inv, effect.UnreadCode{By: inv.Name, How: effect.EvalDownload})
 		return
 	}
 	sites := 0
@@ -535,10 +535,10 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	// SQL is run by some database call.
 	for _, sp := range spans {
 		l := sp.value
-		if strings.Contains(l, unknownMark) || l == "" || len(l) > 4096 {
+		if strings.Contains(l, UnknownMark) || l == "" || len(l) > 4096 {
 			continue
 		}
-		a.readPath(inv, arg{s: expandUser(l, a.env.Home), src: l})
+		a.readPath(inv, Word{Text: expandUser(l, a.env.Home), Src: l})
 		if sqlShaped().MatchString(l) {
 			a.checkSQL(inv, l, "code")
 		}
@@ -546,7 +546,7 @@ func (a *analyzer) code(inv *invocation, lang string, c arg) {
 	if sites == 0 {
 		for _, m := range shellModules[lang] {
 			if strings.Contains(text, m) {
-				a.judge(inv, effect.HiddenCode{By: inv.name, What: m, Why: effect.ShellModule})
+				a.judge(inv, effect.HiddenCode{By: inv.Name, What: m, Why: effect.ShellModule})
 				return
 			}
 		}
@@ -697,7 +697,7 @@ func expandUser(s, home string) string {
 
 // codeCall checks one call site; text[pos:] starts right after the call's
 // name (and its opening parenthesis when it has one).
-func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string, pos int) {
+func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string, pos int) {
 	args, ok := callArgs(text, pos, lang)
 	first := func() (codeValue, bool) {
 		if !ok || len(args) == 0 {
@@ -708,18 +708,18 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 	switch kind {
 	case apiDeleteTree, apiDelete, apiMove:
 		v, ok := first()
-		verb := inv.name + " code deletes"
+		verb := inv.Name + " code deletes"
 		if kind == apiMove {
-			verb = inv.name + " code moves away"
+			verb = inv.Name + " code moves away"
 			a.codeWrite(inv, args, 1)
 		}
 		if !ok || v.dynamic || v.list != nil {
-			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name + " code", Dynamic: true}, Verb: verb, Recursive: kind != apiDelete})
+			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.Name + " code", Dynamic: true}, Verb: verb, Recursive: kind != apiDelete})
 			return
 		}
 		sub := *inv
-		sub.name = inv.name + " code"
-		a.deletePath(&sub, arg{s: expandUser(v.s, a.env.Home), src: v.s}, kind != apiDelete)
+		sub.Name = inv.Name + " code"
+		a.deletePath(&sub, Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, kind != apiDelete)
 	case apiCopy:
 		if ok {
 			a.codeWrite(inv, args, 1)
@@ -728,16 +728,16 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 		a.pathMethod(inv, lang, text, pos, args, ok)
 	case apiPip:
 		if v, ok := first(); ok && v.list != nil {
-			argv := []arg{{s: "pip", src: "pip.main"}}
+			argv := []Word{{Text: "pip", Src: "pip.main"}}
 			for _, w := range v.list {
-				argv = append(argv, arg{s: w.s, dynamic: w.dynamic, src: w.s})
+				argv = append(argv, Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
 			}
 			sub := *inv
-			sub.in = nil
-			a.reinvoke(&sub, argv, inv.name+" code")
+			sub.Stdin = nil
+			a.reinvoke(&sub, argv, inv.Name+" code")
 			return
 		}
-		a.judge(inv, effect.PackageInstall{By: inv.name + " code", Ecosystem: "pip", Unreadable: true, Manager: "pip"})
+		a.judge(inv, effect.PackageInstall{By: inv.Name + " code", Ecosystem: "pip", Unreadable: true, Manager: "pip"})
 	case apiPackage:
 		name := "?"
 		if v, ok := first(); ok && !v.dynamic && v.list == nil {
@@ -765,8 +765,8 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 			return
 		}
 		sub := *inv
-		sub.name = inv.name + " code"
-		a.writePath(&sub, arg{s: expandUser(v.s, a.env.Home), src: v.s}, inv.name+" code writes")
+		sub.Name = inv.Name + " code"
+		a.writePath(&sub, Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, inv.Name+" code writes")
 	case apiShell, apiArgv:
 		a.codeShell(inv, lang, kind, text, pos, args, ok)
 	case apiInline:
@@ -774,26 +774,26 @@ func (a *analyzer) codeCall(inv *invocation, lang string, kind int, text string,
 	case apiCode:
 		v, ok := first()
 		if !ok || v.dynamic || v.list != nil {
-			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.EvalCode})
+			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.EvalCode})
 			return
 		}
-		a.code(inv, lang, arg{s: v.s})
+		a.code(inv, lang, Word{Text: v.s})
 	}
 }
 
 // codeWrite checks args[i] of a call as a file the code writes.
-func (a *analyzer) codeWrite(inv *invocation, args []codeValue, i int) {
+func (a *analyzer) codeWrite(inv *Invocation, args []codeValue, i int) {
 	if i >= len(args) || args[i].dynamic || args[i].list != nil {
 		return
 	}
 	sub := *inv
-	sub.name = inv.name + " code"
-	a.writePath(&sub, arg{s: expandUser(args[i].s, a.env.Home), src: args[i].s}, inv.name+" code writes")
+	sub.Name = inv.Name + " code"
+	a.writePath(&sub, Word{Text: expandUser(args[i].s, a.env.Home), Src: args[i].s}, inv.Name+" code writes")
 }
 
 // pathMethod checks Path('/x').unlink(), .write_text(...), .rmdir(), ...:
 // pos is just after "Path(".
-func (a *analyzer) pathMethod(inv *invocation, lang, text string, pos int, args []codeValue, ok bool) {
+func (a *analyzer) pathMethod(inv *Invocation, lang, text string, pos int, args []codeValue, ok bool) {
 	end := closingParen(text, pos, lang)
 	if end < 0 {
 		return
@@ -814,21 +814,21 @@ func (a *analyzer) pathMethod(inv *invocation, lang, text string, pos int, args 
 		}
 	}
 	sub := *inv
-	sub.name = inv.name + " code"
+	sub.Name = inv.Name + " code"
 	switch method := m[2]; method {
 	case "unlink", "rmdir", "rename", "replace":
 		if p.dynamic {
-			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.name + " code", Dynamic: true}, Recursive: method == "rename" || method == "replace"})
+			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.Name + " code", Dynamic: true}, Recursive: method == "rename" || method == "replace"})
 			return
 		}
-		a.deletePath(&sub, arg{s: p.s, src: p.s}, method == "rename" || method == "replace")
+		a.deletePath(&sub, Word{Text: p.s, Src: p.s}, method == "rename" || method == "replace")
 	case "write_text", "write_bytes", "touch", "mkdir", "chmod", "lchmod", "symlink_to", "hardlink_to":
 		if !p.dynamic {
-			a.writePath(&sub, arg{s: p.s, src: p.s}, inv.name+" code "+method)
+			a.writePath(&sub, Word{Text: p.s, Src: p.s}, inv.Name+" code "+method)
 		}
 	case "open":
 		if !p.dynamic && strings.ContainsAny(m[3], "wax+") {
-			a.writePath(&sub, arg{s: p.s, src: p.s}, inv.name+" code writes")
+			a.writePath(&sub, Word{Text: p.s, Src: p.s}, inv.Name+" code writes")
 		}
 	}
 }
@@ -858,62 +858,62 @@ func closingParen(text string, pos int, lang string) int {
 	return -1
 }
 
-func (a *analyzer) codeShell(inv *invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
+func (a *analyzer) codeShell(inv *Invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
 	if !ok || len(args) == 0 {
-		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.UnreadCommand})
+		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.UnreadCommand})
 		return
 	}
-	var argv []arg
+	var argv []Word
 	switch {
 	case args[0].list != nil:
 		for _, v := range args[0].list {
 			if v.dynamic {
-				argv = append(argv, arg{dynamic: true, src: "?"})
+				argv = append(argv, Word{Dynamic: true, Src: "?"})
 				continue
 			}
-			argv = append(argv, arg{s: v.s, src: v.s})
+			argv = append(argv, Word{Text: v.s, Src: v.s})
 		}
 	case kind == apiArgv || len(args) > 1 && allLiterals(args) && lang != "python":
 		for _, v := range args {
 			if v.list != nil {
 				for _, w := range v.list {
-					argv = append(argv, arg{s: w.s, dynamic: w.dynamic, src: w.s})
+					argv = append(argv, Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
 				}
 				continue
 			}
-			argv = append(argv, arg{s: v.s, dynamic: v.dynamic, src: v.s})
+			argv = append(argv, Word{Text: v.s, Dynamic: v.dynamic, Src: v.s})
 			if kind == apiArgv && lang == "python" && strings.Contains(text[max(0, pos-12):pos], "exec") && len(argv) == 1 {
 				argv = argv[:0] // os.execv(path, [argv0, ...]): the list is the argv
 			}
 		}
 	case args[0].dynamic:
-		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.BuiltCommand})
+		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.BuiltCommand})
 		return
 	default:
-		a.script(args[0].s, inv.st.clone(), nil)
+		a.script(args[0].s, inv.State.Clone(), nil)
 		return
 	}
 	if len(argv) == 0 {
 		return
 	}
 	sub := *inv
-	sub.in = nil
-	a.reinvoke(&sub, argv, inv.name+" code")
+	sub.Stdin = nil
+	a.reinvoke(&sub, argv, inv.Name+" code")
 }
 
 // inlineCommand checks `cmd`, qx{cmd} and %x(cmd): text[pos-1] opens it.
-func (a *analyzer) inlineCommand(inv *invocation, lang, text string, pos int) {
+func (a *analyzer) inlineCommand(inv *Invocation, lang, text string, pos int) {
 	closer := map[byte]string{'`': "`", '(': ")", '{': "}", '[': "]", '/': "/", '|': "|", '!': "!"}[text[pos-1]]
 	end := strings.Index(text[pos:], closer)
 	if closer == "" || end < 0 {
 		return
 	}
 	cmd := text[pos : pos+end]
-	if strings.Contains(cmd, unknownMark) || strings.Contains(cmd, "#{") || (lang == "perl" || lang == "php") && perlVarRE().MatchString(cmd) {
-		a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.BuiltCommand})
+	if strings.Contains(cmd, UnknownMark) || strings.Contains(cmd, "#{") || (lang == "perl" || lang == "php") && perlVarRE().MatchString(cmd) {
+		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.BuiltCommand})
 		return
 	}
-	a.script(cmd, inv.st.clone(), nil)
+	a.script(cmd, inv.State.Clone(), nil)
 }
 
 var (
@@ -1160,11 +1160,11 @@ func readQuoted(text string, i int, lang string) (string, int, bool) {
 			continue
 		}
 		if triple && strings.HasPrefix(text[j:], strings.Repeat(string(q), 3)) {
-			return b.String(), j + 3, dyn || strings.Contains(b.String(), unknownMark)
+			return b.String(), j + 3, dyn || strings.Contains(b.String(), UnknownMark)
 		}
 		if !triple && c == q {
 			s := b.String()
-			return s, j + 1, dyn || strings.Contains(s, unknownMark)
+			return s, j + 1, dyn || strings.Contains(s, UnknownMark)
 		}
 		if q == '`' && c == '$' && j+1 < len(text) && text[j+1] == '{' {
 			dyn = true
@@ -1245,12 +1245,12 @@ func interpolates(text string, sp stringSpan, lang string) bool {
 }
 
 // interpreterShellOut checks awk programs that run commands.
-func (a *analyzer) interpreterShellOut(inv *invocation, lang, prog string) {
-	a.code(inv, lang, arg{s: prog})
+func (a *analyzer) interpreterShellOut(inv *Invocation, lang, prog string) {
+	a.code(inv, lang, Word{Text: prog})
 	if strings.Contains(prog, "| getline") || strings.Contains(prog, "|getline") || strings.Contains(prog, `" |`) {
 		for _, l := range stringLiterals(prog, "js") {
 			if strings.ContainsAny(l, " ") {
-				a.script(l, inv.st.clone(), nil)
+				a.script(l, inv.State.Clone(), nil)
 			}
 		}
 	}

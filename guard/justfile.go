@@ -8,17 +8,17 @@ import (
 
 // justCmd judges `just [options] [recipe [args]...]`: the recipes named (or
 // the first one) and their dependencies, read from the justfile.
-func (a *analyzer) justCmd(inv *invocation) {
-	var file, dir *arg
+func (a *analyzer) justCmd(inv *Invocation) {
+	var file, dir *Word
 	var words []string
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if !x.static() {
+		if !x.Static() {
 			words = append(words, "")
 			continue
 		}
-		switch s := x.s; {
+		switch s := x.Text; {
 		case s == "-f" || s == "--justfile":
 			if i+1 < len(args) {
 				i++
@@ -48,11 +48,11 @@ func (a *analyzer) justCmd(inv *invocation) {
 		var name, text string
 		var st fileStatus
 		if file != nil {
-			if !file.static() {
-				a.judge(inv, effect.HiddenCode{By: "just", What: file.show(), Why: effect.JustfileName})
+			if !file.Static() {
+				a.judge(inv, effect.HiddenCode{By: "just", What: file.Show(), Why: effect.JustfileName})
 				return
 			}
-			name = cleanJoin(d, file.s)
+			name = cleanJoin(d, file.Text)
 			text, st = a.runnerFile(name)
 		} else {
 			name, text, st = a.findUp(d, "justfile", "Justfile", ".justfile", "JUSTFILE")
@@ -66,8 +66,8 @@ func (a *analyzer) justCmd(inv *invocation) {
 		}
 		jf := parseJustfile(text)
 		runDir := name[:strings.LastIndexByte(name, '/')]
-		if dir != nil && dir.static() {
-			runDir = cleanJoin(d, dir.s)
+		if dir != nil && dir.Static() {
+			runDir = cleanJoin(d, dir.Text)
 		}
 		var goals []string
 		for _, w := range words {

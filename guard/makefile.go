@@ -9,24 +9,24 @@ import (
 
 // makeCmd judges `make [options] [VAR=value] [targets]`: the recipes of the
 // goals and of everything they depend on, read from the makefile.
-func (a *analyzer) makeCmd(inv *invocation) {
-	var files []arg
-	var dir *arg
+func (a *analyzer) makeCmd(inv *Invocation) {
+	var files []Word
+	var dir *Word
 	var goals []string
 	vars := map[string]string{}
 	dry := false
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if !x.static() {
-			if i > 0 && (args[i-1].s == "-f" || args[i-1].s == "-C") {
+		if !x.Static() {
+			if i > 0 && (args[i-1].Text == "-f" || args[i-1].Text == "-C") {
 				continue
 			}
-			a.judge(inv, effect.HiddenCode{By: "make", What: x.show(), Why: effect.RunnerArgument})
+			a.judge(inv, effect.HiddenCode{By: "make", What: x.Show(), Why: effect.RunnerArgument})
 			return
 		}
-		s := x.s
-		value := func() *arg {
+		s := x.Text
+		value := func() *Word {
 			if i+1 < len(args) {
 				i++
 				return &args[i]
@@ -40,21 +40,21 @@ func (a *analyzer) makeCmd(inv *invocation) {
 			}
 		case strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--makefile="):
 			_, v, _ := strings.Cut(s, "=")
-			files = append(files, arg{s: v, src: v})
+			files = append(files, Word{Text: v, Src: v})
 		case strings.HasPrefix(s, "-f") && len(s) > 2:
-			files = append(files, arg{s: s[2:], src: s[2:]})
+			files = append(files, Word{Text: s[2:], Src: s[2:]})
 		case s == "-C" || s == "--directory":
 			dir = value()
 		case strings.HasPrefix(s, "--directory="):
 			v := strings.TrimPrefix(s, "--directory=")
-			dir = &arg{s: v, src: v}
+			dir = &Word{Text: v, Src: v}
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			dir = &arg{s: s[2:], src: s[2:]}
+			dir = &Word{Text: s[2:], Src: s[2:]}
 		case s == "-I" || s == "-o" || s == "-W" || s == "-l" || s == "--include-dir" || s == "--old-file" || s == "--what-if" ||
 			s == "--assume-old" || s == "--assume-new" || s == "--new-file" || s == "-E" || s == "--eval":
 			value()
 		case s == "-j" || s == "--jobs":
-			if i+1 < len(args) && strings.Trim(args[i+1].s, "0123456789") == "" {
+			if i+1 < len(args) && strings.Trim(args[i+1].Text, "0123456789") == "" {
 				i++
 			}
 		case s == "-n" || s == "--dry-run" || s == "--just-print" || s == "--recon" || s == "-q" || s == "--question":
@@ -77,7 +77,7 @@ func (a *analyzer) makeCmd(inv *invocation) {
 	}
 }
 
-func (a *analyzer) makeIn(inv *invocation, dir string, files []arg, goals []string, vars map[string]string, dry bool) {
+func (a *analyzer) makeIn(inv *Invocation, dir string, files []Word, goals []string, vars map[string]string, dry bool) {
 	var mf *makefile
 	var name string
 	if len(files) == 0 {
@@ -100,18 +100,18 @@ func (a *analyzer) makeIn(inv *invocation, dir string, files []arg, goals []stri
 	} else {
 		mf = &makefile{vars: map[string]string{}, rules: map[string]*makeRule{}}
 		for _, f := range files {
-			if f.s == "-" {
+			if f.Text == "-" {
 				// The makefile is standard input: judged from its text
 				// when known (a pipe of literal text, a here-document).
-				if inv.in == nil || inv.in.dynamic || inv.in.subst || inv.in.net {
+				if inv.Stdin == nil || inv.Stdin.Dynamic || inv.Stdin.Subst || inv.Stdin.Net {
 					a.judge(inv, effect.HiddenCode{By: "make", What: "standard input", Why: effect.RunnerInput})
 					return
 				}
 				name = "standard input"
-				mf.parse(inv.in.text)
+				mf.parse(inv.Stdin.Text)
 				continue
 			}
-			p := cleanJoin(dir, f.s)
+			p := cleanJoin(dir, f.Text)
 			text, st := a.runnerFile(p)
 			switch st {
 			case fileMissing:

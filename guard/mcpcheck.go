@@ -54,7 +54,7 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		where = "MCP server " + n.Server + " of plugin " + n.Plugin + ", tool " + n.Tool
 	}
 	a := e.newAnalyzer(env)
-	inv := &invocation{name: where, argv: []arg{{s: tool}}, st: a.initialState()}
+	inv := &Invocation{Name: where, Argv: []Word{{Text: tool}}, State: a.initialState()}
 	var subs []Decision
 
 	// Arguments first: what they do can raise the access the call needs.

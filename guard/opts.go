@@ -2,40 +2,40 @@ package guard
 
 import "strings"
 
-// optSpec describes a command's options well enough to split them from
+// Spec describes a command's options well enough to split them from
 // operands: which short and long options take a value.
-type optSpec struct {
-	short      string          // short options that take a value, e.g. "ou"
-	long       map[string]bool // long options (without "--") that take a value
-	optionalLS map[string]bool // long options whose value is optional and must be attached (--opt=value)
-	// optionalShort are short options whose value is optional and must be
+type Spec struct {
+	Short        string          // short options that take a value, e.g. "ou"
+	Long         map[string]bool // long options (without "--") that take a value
+	OptionalLong map[string]bool // long options whose value is optional and must be attached (--opt=value)
+	// OptionalShort are short options whose value is optional and must be
 	// attached (GNU xargs -i[R], -l[N], -e[EOF]): -i rm never takes rm.
-	optionalShort string
-	// stop makes the first operand end option parsing, as POSIX getopt
+	OptionalShort string
+	// Stop makes the first operand end option parsing, as POSIX getopt
 	// does: everything after it belongs to the wrapped command.
-	stop bool
+	Stop bool
 }
 
-// opt is one parsed option.
-type opt struct {
-	name     string // "f" for -f, "force" for --force
-	long     bool
-	value    arg
-	hasValue bool
+// Opt is one parsed option.
+type Opt struct {
+	Name     string // "f" for -f, "force" for --force
+	Long     bool
+	Value    Word
+	HasValue bool
 }
 
-// parsed is a command line split into options and operands.
-type parsed struct {
-	opts     []opt
-	operands []arg
-	rest     []arg // with stop: the operand that stopped parsing and everything after it
-	dashdash bool  // "--" was seen
+// Parsed is a command line split into options and operands.
+type Parsed struct {
+	Opts     []Opt
+	Operands []Word
+	Rest     []Word // with stop: the operand that stopped parsing and everything after it
+	DashDash bool   // "--" was seen
 }
 
-func (p parsed) has(names ...string) bool {
-	for _, o := range p.opts {
+func (p Parsed) Has(names ...string) bool {
+	for _, o := range p.Opts {
 		for _, n := range names {
-			if o.name == n {
+			if o.Name == n {
 				return true
 			}
 		}
@@ -43,134 +43,134 @@ func (p parsed) has(names ...string) bool {
 	return false
 }
 
-func (p parsed) value(names ...string) (arg, bool) {
-	for i := len(p.opts) - 1; i >= 0; i-- {
-		o := p.opts[i]
+func (p Parsed) Value(names ...string) (Word, bool) {
+	for i := len(p.Opts) - 1; i >= 0; i-- {
+		o := p.Opts[i]
 		for _, n := range names {
-			if o.name == n && o.hasValue {
-				return o.value, true
+			if o.Name == n && o.HasValue {
+				return o.Value, true
 			}
 		}
 	}
-	return arg{}, false
+	return Word{}, false
 }
 
-func (p parsed) values(names ...string) []arg {
-	var out []arg
-	for _, o := range p.opts {
+func (p Parsed) Values(names ...string) []Word {
+	var out []Word
+	for _, o := range p.Opts {
 		for _, n := range names {
-			if o.name == n && o.hasValue {
-				out = append(out, o.value)
+			if o.Name == n && o.HasValue {
+				out = append(out, o.Value)
 			}
 		}
 	}
 	return out
 }
 
-// dynamicOption reports whether an argument that may hold options is only
+// DynamicOption reports whether an argument that may hold options is only
 // known at run time.
-func (p parsed) dynamicOption() bool {
-	for _, o := range p.opts {
-		if o.name == "?" {
+func (p Parsed) DynamicOption() bool {
+	for _, o := range p.Opts {
+		if o.Name == "?" {
 			return true
 		}
 	}
 	return false
 }
 
-// parseOpts splits args by spec. A dynamic argument in option position is
+// ParseOpts splits args by spec. A dynamic argument in option position is
 // recorded as the option "?" (it could be any option) and as an operand.
-func parseOpts(args []arg, spec optSpec) parsed {
-	var p parsed
+func ParseOpts(args []Word, spec Spec) Parsed {
+	var p Parsed
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if p.dashdash {
-			p.operands = append(p.operands, x)
+		if p.DashDash {
+			p.Operands = append(p.Operands, x)
 			continue
 		}
-		if x.dynamic && !mayBeOption(x) {
+		if x.Dynamic && !MayBeOption(x) {
 			// HEAD:$branch: unknown, but an operand, not an option.
-			if spec.stop {
-				p.rest = args[i:]
+			if spec.Stop {
+				p.Rest = args[i:]
 				return p
 			}
-			p.operands = append(p.operands, x)
+			p.Operands = append(p.Operands, x)
 			continue
 		}
-		if x.dynamic && mayBeOption(x) || x.glob && strings.HasPrefix(x.s, "-") && strings.ContainsAny(strings.SplitN(x.s, "=", 2)[0], "*?[") {
+		if x.Dynamic && MayBeOption(x) || x.Glob && strings.HasPrefix(x.Text, "-") && strings.ContainsAny(strings.SplitN(x.Text, "=", 2)[0], "*?[") {
 			// An unknown word, or a pattern that may expand to options, may
 			// be any option, or the command that follows them.
-			p.opts = append(p.opts, opt{name: "?", value: x})
-			if spec.stop {
-				p.rest = args[i:]
+			p.Opts = append(p.Opts, Opt{Name: "?", Value: x})
+			if spec.Stop {
+				p.Rest = args[i:]
 				return p
 			}
-			p.operands = append(p.operands, x)
+			p.Operands = append(p.Operands, x)
 			continue
 		}
-		s := x.s
+		s := x.Text
 		switch {
 		case s == "--":
-			p.dashdash = true
-			if spec.stop {
-				p.rest = args[i+1:]
+			p.DashDash = true
+			if spec.Stop {
+				p.Rest = args[i+1:]
 				return p
 			}
 		case strings.HasPrefix(s, "--"):
 			name, val, eq := strings.Cut(s[2:], "=")
-			o := opt{name: name, long: true}
+			o := Opt{Name: name, Long: true}
 			if eq {
-				o.value, o.hasValue = arg{s: val, src: x.src}, true
-			} else if spec.long[name] && !spec.optionalLS[name] && i+1 < len(args) {
+				o.Value, o.HasValue = Word{Text: val, Src: x.Src}, true
+			} else if spec.Long[name] && !spec.OptionalLong[name] && i+1 < len(args) {
 				i++
-				o.value, o.hasValue = args[i], true
+				o.Value, o.HasValue = args[i], true
 			}
-			p.opts = append(p.opts, o)
+			p.Opts = append(p.Opts, o)
 		case len(s) > 1 && s[0] == '-':
 			for j := 1; j < len(s); j++ {
 				c := s[j : j+1]
-				if strings.Contains(spec.optionalShort, c) {
-					o := opt{name: c}
+				if strings.Contains(spec.OptionalShort, c) {
+					o := Opt{Name: c}
 					if j+1 < len(s) {
-						o.value, o.hasValue = arg{s: s[j+1:], src: x.src}, true
+						o.Value, o.HasValue = Word{Text: s[j+1:], Src: x.Src}, true
 					}
-					p.opts = append(p.opts, o)
+					p.Opts = append(p.Opts, o)
 					break
 				}
-				if strings.Contains(spec.short, c) {
-					o := opt{name: c, hasValue: true}
+				if strings.Contains(spec.Short, c) {
+					o := Opt{Name: c, HasValue: true}
 					if j+1 < len(s) {
-						o.value = arg{s: s[j+1:], src: x.src}
+						o.Value = Word{Text: s[j+1:], Src: x.Src}
 					} else if i+1 < len(args) {
 						i++
-						o.value = args[i]
+						o.Value = args[i]
 					} else {
-						o.hasValue = false
+						o.HasValue = false
 					}
-					p.opts = append(p.opts, o)
+					p.Opts = append(p.Opts, o)
 					break
 				}
-				p.opts = append(p.opts, opt{name: c})
+				p.Opts = append(p.Opts, Opt{Name: c})
 			}
 		default:
-			if spec.stop {
-				p.rest = args[i:]
+			if spec.Stop {
+				p.Rest = args[i:]
 				return p
 			}
-			p.operands = append(p.operands, x)
+			p.Operands = append(p.Operands, x)
 		}
 	}
 	return p
 }
 
-// mayBeOption reports whether an unknown word can expand to an option: it
+// MayBeOption reports whether an unknown word can expand to an option: it
 // can unless it starts with known text other than "-" (HEAD:$branch).
-func mayBeOption(x arg) bool {
-	t := x.template()
-	return t == "" || strings.HasPrefix(t, unknownMark) || strings.HasPrefix(t, "-")
+func MayBeOption(x Word) bool {
+	t := x.Template()
+	return t == "" || strings.HasPrefix(t, UnknownMark) || strings.HasPrefix(t, "-")
 }
 
-func longs(names ...string) map[string]bool {
+func Longs(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true

@@ -10,29 +10,29 @@ import (
 // reach the shell: `do shell script "rm -rf ~"` and
 // `app.doShellScript("rm -rf ~")`. Their literal shell text is judged as if
 // typed; shell text built at run time is denied.
-func (a *analyzer) osascript(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "els", stop: true})
-	lines := p.values("e")
+func (a *analyzer) osascript(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "els", Stop: true})
+	lines := p.Values("e")
 	if len(lines) == 0 {
-		for _, x := range p.rest[:min(len(p.rest), 1)] {
+		for _, x := range p.Rest[:min(len(p.Rest), 1)] {
 			a.readPath(inv, x) // the script file
 		}
 		return
 	}
 	var text []string
 	for _, l := range lines {
-		if l.dynamic {
-			a.judge(inv, effect.HiddenCode{By: "osascript", What: l.show(), Why: effect.AppleScript})
+		if l.Dynamic {
+			a.judge(inv, effect.HiddenCode{By: "osascript", What: l.Show(), Why: effect.AppleScript})
 			return
 		}
-		text = append(text, l.s)
+		text = append(text, l.Text)
 	}
 	for _, sh := range appleShellText(strings.Join(text, "\n")) {
 		if !sh.literal {
 			a.judge(inv, effect.HiddenCode{By: "osascript", Why: effect.AppleShell})
 			continue
 		}
-		a.script(sh.text, inv.st.clone(), nil)
+		a.script(sh.text, inv.State.Clone(), nil)
 	}
 }
 

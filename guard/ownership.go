@@ -50,8 +50,8 @@ func (a *analyzer) remoteRefName(g *gitCtx, src, dst string, op swarm.RefOp) str
 		return "refs/" + dst
 	case op == swarm.RefUpdate && strings.HasPrefix(src, "refs/tags/"):
 		return "refs/tags/" + dst // git names the destination like the source
-	case op == swarm.RefUpdate && a.env.Repo != nil && len(g.inv.st.cwds) > 0 && src != "HEAD" && src != "@" && !looksLikeCommit(src) &&
-		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.env.Repo.HasBranch(g.inv.st.cwds[0], src):
+	case op == swarm.RefUpdate && a.env.Repo != nil && len(g.inv.State.Cwds) > 0 && src != "HEAD" && src != "@" && !looksLikeCommit(src) &&
+		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.env.Repo.HasBranch(g.inv.State.Cwds[0], src):
 		// "git push origin v1.0" or "v1.0:v1.0": a source that is no local
 		// branch is a tag. (A commit id may update an existing remote
 		// branch, so it stays a branch push.)
@@ -81,13 +81,13 @@ var worktreeChangingGit = map[string]bool{
 
 // gitInForeignWorktree: a git command that changes a worktree, run in
 // another agent's worktree (git -C, cd, --work-tree).
-func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
+func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []Word) {
 	if !worktreeChangingGit[sub] {
 		return
 	}
 	switch sub {
 	case "stash":
-		if len(args) > 0 && (args[0].s == "list" || args[0].s == "show") {
+		if len(args) > 0 && (args[0].Text == "list" || args[0].Text == "show") {
 			return
 		}
 	case "apply":
@@ -95,20 +95,20 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
 			return
 		}
 	case "submodule":
-		if len(args) == 0 || args[0].s == "status" || args[0].s == "summary" || args[0].s == "foreach" {
+		if len(args) == 0 || args[0].Text == "status" || args[0].Text == "summary" || args[0].Text == "foreach" {
 			return // foreach's command is judged on its own
 		}
 	case "bisect":
-		if len(args) > 0 && (args[0].s == "log" || args[0].s == "visualize" || args[0].s == "view") {
+		if len(args) > 0 && (args[0].Text == "log" || args[0].Text == "visualize" || args[0].Text == "view") {
 			return
 		}
 	}
-	dirs := append([]string(nil), g.inv.st.cwds...)
-	if g.workTree.static() && g.workTree.s != "" && len(g.inv.st.cwds) > 0 {
-		dirs = []string{cleanJoin(g.inv.st.cwds[0], g.workTree.s)}
+	dirs := append([]string(nil), g.inv.State.Cwds...)
+	if g.workTree.Static() && g.workTree.Text != "" && len(g.inv.State.Cwds) > 0 {
+		dirs = []string{cleanJoin(g.inv.State.Cwds[0], g.workTree.Text)}
 	}
-	unknown := g.inv.st.cwdUnknown && !(g.workTree.static() && g.workTree.s != "") || g.workTree.dynamic || g.gitDir.dynamic
-	w := effect.WorkIn{Tool: "git " + sub, Dynamic: unknown && !g.inv.st.remote}
+	unknown := g.inv.State.CwdUnknown && !(g.workTree.Static() && g.workTree.Text != "") || g.workTree.Dynamic || g.gitDir.Dynamic
+	w := effect.WorkIn{Tool: "git " + sub, Dynamic: unknown && !g.inv.State.Remote}
 	for _, d := range dirs {
 		wd := effect.WorkDir{Path: d}
 		if root, ok := a.sameRepoCheckout(a.resolve(d)); ok && !a.underRoot(a.resolve(d)) {
@@ -121,7 +121,7 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []arg) {
 
 // worktreePrune: git worktree prune drops the records of worktrees whose
 // directory is missing right now, other agents' included.
-func (a *analyzer) worktreePrune(inv *invocation, args []arg) {
+func (a *analyzer) worktreePrune(inv *Invocation, args []Word) {
 	if hasAnyFlag(args, "-n", "--dry-run") {
 		return
 	}
@@ -169,13 +169,13 @@ func looksLikeCommit(s string) bool {
 // ignoreOtherWorktrees: git checkout/switch --ignore-other-worktrees checks
 // out a branch another worktree has checked out; the commits made here
 // would then move that agent's branch under it.
-func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []arg) {
+func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []Word) {
 	if !hasAnyFlag(args, "--ignore-other-worktrees") {
 		return
 	}
 	for _, x := range args {
-		if x.static() && !strings.HasPrefix(x.s, "-") {
-			a.branchChange(g.inv, effect.BranchChange{Op: effect.CheckoutIgnoreOther, Branch: x.s})
+		if x.Static() && !strings.HasPrefix(x.Text, "-") {
+			a.branchChange(g.inv, effect.BranchChange{Op: effect.CheckoutIgnoreOther, Branch: x.Text})
 			return
 		}
 	}
@@ -187,11 +187,11 @@ func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []arg) {
 // (a scratch repository under the temp dir, a test fixture) is not about
 // the swarm's branches.
 func (a *analyzer) inSwarmRepo(g *gitCtx) bool {
-	st := g.inv.st
-	if st.remote || st.cwdUnknown || len(st.cwds) == 0 || g.gitDir.s != "" || g.gitDir.dynamic || a.env.Root == "" {
+	st := g.inv.State
+	if st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || g.gitDir.Text != "" || g.gitDir.Dynamic || a.env.Root == "" {
 		return true
 	}
-	for _, c := range st.cwds {
+	for _, c := range st.Cwds {
 		d := a.resolve(c)
 		if a.underRoot(d) {
 			return true

@@ -25,29 +25,29 @@ type pkgRequest struct {
 }
 
 var npmValueOpts = sync.OnceValue(func() map[string]bool {
-	return longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
+	return Longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
 		"loglevel", "install-strategy", "before", "cpu", "os", "libc", "access", "otp", "scope", "cwd", "dir", "C", "filter", "F", "package", "p", "call", "c")
 })
 
 var pipValueOpts = sync.OnceValue(func() map[string]bool {
-	return longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
+	return Longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
 		"prefix", "root", "src", "upgrade-strategy", "platform", "python-version", "implementation", "abi", "only-binary", "no-binary",
 		"progress-bar", "log", "cache-dir", "trusted-host", "proxy", "retries", "timeout", "exists-action", "cert", "client-cert",
 		"config-settings", "C", "global-option", "report", "python", "group", "optional", "extra", "index", "default-index", "branch",
 		"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
 })
 
-func (a *analyzer) packageManager(inv *invocation) {
+func (a *analyzer) packageManager(inv *Invocation) {
 	defer a.packageRuns(inv)
 	for _, r := range a.packageRequests(inv) {
-		a.judge(inv, r.effect(inv.name))
+		a.judge(inv, r.effect(inv.Name))
 	}
 }
 
 // reportPackages hands an install of names to the package-install rule
 // (guard/rules/package_install.go), which holds the allowlist check.
-func (a *analyzer) reportPackages(inv *invocation, eco string, names []string, hint string) {
-	a.judge(inv, pkgRequest{eco: eco, names: names, hint: hint}.effect(inv.name))
+func (a *analyzer) reportPackages(inv *Invocation, eco string, names []string, hint string) {
+	a.judge(inv, pkgRequest{eco: eco, names: names, hint: hint}.effect(inv.Name))
 }
 
 // effect is the install r describes, run by the command named by.
@@ -64,61 +64,61 @@ func (r pkgRequest) effect(by string) effect.PackageInstall {
 
 // packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
 // exec/dlx and bunx run after fetching: npx rimraf ~ deletes the home dir.
-func (a *analyzer) packageRuns(inv *invocation) {
-	args := inv.args()
-	switch inv.name {
+func (a *analyzer) packageRuns(inv *Invocation) {
+	args := inv.Args()
+	switch inv.Name {
 	case "npx", "pnpx", "bunx":
-		a.npxRun(inv, args, inv.name)
+		a.npxRun(inv, args, inv.Name)
 	case "go":
 		a.goOutput(inv)
 	case "npm", "pnpm", "yarn", "bun":
 		sub, rest := splitSub(args, npmValueOpts())
 		switch {
-		case inv.name == "npm" && (sub == "exec" || sub == "x"),
-			inv.name == "pnpm" && sub == "dlx", inv.name == "yarn" && sub == "dlx", inv.name == "bun" && sub == "x":
-			a.npxRun(inv, rest, inv.name+" "+sub)
-		case sub == "exec" && inv.name != "npm":
-			a.reinvoke(inv, rest, inv.name+" exec")
-		case inv.name == "yarn" && sub == "workspace" && len(rest) > 1:
-			a.reinvoke(inv, append([]arg{{s: "yarn"}}, rest[1:]...), "yarn workspace")
+		case inv.Name == "npm" && (sub == "exec" || sub == "x"),
+			inv.Name == "pnpm" && sub == "dlx", inv.Name == "yarn" && sub == "dlx", inv.Name == "bun" && sub == "x":
+			a.npxRun(inv, rest, inv.Name+" "+sub)
+		case sub == "exec" && inv.Name != "npm":
+			a.reinvoke(inv, rest, inv.Name+" exec")
+		case inv.Name == "yarn" && sub == "workspace" && len(rest) > 1:
+			a.reinvoke(inv, append([]Word{{Text: "yarn"}}, rest[1:]...), "yarn workspace")
 		}
 	}
 }
 
 // splitSub returns the subcommand (the first operand) and what follows it.
-func splitSub(args []arg, valueOpts map[string]bool) (string, []arg) {
+func splitSub(args []Word, valueOpts map[string]bool) (string, []Word) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if x.dynamic {
+		if x.Dynamic {
 			return "?", args[i:]
 		}
-		if strings.HasPrefix(x.s, "-") {
-			name := strings.TrimLeft(x.s, "-")
+		if strings.HasPrefix(x.Text, "-") {
+			name := strings.TrimLeft(x.Text, "-")
 			if !strings.Contains(name, "=") && valueOpts[name] {
 				i++
 			}
 			continue
 		}
-		return x.s, args[i+1:]
+		return x.Text, args[i+1:]
 	}
 	return "", nil
 }
 
 // operandsOf returns the operands of args, skipping options and their values.
-func operandsOf(args []arg, valueOpts map[string]bool) []arg {
-	var out []arg
+func operandsOf(args []Word, valueOpts map[string]bool) []Word {
+	var out []Word
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if x.dynamic {
+		if x.Dynamic {
 			out = append(out, x)
 			continue
 		}
-		if x.s == "--" {
+		if x.Text == "--" {
 			out = append(out, args[i+1:]...)
 			break
 		}
-		if strings.HasPrefix(x.s, "-") && x.s != "-" {
-			name := strings.TrimLeft(x.s, "-")
+		if strings.HasPrefix(x.Text, "-") && x.Text != "-" {
+			name := strings.TrimLeft(x.Text, "-")
 			if !strings.Contains(name, "=") && valueOpts[name] {
 				i++
 			}
@@ -129,28 +129,28 @@ func operandsOf(args []arg, valueOpts map[string]bool) []arg {
 	return out
 }
 
-func optValues(args []arg, names ...string) []arg {
-	var out []arg
+func optValues(args []Word, names ...string) []Word {
+	var out []Word
 	for i, x := range args {
 		for _, n := range names {
 			flag := "--" + n
 			if len(n) == 1 {
 				flag = "-" + n
 			}
-			if x.s == flag && i+1 < len(args) {
+			if x.Text == flag && i+1 < len(args) {
 				out = append(out, args[i+1])
-			} else if v, ok := strings.CutPrefix(x.s, flag+"="); ok {
-				out = append(out, arg{s: v, src: x.src})
+			} else if v, ok := strings.CutPrefix(x.Text, flag+"="); ok {
+				out = append(out, Word{Text: v, Src: x.Src})
 			}
 		}
 	}
 	return out
 }
 
-func hasFlag(args []arg, flags ...string) bool {
+func hasFlag(args []Word, flags ...string) bool {
 	for _, x := range args {
 		for _, f := range flags {
-			if x.s == f {
+			if x.Text == f {
 				return true
 			}
 		}
@@ -158,16 +158,16 @@ func hasFlag(args []arg, flags ...string) bool {
 	return false
 }
 
-func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
-	args := inv.args()
-	names := func(eco string, ops []arg, clean func(string) (string, bool)) []string {
+func (a *analyzer) packageRequests(inv *Invocation) []pkgRequest {
+	args := inv.Args()
+	names := func(eco string, ops []Word, clean func(string) (string, bool)) []string {
 		var out []string
 		for _, x := range ops {
-			if x.dynamic {
-				out = append(out, x.show())
+			if x.Dynamic {
+				out = append(out, x.Show())
 				continue
 			}
-			if n, ok := clean(x.s); ok {
+			if n, ok := clean(x.Text); ok {
 				out = append(out, n)
 			}
 		}
@@ -179,7 +179,7 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 		}
 		return []pkgRequest{{eco: eco, names: ns, hint: hint}}
 	}
-	switch inv.name {
+	switch inv.Name {
 	case "npm":
 		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
@@ -220,9 +220,9 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
 		case "add", "a":
-			return req("npm", inv.name+" install", names("npm", operandsOf(rest, npmValueOpts()), npmName))
+			return req("npm", inv.Name+" install", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "install", "i":
-			return req("npm", inv.name+" install without package names", names("npm", operandsOf(rest, npmValueOpts()), npmName))
+			return req("npm", inv.Name+" install without package names", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "dlx", "x":
 			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
@@ -267,7 +267,7 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 			sub, rest = splitSub(rest, pipValueOpts())
 		}
 		if sub == "add" {
-			return req("pip", inv.name+" install", a.pipNames(rest))
+			return req("pip", inv.Name+" install", a.pipNames(rest))
 		}
 	case "pipx":
 		sub, rest := splitSub(args, pipValueOpts())
@@ -286,28 +286,28 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 	case "conda", "mamba", "micromamba":
 		sub, rest := splitSub(args, pipValueOpts())
 		if sub == "install" || sub == "create" {
-			return req("pip", inv.name+" env update --file environment.yml", names("pip", operandsOf(rest, pipValueOpts()), pyName))
+			return req("pip", inv.Name+" env update --file environment.yml", names("pip", operandsOf(rest, pipValueOpts()), pyName))
 		}
 	case "go":
 		return a.goRequests(args)
 	case "composer":
-		sub, rest := splitSub(args, longs("working-dir", "d"))
+		sub, rest := splitSub(args, Longs("working-dir", "d"))
 		if sub == "require" || sub == "global" {
 			return req("other", "composer install (dependencies from composer.json)", prefixed("composer", names("other", operandsOf(rest, nil), plainComposer)))
 		}
 	case "dotnet":
-		if len(args) >= 3 && args[0].s == "add" {
+		if len(args) >= 3 && args[0].Text == "add" {
 			for i, x := range args[1:] {
-				if x.s == "package" && i+2 < len(args) {
+				if x.Text == "package" && i+2 < len(args) {
 					return req("other", "dotnet restore (packages from the project file)", prefixed("dotnet", names("other", args[i+2:i+3], plainName)))
 				}
 			}
 		}
-		if len(args) >= 2 && args[0].s == "tool" && (args[1].s == "install" || args[1].s == "update") {
-			return req("other", "dotnet tool restore", prefixed("dotnet", names("other", operandsOf(args[2:], longs("version", "add-source", "configfile", "tool-path", "framework")), plainName)))
+		if len(args) >= 2 && args[0].Text == "tool" && (args[1].Text == "install" || args[1].Text == "update") {
+			return req("other", "dotnet tool restore", prefixed("dotnet", names("other", operandsOf(args[2:], Longs("version", "add-source", "configfile", "tool-path", "framework")), plainName)))
 		}
 	case "cpanm", "cpan":
-		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.name, names("other", operandsOf(args, longs("l", "local-lib", "L", "mirror")), plainName)))
+		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.Name, names("other", operandsOf(args, Longs("l", "local-lib", "L", "mirror")), plainName)))
 	case "cargo":
 		sub, rest := splitSub(args, cargoValueOpts())
 		switch sub {
@@ -317,7 +317,7 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 			}
 			ns := names("cargo", operandsOf(rest, cargoValueOpts()), plainName)
 			for _, g := range optValues(rest, "git") {
-				ns = append(ns, g.show())
+				ns = append(ns, g.Show())
 			}
 			if len(optValues(rest, "path")) > 0 && len(ns) == 0 {
 				return nil
@@ -335,31 +335,31 @@ func (a *analyzer) packageRequests(inv *invocation) []pkgRequest {
 			return req("gem", "bundle install", names("gem", operandsOf(rest, gemValueOpts()), plainName))
 		}
 	default:
-		return a.systemRequests(inv.name, args)
+		return a.systemRequests(inv.Name, args)
 	}
 	return nil
 }
 
 var (
 	goValueOpts = sync.OnceValue(func() map[string]bool {
-		return longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
+		return Longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
 	})
 	cargoValueOpts = sync.OnceValue(func() map[string]bool {
-		return longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
+		return Longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
 			"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
 	})
 	gemValueOpts = sync.OnceValue(func() map[string]bool {
-		return longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
+		return Longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
 			"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
 	})
 	systemValueOpts = sync.OnceValue(func() map[string]bool {
-		return longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
+		return Longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
 			"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "appdir", "channel")
 	})
 )
 
-func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
-	var ops []arg
+func (a *analyzer) systemRequests(tool string, args []Word) []pkgRequest {
+	var ops []Word
 	switch tool {
 	case "apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "port", "snap":
 		sub, rest := splitSub(args, systemValueOpts())
@@ -382,7 +382,7 @@ func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
 	case "pacman":
 		sync := false
 		for _, x := range args {
-			if strings.HasPrefix(x.s, "-S") || x.s == "--sync" {
+			if strings.HasPrefix(x.Text, "-S") || x.Text == "--sync" {
 				sync = true
 			}
 		}
@@ -400,14 +400,14 @@ func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
 	}
 	var ns []string
 	for _, x := range ops {
-		if x.dynamic {
-			ns = append(ns, x.show())
+		if x.Dynamic {
+			ns = append(ns, x.Show())
 			continue
 		}
-		if isLocalPath(x.s) {
+		if isLocalPath(x.Text) {
 			continue
 		}
-		ns = append(ns, x.s)
+		ns = append(ns, x.Text)
 	}
 	if len(ns) == 0 {
 		return nil
@@ -415,20 +415,20 @@ func (a *analyzer) systemRequests(tool string, args []arg) []pkgRequest {
 	return []pkgRequest{{eco: "system", names: ns}}
 }
 
-func (a *analyzer) goRequests(args []arg) []pkgRequest {
+func (a *analyzer) goRequests(args []Word) []pkgRequest {
 	if len(args) == 0 {
 		return nil
 	}
-	sub, rest := args[0].s, args[1:]
+	sub, rest := args[0].Text, args[1:]
 	var ns []string
 	switch sub {
 	case "get":
 		for _, x := range operandsOf(rest, goValueOpts()) {
-			if x.dynamic {
-				ns = append(ns, x.show())
+			if x.Dynamic {
+				ns = append(ns, x.Show())
 				continue
 			}
-			name, ver, _ := strings.Cut(x.s, "@")
+			name, ver, _ := strings.Cut(x.Text, "@")
 			if ver == "none" || isLocalPath(name) || name == "all" || name == "" {
 				continue
 			}
@@ -440,7 +440,7 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 			ops = ops[:1] // the rest are the program's arguments
 		}
 		for _, x := range ops {
-			name, _, versioned := strings.Cut(x.s, "@")
+			name, _, versioned := strings.Cut(x.Text, "@")
 			if versioned && !isLocalPath(name) {
 				ns = append(ns, name)
 			}
@@ -455,10 +455,10 @@ func (a *analyzer) goRequests(args []arg) []pkgRequest {
 // npxNames returns the packages npx/npm exec would download: those named
 // with --package, a version (x@1), or forced with --yes. A bare `npx tool`
 // runs the project's own installed binary: that is local.
-func (a *analyzer) npxNames(args []arg) (fetched []string, local string) {
+func (a *analyzer) npxNames(args []Word) (fetched []string, local string) {
 	var ns []string
 	for _, p := range optValues(args, "p", "package") {
-		if n, ok := npmName(p.s); ok {
+		if n, ok := npmName(p.Text); ok {
 			ns = append(ns, n)
 		}
 	}
@@ -470,14 +470,14 @@ func (a *analyzer) npxNames(args []arg) (fetched []string, local string) {
 		return nil, ""
 	}
 	first := ops[0]
-	if first.dynamic {
-		return []string{first.show()}, ""
+	if first.Dynamic {
+		return []string{first.Show()}, ""
 	}
-	name, ok := npmName(first.s)
+	name, ok := npmName(first.Text)
 	if !ok {
 		return nil, ""
 	}
-	versioned := strings.LastIndex(first.s, "@") > 0
+	versioned := strings.LastIndex(first.Text, "@") > 0
 	if versioned || hasFlag(args, "-y", "--yes") || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
 		return []string{name}, ""
 	}
@@ -495,7 +495,7 @@ func (a *analyzer) npxNames(args []arg) (fetched []string, local string) {
 
 // npxRequest is what npx (npm exec, bunx) fetches, or the project's own
 // installed tool it runs instead.
-func (a *analyzer) npxRequest(args []arg) []pkgRequest {
+func (a *analyzer) npxRequest(args []Word) []pkgRequest {
 	ns, local := a.npxNames(args)
 	if len(ns) == 0 && local == "" {
 		return nil
@@ -598,39 +598,39 @@ func plainName(s string) (string, bool) {
 	return name, name != ""
 }
 
-func (a *analyzer) pipNames(rest []arg) []string {
+func (a *analyzer) pipNames(rest []Word) []string {
 	var out []string
 	for _, r := range optValues(rest, "r", "requirement", "c", "constraint") {
-		if r.proc {
-			out = append(out, r.show()) // requirements made up on the spot
+		if r.Proc {
+			out = append(out, r.Show()) // requirements made up on the spot
 		}
 	}
 	for _, e := range optValues(rest, "e", "editable") {
-		if n, ok := pyName(e.s); ok {
+		if n, ok := pyName(e.Text); ok {
 			out = append(out, n)
 		}
 	}
 	for _, x := range operandsOf(rest, pipValueOpts()) {
-		if x.dynamic {
-			out = append(out, x.show())
+		if x.Dynamic {
+			out = append(out, x.Show())
 			continue
 		}
-		if n, ok := pyName(x.s); ok {
+		if n, ok := pyName(x.Text); ok {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-func firstName(args []arg, valueOpts map[string]bool, clean func(string) (string, bool)) []string {
+func firstName(args []Word, valueOpts map[string]bool, clean func(string) (string, bool)) []string {
 	ops := operandsOf(args, valueOpts)
 	if len(ops) == 0 {
 		return nil
 	}
-	if ops[0].dynamic {
-		return []string{ops[0].show()}
+	if ops[0].Dynamic {
+		return []string{ops[0].Show()}
 	}
-	if n, ok := clean(ops[0].s); ok {
+	if n, ok := clean(ops[0].Text); ok {
 		return []string{n}
 	}
 	return nil

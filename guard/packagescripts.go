@@ -12,46 +12,46 @@ import (
 // `npm run NAME` (and npm test, yarn build, pnpm NAME, bun run NAME ...)
 // runs, with their pre and post scripts, and the project's own install
 // lifecycle scripts when the project is installed.
-func (a *analyzer) packageScripts(inv *invocation) {
-	var dir *arg
-	var words []arg
+func (a *analyzer) packageScripts(inv *Invocation) {
+	var dir *Word
+	var words []Word
 	ignoreScripts := false // --ignore-scripts: no lifecycle, pre or post scripts
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if x.static() && (x.s == "--ignore-scripts" || x.s == "--ignore-scripts=true") {
+		if x.Static() && (x.Text == "--ignore-scripts" || x.Text == "--ignore-scripts=true") {
 			ignoreScripts = true
 			continue
 		}
-		if x.static() && (x.s == "--prefix" || x.s == "-C" || x.s == "--cwd" || x.s == "--dir") && i+1 < len(args) {
+		if x.Static() && (x.Text == "--prefix" || x.Text == "-C" || x.Text == "--cwd" || x.Text == "--dir") && i+1 < len(args) {
 			dir = &args[i+1]
 			i++
 			continue
 		}
-		if x.static() && (strings.HasPrefix(x.s, "--prefix=") || strings.HasPrefix(x.s, "--cwd=") || strings.HasPrefix(x.s, "--dir=")) {
-			_, v, _ := strings.Cut(x.s, "=")
-			dir = &arg{s: v, src: v}
+		if x.Static() && (strings.HasPrefix(x.Text, "--prefix=") || strings.HasPrefix(x.Text, "--cwd=") || strings.HasPrefix(x.Text, "--dir=")) {
+			_, v, _ := strings.Cut(x.Text, "=")
+			dir = &Word{Text: v, Src: v}
 			continue
 		}
-		if x.static() && x.s == "--" {
+		if x.Static() && x.Text == "--" {
 			words = append(words, args[i:]...)
 			break
 		}
-		if x.static() && strings.HasPrefix(x.s, "-") {
+		if x.Static() && strings.HasPrefix(x.Text, "-") {
 			continue
 		}
 		words = append(words, x)
 	}
 	if len(words) == 0 {
-		if (inv.name == "yarn" || inv.name == "pnpm" || inv.name == "bun") && !ignoreScripts {
+		if (inv.Name == "yarn" || inv.Name == "pnpm" || inv.Name == "bun") && !ignoreScripts {
 			a.lifecycle(inv, dir) // bare `yarn`, `pnpm`... install the project
 		}
 		return
 	}
-	if !words[0].static() {
+	if !words[0].Static() {
 		return // the package manager's own handler reports it
 	}
-	sub := words[0].s
+	sub := words[0].Text
 	var name string
 	implicit := false // `yarn build`: a script only if no built-in command has the name
 	switch sub {
@@ -59,12 +59,12 @@ func (a *analyzer) packageScripts(inv *invocation) {
 		if len(words) < 2 {
 			return
 		}
-		name = words[1].s
-		if !words[1].static() {
+		name = words[1].Text
+		if !words[1].Static() {
 			name = "" // reported below if there are scripts to choose from
 		}
 	case "test", "t", "tst", "start", "stop", "restart":
-		if inv.name == "bun" && sub == "test" {
+		if inv.Name == "bun" && sub == "test" {
 			return // bun test is bun's own test runner
 		}
 		name = map[string]string{"t": "test", "tst": "test"}[sub]
@@ -77,7 +77,7 @@ func (a *analyzer) packageScripts(inv *invocation) {
 		}
 		return
 	default:
-		if inv.name == "npm" || packageManagerBuiltins()[sub] {
+		if inv.Name == "npm" || packageManagerBuiltins()[sub] {
 			return
 		}
 		name, implicit = sub, true
@@ -93,7 +93,7 @@ func (a *analyzer) packageScripts(inv *invocation) {
 		}
 		if name == "" {
 			if len(scripts) > 0 {
-				a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.ScriptName})
+				a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.ScriptName})
 			}
 			continue
 		}
@@ -110,7 +110,7 @@ func (a *analyzer) packageScripts(inv *invocation) {
 
 // lifecycle judges what installing the project itself runs: its own
 // preinstall, install, postinstall and prepare scripts.
-func (a *analyzer) lifecycle(inv *invocation, dir *arg) {
+func (a *analyzer) lifecycle(inv *Invocation, dir *Word) {
 	dirs, ok := a.runnerCwds(inv, dir)
 	if !ok {
 		return
@@ -122,7 +122,7 @@ func (a *analyzer) lifecycle(inv *invocation, dir *arg) {
 	}
 }
 
-func (a *analyzer) runScripts(inv *invocation, file string, scripts map[string]string, names ...string) {
+func (a *analyzer) runScripts(inv *Invocation, file string, scripts map[string]string, names ...string) {
 	dir := file[:strings.LastIndexByte(file, '/')]
 	if dir == "" {
 		dir = "/"
@@ -137,20 +137,20 @@ func (a *analyzer) runScripts(inv *invocation, file string, scripts map[string]s
 
 // packageJSON finds and reads the package.json a package manager uses
 // from dir.
-func (a *analyzer) packageJSON(inv *invocation, dir string) (string, map[string]string, bool) {
+func (a *analyzer) packageJSON(inv *Invocation, dir string) (string, map[string]string, bool) {
 	file, text, st := a.findUp(dir, "package.json")
 	switch st {
 	case fileMissing:
 		return "", nil, false
 	case fileUnknown:
-		a.unreadableRunner(inv, inv.name, file)
+		a.unreadableRunner(inv, inv.Name, file)
 		return "", nil, false
 	}
 	var pkg struct {
 		Scripts map[string]any `json:"scripts"`
 	}
 	if err := json.Unmarshal([]byte(text), &pkg); err != nil {
-		a.judge(inv, effect.HiddenCode{By: inv.name, What: relToRoot(a.env.Root, file), Why: effect.InvalidJSON})
+		a.judge(inv, effect.HiddenCode{By: inv.Name, What: relToRoot(a.env.Root, file), Why: effect.InvalidJSON})
 		return "", nil, false
 	}
 	scripts := map[string]string{}

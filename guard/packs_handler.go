@@ -15,21 +15,21 @@ func registerPacks() {
 }
 
 func packHandler(ps []*packs.Pack, next handler) handler {
-	return func(a *analyzer, inv *invocation) {
-		args := make([]string, 0, len(inv.argv)-1)
+	return func(a *analyzer, inv *Invocation) {
+		args := make([]string, 0, len(inv.Argv)-1)
 		dynamic := false
-		for _, x := range inv.args() {
-			if x.dynamic || x.glob {
+		for _, x := range inv.Args() {
+			if x.Dynamic || x.Glob {
 				dynamic = true
 				args = append(args, "")
 				continue
 			}
-			args = append(args, x.s)
+			args = append(args, x.Text)
 		}
 		for _, p := range ps {
-			c := p.NewCall(inv.name, args, dynamic)
+			c := p.NewCall(inv.Name, args, dynamic)
 			for _, r := range p.Judge(c) {
-				a.report(inv, r.ID, inv.name+" "+r.Reason+" ("+p.Name+" pack: "+r.Name+")", r.Instead)
+				a.report(inv, r.ID, inv.Name+" "+r.Reason+" ("+p.Name+" pack: "+r.Name+")", r.Instead)
 			}
 		}
 		if next != nil {

@@ -193,9 +193,9 @@ func isSink(p string) bool {
 }
 
 // classify places an absolute path and explains what it is when outside.
-func (a *analyzer) classify(p string, st *state) (place, string) {
+func (a *analyzer) classify(p string, st *State) (place, string) {
 	p = a.canonCase(p)
-	if st != nil && st.remote {
+	if st != nil && st.Remote {
 		return placeOutside, p + " on another machine"
 	}
 	if isSink(p) {
@@ -470,20 +470,20 @@ func shellRegexp(pat string, mode shpattern.Mode) *regexp.Regexp {
 	return rx
 }
 
-func (a *analyzer) resolveArg(x arg, st *state) target {
-	if x.dynamic {
+func (a *analyzer) resolveArg(x Word, st *State) target {
+	if x.Dynamic {
 		return target{unknown: true}
 	}
-	p := x.s
+	p := x.Text
 	if p == "" {
 		return target{}
 	}
 	var t target
-	t.glob, t.walk = x.glob, x.walk
-	if !path.IsAbs(p) && st.cwdUnknown {
+	t.glob, t.walk = x.Glob, x.Walk
+	if !path.IsAbs(p) && st.CwdUnknown {
 		t.unknown = true
 	}
-	bases := st.cwds
+	bases := st.Cwds
 	if path.IsAbs(p) {
 		bases = []string{"/"}
 	}
@@ -520,7 +520,7 @@ func (a *analyzer) resolveParent(p string, full bool) string {
 
 // globPlace classifies a glob pattern: the directory it expands in decides,
 // and names it could match (.git, another worktree) are checked.
-func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, string) {
+func (a *analyzer) globPlace(pattern string, st *State, walk bool) (place, string) {
 	static, _ := doublestar.SplitPattern(pattern)
 	if static == "." {
 		static = "/"
@@ -536,7 +536,7 @@ func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, strin
 		}
 	}
 	pl, why := a.classify(static, st)
-	if pl == placeOutside && static == a.env.Root && !st.remote {
+	if pl == placeOutside && static == a.env.Root && !st.Remote {
 		return placeInside, "" // the worktree root's contents
 	}
 	if pl == placeInside || pl == placeSink {
@@ -558,13 +558,13 @@ func (a *analyzer) globPlace(pattern string, st *state, walk bool) (place, strin
 
 // deletePath applies G5 (and G4, G7) to a path a command deletes: the
 // delete effects go to the rules; guard-tamper is still decided here.
-func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
-	verb := inv.name
-	if inv.st.remote {
+func (a *analyzer) deletePath(inv *Invocation, x Word, recursive bool) {
+	verb := inv.Name
+	if inv.State.Remote {
 		a.judge(inv, effect.Delete{Target: effect.Target{Tool: verb, Shown: quoteShow(x), Remote: true}, Recursive: recursive})
 		return
 	}
-	t := a.resolveArg(x, inv.st)
+	t := a.resolveArg(x, inv.State)
 	if t.unknown {
 		a.judge(inv, effect.Delete{Target: effect.Target{Tool: verb, Shown: quoteShow(x), Dynamic: true}, Recursive: recursive})
 		if len(t.paths) == 0 {
@@ -573,7 +573,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 	}
 	for _, p := range t.paths {
 		if t.glob {
-			a.judge(inv, effect.Delete{Target: a.globTarget(verb, p, inv.st, t.walk), Recursive: recursive})
+			a.judge(inv, effect.Delete{Target: a.globTarget(verb, p, inv.State, t.walk), Recursive: recursive})
 			if wipesWorktree(p, a.env.Root) {
 				a.judge(inv, effect.Discard{Loss: effect.LostWorktree, Command: verb, Subject: p})
 			}
@@ -586,7 +586,7 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 		if hit == p {
 			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard", Instead: altTamper})
 		}
-		d := effect.Delete{Target: a.pathTarget(verb, p, inv.st), Recursive: recursive}
+		d := effect.Delete{Target: a.pathTarget(verb, p, inv.State), Recursive: recursive}
 		d.Protected, d.Secret = hit, a.secretName(p)
 		if recursive && d.Place.Kind == effect.Inside {
 			d.Contains = a.sensitiveBelow(p)
@@ -599,13 +599,13 @@ func (a *analyzer) deletePath(inv *invocation, x arg, recursive bool) {
 }
 
 // pathTarget describes the resolved path p as tool uses it.
-func (a *analyzer) pathTarget(tool, p string, st *state) effect.Target {
+func (a *analyzer) pathTarget(tool, p string, st *State) effect.Target {
 	pl, why := a.classify(p, st)
 	return effect.Target{Tool: tool, Path: p, Place: effectPlace(pl, why)}
 }
 
 // globTarget describes the resolved pattern p as tool uses it.
-func (a *analyzer) globTarget(tool, p string, st *state, walk bool) effect.Target {
+func (a *analyzer) globTarget(tool, p string, st *State, walk bool) effect.Target {
 	pl, why := a.globPlace(p, st, walk)
 	return effect.Target{Tool: tool, Path: p, Glob: true, Place: effectPlace(pl, why)}
 }
@@ -629,8 +629,8 @@ func (a *analyzer) pathFacts(f *rules.Facts) {
 	f.OtherWorktrees = a.m.worktrees
 }
 
-func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool, verb string) {
-	if inv.st.remote {
+func (a *analyzer) checkProtectedGlob(inv *Invocation, pattern string, walk bool, verb string) {
+	if inv.State.Remote {
 		return
 	}
 	static, _ := doublestar.SplitPattern(pattern)
@@ -653,29 +653,29 @@ func (a *analyzer) checkProtectedGlob(inv *invocation, pattern string, walk bool
 // writePath applies G6 (and G4, G7) to a path a command writes or changes:
 // the write effects go to the rules; guard-tamper and secret-file are
 // still decided here.
-func (a *analyzer) writePath(inv *invocation, x arg, verb string) {
+func (a *analyzer) writePath(inv *Invocation, x Word, verb string) {
 	a.writeTree(inv, x, verb, false)
 }
 
 // writeTree is writePath for a change that may reach below the path too
 // (chmod -R): it reaches the git directories and other worktrees below,
 // and the guard configuration there.
-func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool) {
-	if x.proc {
+func (a *analyzer) writeTree(inv *Invocation, x Word, verb string, recursive bool) {
+	if x.Proc {
 		return // -o >(cmd): output goes to a command, checked as one
 	}
-	if inv.st.remote {
-		if !x.static() || !isSink(x.s) {
-			a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.name, Shown: quoteShow(x), Remote: true}, Verb: verb})
+	if inv.State.Remote {
+		if !x.Static() || !isSink(x.Text) {
+			a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.Name, Shown: quoteShow(x), Remote: true}, Verb: verb})
 		}
 		return
 	}
-	t := a.resolveArg(x, inv.st)
+	t := a.resolveArg(x, inv.State)
 	if t.unknown || t.glob {
 		a.opaque = true // writes the analysis cannot list
 	}
 	if t.unknown {
-		a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.name, Shown: quoteShow(x), Dynamic: true}, Verb: verb})
+		a.judge(inv, effect.Write{Target: effect.Target{Tool: inv.Name, Shown: quoteShow(x), Dynamic: true}, Verb: verb})
 		if len(t.paths) == 0 {
 			return
 		}
@@ -683,13 +683,13 @@ func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool
 	for _, p := range t.paths {
 		if t.glob {
 			a.checkProtectedGlob(inv, p, t.walk, verb)
-			w := effect.Write{Target: a.globTarget(inv.name, p, inv.st, t.walk), Verb: verb}
+			w := effect.Write{Target: a.globTarget(inv.Name, p, inv.State, t.walk), Verb: verb}
 			w.Secret, _ = a.globReachesSecret(p)
 			a.judge(inv, w)
 			continue
 		}
 		a.writes = append(a.writes, p)
-		w := effect.Write{Target: a.pathTarget(inv.name, p, inv.st), Verb: verb}
+		w := effect.Write{Target: a.pathTarget(inv.Name, p, inv.State), Verb: verb}
 		if w.Protected = a.protectedHit(p, false); w.Protected != "" {
 			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + w.Protected + ", which configures the guard", Instead: altTamper})
 		}
@@ -700,32 +700,32 @@ func (a *analyzer) writeTree(inv *invocation, x arg, verb string, recursive bool
 		a.judge(inv, w)
 		if recursive {
 			if hit := a.protectedHit(p, true); hit != "" && hit != p {
-				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: inv.name + " -R changes " + hit + ", which configures the guard", Instead: altTamper})
+				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: inv.Name + " -R changes " + hit + ", which configures the guard", Instead: altTamper})
 			}
 		}
 	}
 }
 
 // readPath describes a path a command reads to the rules (G7).
-func (a *analyzer) readPath(inv *invocation, x arg) {
-	verb := inv.name + " reads"
-	if x.dynamic && environTemplate(x.template()) {
+func (a *analyzer) readPath(inv *Invocation, x Word) {
+	verb := inv.Name + " reads"
+	if x.Dynamic && environTemplate(x.Template()) {
 		// cat /proc/$PPID/environ: some process's environment, only known
 		// at run time, and only /proc/self is the agent's own.
-		a.judge(inv, effect.Read{Target: effect.Target{Tool: inv.name, Shown: x.show(), Dynamic: true}, Verb: verb, OtherEnviron: true})
+		a.judge(inv, effect.Read{Target: effect.Target{Tool: inv.Name, Shown: x.Show(), Dynamic: true}, Verb: verb, OtherEnviron: true})
 		return
 	}
-	if x.dynamic || x.s == "" {
+	if x.Dynamic || x.Text == "" {
 		return
 	}
-	t := a.resolveArg(x, inv.st)
+	t := a.resolveArg(x, inv.State)
 	if len(t.paths) == 0 {
 		return
 	}
 	// One operand is one read: the first of its resolutions (one per
 	// possible working directory) that is, or can match, a secret file
 	// stands for it.
-	r := effect.Read{Target: effect.Target{Tool: inv.name, Path: t.paths[0], Shown: x.s, Glob: t.glob}, Verb: verb}
+	r := effect.Read{Target: effect.Target{Tool: inv.Name, Path: t.paths[0], Shown: x.Text, Glob: t.glob}, Verb: verb}
 	for _, p := range t.paths {
 		if t.glob {
 			r.Secret, _ = a.globReachesSecret(p)

@@ -45,25 +45,25 @@ var gitQuiet = sync.OnceValue(func() map[string]bool {
 })
 
 // quietProgram reports whether an invocation's file effects are all known.
-func quietProgram(inv *invocation) bool {
-	if len(inv.argv) > 0 && strings.Contains(inv.argv[0].s, "/") {
+func quietProgram(inv *Invocation) bool {
+	if len(inv.Argv) > 0 && strings.Contains(inv.Argv[0].Text, "/") {
 		return false // ./more is the project's program, not more(1)
 	}
-	if quietPrograms()[inv.name] {
+	if quietPrograms()[inv.Name] {
 		return true
 	}
-	args := inv.args()
+	args := inv.Args()
 	first := ""
 	for _, x := range args {
-		if !x.static() {
+		if !x.Static() {
 			return false
 		}
-		if len(x.s) > 0 && x.s[0] != '-' {
-			first = x.s
+		if len(x.Text) > 0 && x.Text[0] != '-' {
+			first = x.Text
 			break
 		}
 	}
-	switch inv.name {
+	switch inv.Name {
 	case "git":
 		return gitQuiet()[first]
 	case "go":

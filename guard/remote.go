@@ -31,157 +31,157 @@ func registerRemote() {
 
 // remoteState is a state for commands that run on another machine or in a
 // container: no path there is inside the worktree.
-func remoteState(st *state) *state {
-	r := st.clone()
-	r.remote = true
-	r.setCwds(nil, true)
-	r.vars = map[string][]arg{}
-	r.positional, r.posUnknown = nil, true
+func remoteState(st *State) *State {
+	r := st.Clone()
+	r.Remote = true
+	r.SetCwds(nil, true)
+	r.Vars = map[string][]Word{}
+	r.Positional, r.PosUnknown = nil, true
 	return r
 }
 
-func (a *analyzer) ssh(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw", stop: true})
-	for _, o := range p.values("o") {
-		key, val, ok := strings.Cut(o.s, "=")
+func (a *analyzer) ssh(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
+	for _, o := range p.Values("o") {
+		key, val, ok := strings.Cut(o.Text, "=")
 		if !ok {
-			key, val, _ = strings.Cut(o.s, " ")
+			key, val, _ = strings.Cut(o.Text, " ")
 		}
 		switch strings.ToLower(strings.TrimSpace(key)) {
 		case "proxycommand", "localcommand", "knownhostscommand":
-			a.runScriptArg(inv, arg{s: strings.TrimSpace(val), dynamic: o.dynamic, src: o.src}, "ssh -o "+key)
+			a.runScriptArg(inv, Word{Text: strings.TrimSpace(val), Dynamic: o.Dynamic, Src: o.Src}, "ssh -o "+key)
 		}
 	}
-	if p.has("N") || len(p.rest) == 0 {
+	if p.Has("N") || len(p.Rest) == 0 {
 		return
 	}
-	cmd := p.rest[1:] // rest[0] is the host
+	cmd := p.Rest[1:] // rest[0] is the host
 	remote := *inv
-	remote.st = remoteState(inv.st)
+	remote.State = remoteState(inv.State)
 	if len(cmd) == 0 {
 		a.stdinScript(&remote, "ssh")
 		return
 	}
 	script := joinArgs(cmd)
-	if script.dynamic {
+	if script.Dynamic {
 		a.dynamicScript(inv, script, "ssh")
 		return
 	}
-	a.script(script.s, remote.st, nil)
+	a.script(script.Text, remote.State, nil)
 }
 
 // container handles docker/podman exec (the command runs in a container)
 // and checks file operands such as --env-file for every subcommand.
-func (a *analyzer) container(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) container(inv *Invocation) {
+	args := inv.Args()
 	for _, x := range args {
 		a.readOperand(inv, x)
 	}
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
+	for i < len(args) && strings.HasPrefix(args[i].Text, "-") {
 		i++
 	}
 	if i >= len(args) {
 		return
 	}
-	sub := args[i].s
+	sub := args[i].Text
 	rest := args[i+1:]
 	switch {
-	case sub == "container" && len(rest) > 0 && rest[0].s == "exec":
+	case sub == "container" && len(rest) > 0 && rest[0].Text == "exec":
 		rest = rest[1:]
 	case sub == "compose" || sub == "container":
 		j := 0
-		for j < len(rest) && strings.HasPrefix(rest[j].s, "-") {
-			if rest[j].s == "-f" || rest[j].s == "--file" || rest[j].s == "-p" || rest[j].s == "--project-name" || rest[j].s == "--env-file" || rest[j].s == "--profile" {
+		for j < len(rest) && strings.HasPrefix(rest[j].Text, "-") {
+			if rest[j].Text == "-f" || rest[j].Text == "--file" || rest[j].Text == "-p" || rest[j].Text == "--project-name" || rest[j].Text == "--env-file" || rest[j].Text == "--profile" {
 				j++
 			}
 			j++
 		}
-		if j >= len(rest) || rest[j].s != "exec" {
+		if j >= len(rest) || rest[j].Text != "exec" {
 			return
 		}
 		rest = rest[j+1:]
 	case sub != "exec":
 		return
 	}
-	p := parseOpts(rest, optSpec{short: "euwi", long: longs("env", "env-file", "user", "workdir", "detach-keys", "index"), stop: true})
-	if len(p.rest) < 2 {
+	p := ParseOpts(rest, Spec{Short: "euwi", Long: Longs("env", "env-file", "user", "workdir", "detach-keys", "index"), Stop: true})
+	if len(p.Rest) < 2 {
 		return
 	}
 	remote := *inv
-	remote.st = remoteState(inv.st)
-	a.reinvoke(&remote, p.rest[1:], inv.name+" exec")
+	remote.State = remoteState(inv.State)
+	a.reinvoke(&remote, p.Rest[1:], inv.Name+" exec")
 }
 
 // scp copies local files to remote machines (and back): local sources are
 // read, the destination is written.
-func (a *analyzer) scp(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "cFiJlMoPSX"})
-	for _, o := range p.values("o") {
-		if k, v, ok := strings.Cut(o.s, "="); ok && strings.EqualFold(k, "ProxyCommand") {
-			a.runScriptArg(inv, arg{s: v, src: o.src}, "scp -o ProxyCommand")
+func (a *analyzer) scp(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cFiJlMoPSX"})
+	for _, o := range p.Values("o") {
+		if k, v, ok := strings.Cut(o.Text, "="); ok && strings.EqualFold(k, "ProxyCommand") {
+			a.runScriptArg(inv, Word{Text: v, Src: o.Src}, "scp -o ProxyCommand")
 		}
 	}
-	if len(p.operands) < 2 {
+	if len(p.Operands) < 2 {
 		return
 	}
-	for _, src := range p.operands[:len(p.operands)-1] {
-		if !isRemoteSpec(src.s) {
+	for _, src := range p.Operands[:len(p.Operands)-1] {
+		if !isRemoteSpec(src.Text) {
 			a.readPath(inv, src)
 		}
 	}
-	if dest := p.operands[len(p.operands)-1]; !isRemoteSpec(dest.s) {
-		a.writePath(inv, dest, inv.name+" writes to")
+	if dest := p.Operands[len(p.Operands)-1]; !isRemoteSpec(dest.Text) {
+		a.writePath(inv, dest, inv.Name+" writes to")
 	}
 }
 
-func (a *analyzer) kubectl(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) kubectl(inv *Invocation) {
+	args := inv.Args()
 	for _, x := range args {
 		a.readOperand(inv, x) // --from-env-file=.env, -f secret.yaml
 	}
-	if len(args) == 0 || args[0].s != "exec" {
+	if len(args) == 0 || args[0].Text != "exec" {
 		return
 	}
 	for i, x := range args {
-		if x.s == "--" && i+1 < len(args) {
+		if x.Text == "--" && i+1 < len(args) {
 			remote := *inv
-			remote.st = remoteState(inv.st)
-			a.reinvoke(&remote, args[i+1:], inv.name+" exec")
+			remote.State = remoteState(inv.State)
+			a.reinvoke(&remote, args[i+1:], inv.Name+" exec")
 			return
 		}
 	}
 }
 
 // claude: a nested agent must not be started without the guard's hooks.
-func (a *analyzer) claude(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{long: longs("settings", "setting-sources", "model", "max-turns", "output-format",
+func (a *analyzer) claude(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Long: Longs("settings", "setting-sources", "model", "max-turns", "output-format",
 		"input-format", "permission-mode", "allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools",
 		"append-system-prompt", "system-prompt", "resume", "session-id", "mcp-config", "add-dir", "tools", "agent", "agents",
 		"fallback-model", "effort", "debug-file", "max-budget-usd", "json-schema", "task-budget")})
-	if p.has("bare") {
+	if p.Has("bare") {
 		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --bare starts an agent without hooks, so without this guard",
 			Instead: "start nested agents without --bare (swarm-guard run -- claude -p ... keeps them guarded)"})
 	}
-	for _, s := range p.values("settings") {
-		if s.dynamic || strings.Contains(s.s, "disableAllHooks") || strings.Contains(s.s, `"hooks"`) {
+	for _, s := range p.Values("settings") {
+		if s.Dynamic || strings.Contains(s.Text, "disableAllHooks") || strings.Contains(s.Text, `"hooks"`) {
 			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --settings can switch hooks off or replace them", Instead: "start nested agents without --settings overrides of hooks"})
 		}
 	}
-	if src, ok := p.value("setting-sources"); ok && (src.dynamic || !strings.Contains(src.s, "project")) {
+	if src, ok := p.Value("setting-sources"); ok && (src.Dynamic || !strings.Contains(src.Text, "project")) {
 		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --setting-sources without \"project\" skips this repository's hooks", Instead: "keep project in --setting-sources"})
 	}
 }
 
 var (
-	curlSpec = sync.OnceValue(func() optSpec {
-		return optSpec{short: "oDdFHTKbcEeuUxXAmrwYyzCQ", long: longs("output", "data", "data-binary", "data-raw", "data-urlencode",
+	curlSpec = sync.OnceValue(func() Spec {
+		return Spec{Short: "oDdFHTKbcEeuUxXAmrwYyzCQ", Long: Longs("output", "data", "data-binary", "data-raw", "data-urlencode",
 			"data-ascii", "json", "form", "form-string", "upload-file", "header", "user", "config", "cookie", "cookie-jar", "dump-header",
 			"trace", "trace-ascii", "stderr", "proxy", "request", "url", "user-agent", "referer", "max-time", "connect-timeout",
 			"retry", "cacert", "cert", "key", "netrc-file", "write-out", "range", "output-dir", "resolve", "connect-to")}
 	})
-	wgetSpec = sync.OnceValue(func() optSpec {
-		return optSpec{short: "OoaiPeUTtwQ", long: longs("output-document", "output-file", "append-output", "input-file",
+	wgetSpec = sync.OnceValue(func() Spec {
+		return Spec{Short: "OoaiPeUTtwQ", Long: Longs("output-document", "output-file", "append-output", "input-file",
 			"directory-prefix", "post-file", "body-file", "load-cookies", "save-cookies", "certificate", "private-key",
 			"ca-certificate", "user-agent", "header", "user", "password", "timeout", "tries", "wait", "quota", "execute")}
 	})
@@ -190,11 +190,11 @@ var (
 // fetcher: curl and wget read and write files too (-o, -d @file, -T file).
 // urlFileName is the file curl -O and wget save a URL as: its last path
 // segment (wget's index.html for a bare host is not modelled).
-func urlFileName(u arg) arg {
-	if !u.static() {
-		return arg{dynamic: true}
+func urlFileName(u Word) Word {
+	if !u.Static() {
+		return Word{Dynamic: true}
 	}
-	s, _, _ := strings.Cut(u.s, "?")
+	s, _, _ := strings.Cut(u.Text, "?")
 	s, _, _ = strings.Cut(s, "#")
 	if i := strings.Index(s, "://"); i >= 0 {
 		s = s[i+3:]
@@ -202,75 +202,75 @@ func urlFileName(u arg) arg {
 	_, p, ok := strings.Cut(s, "/")
 	name := path.Base("/" + p)
 	if !ok || name == "/" || name == "." || name == ".." {
-		return arg{dynamic: true}
+		return Word{Dynamic: true}
 	}
-	return arg{s: name, src: u.src}
+	return Word{Text: name, Src: u.Src}
 }
 
-func (a *analyzer) fetcher(inv *invocation) {
-	out := func(x arg, verb string) {
-		if x.static() && x.s == "-" {
+func (a *analyzer) fetcher(inv *Invocation) {
+	out := func(x Word, verb string) {
+		if x.Static() && x.Text == "-" {
 			return
 		}
 		a.writePath(inv, x, verb)
 	}
-	atFile := func(o arg) {
-		if i := strings.Index(o.s, "@"); i >= 0 && !o.dynamic {
-			f, _, _ := strings.Cut(o.s[i+1:], ";")
+	atFile := func(o Word) {
+		if i := strings.Index(o.Text, "@"); i >= 0 && !o.Dynamic {
+			f, _, _ := strings.Cut(o.Text[i+1:], ";")
 			if f != "" && f != "-" {
-				a.readPath(inv, arg{s: f, src: o.src})
+				a.readPath(inv, Word{Text: f, Src: o.Src})
 			}
 		}
 	}
-	downloaded := &input{dynamic: true, net: true, desc: "the output of " + inv.name}
-	switch inv.name {
+	downloaded := &Input{Dynamic: true, Net: true, Desc: "the output of " + inv.Name}
+	switch inv.Name {
 	case "curl":
-		p := parseOpts(inv.args(), curlSpec())
-		for _, o := range p.values("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr") {
+		p := ParseOpts(inv.Args(), curlSpec())
+		for _, o := range p.Values("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr") {
 			out(o, "curl writes")
 		}
-		for _, o := range p.values("o", "output") {
+		for _, o := range p.Values("o", "output") {
 			a.recordBody(inv, o, downloaded)
 		}
-		if p.has("O", "remote-name", "remote-name-all") {
-			for _, u := range p.operands {
+		if p.Has("O", "remote-name", "remote-name-all") {
+			for _, u := range p.Operands {
 				a.recordBody(inv, urlFileName(u), downloaded)
 			}
 		}
-		for _, o := range p.values("d", "data", "data-binary", "data-urlencode", "data-ascii", "json", "F", "form", "H", "header") {
+		for _, o := range p.Values("d", "data", "data-binary", "data-urlencode", "data-ascii", "json", "F", "form", "H", "header") {
 			atFile(o)
 		}
-		for _, o := range p.values("T", "upload-file", "K", "config", "E", "cert", "key", "netrc-file", "b", "cookie") {
-			if !strings.Contains(o.s, "=") {
+		for _, o := range p.Values("T", "upload-file", "K", "config", "E", "cert", "key", "netrc-file", "b", "cookie") {
+			if !strings.Contains(o.Text, "=") {
 				a.readPath(inv, o)
 			}
 		}
 	case "wget":
-		p := parseOpts(inv.args(), wgetSpec())
-		for _, o := range p.values("O", "output-document", "o", "output-file", "a", "append-output", "save-cookies") {
+		p := ParseOpts(inv.Args(), wgetSpec())
+		for _, o := range p.Values("O", "output-document", "o", "output-file", "a", "append-output", "save-cookies") {
 			out(o, "wget writes")
 		}
-		for _, o := range p.values("body-file", "post-file", "i", "input-file", "load-cookies", "certificate", "private-key") {
+		for _, o := range p.Values("body-file", "post-file", "i", "input-file", "load-cookies", "certificate", "private-key") {
 			a.readPath(inv, o)
 		}
-		d, hasDir := p.value("P", "directory-prefix")
+		d, hasDir := p.Value("P", "directory-prefix")
 		if hasDir {
-			a.writePath(inv, arg{s: strings.TrimSuffix(d.s, "/") + "/*", glob: true, dynamic: d.dynamic, src: d.src}, "wget writes into")
+			a.writePath(inv, Word{Text: strings.TrimSuffix(d.Text, "/") + "/*", Glob: true, Dynamic: d.Dynamic, Src: d.Src}, "wget writes into")
 		}
-		if o, ok := p.value("O", "output-document"); ok {
+		if o, ok := p.Value("O", "output-document"); ok {
 			a.recordBody(inv, o, downloaded)
 		} else {
-			for _, u := range p.operands {
+			for _, u := range p.Operands {
 				f := urlFileName(u)
-				if hasDir && f.static() && d.static() {
-					f.s = path.Join(d.s, f.s)
+				if hasDir && f.Static() && d.Static() {
+					f.Text = path.Join(d.Text, f.Text)
 				}
 				a.recordBody(inv, f, downloaded)
 			}
 		}
 	default:
-		for _, x := range inv.args() {
-			if strings.HasPrefix(x.s, "@") || strings.Contains(x.s, "=@") {
+		for _, x := range inv.Args() {
+			if strings.HasPrefix(x.Text, "@") || strings.Contains(x.Text, "=@") {
 				atFile(x)
 			}
 		}

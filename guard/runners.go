@@ -10,10 +10,10 @@ import (
 // CMD, bundle exec CMD, aws-vault exec PROFILE -- CMD. The guard sees
 // through it like through sudo.
 type runner struct {
-	sub   string  // the subcommand that runs a command ("run", "exec"); "" for none
-	spec  optSpec // options before the command (stop at the first operand)
-	skip  int     // operands before the command (aws-vault exec PROFILE)
-	shell string  // an option whose value is a shell script (nix-shell --run)
+	sub   string // the subcommand that runs a command ("run", "exec"); "" for none
+	spec  Spec   // options before the command (stop at the first operand)
+	skip  int    // operands before the command (aws-vault exec PROFILE)
+	shell string // an option whose value is a shell script (nix-shell --run)
 }
 
 var runners = sync.OnceValue(func() map[string]runner {
@@ -22,34 +22,34 @@ var runners = sync.OnceValue(func() map[string]runner {
 		"chronic":     {},
 		"nocache":     {},
 		"torsocks":    {},
-		"xvfb-run":    {spec: optSpec{short: "nsfe", long: longs("server-num", "server-args", "auth-file", "error-file")}},
+		"xvfb-run":    {spec: Spec{Short: "nsfe", Long: Longs("server-num", "server-args", "auth-file", "error-file")}},
 		"valgrind":    {},
-		"proxychains": {spec: optSpec{short: "f"}},
+		"proxychains": {spec: Spec{Short: "f"}},
 		"firejail":    {},
 		"direnv":      {sub: "exec", skip: 1},
-		"uv": {sub: "run", spec: optSpec{short: "wp", long: longs("with", "from", "python", "package", "env-file", "directory",
+		"uv": {sub: "run", spec: Spec{Short: "wp", Long: Longs("with", "from", "python", "package", "env-file", "directory",
 			"project", "group", "extra", "index", "default-index", "with-requirements", "with-editable", "script")}},
-		"poetry":     {sub: "run", spec: optSpec{short: "C", long: longs("directory", "project")}},
+		"poetry":     {sub: "run", spec: Spec{Short: "C", Long: Longs("directory", "project")}},
 		"pipenv":     {sub: "run"},
-		"pdm":        {sub: "run", spec: optSpec{short: "p", long: longs("project")}},
+		"pdm":        {sub: "run", spec: Spec{Short: "p", Long: Longs("project")}},
 		"hatch":      {sub: "run"},
 		"rye":        {sub: "run"},
 		"bundle":     {sub: "exec"},
 		"bundler":    {sub: "exec"},
-		"conda":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-		"mamba":      {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-		"micromamba": {sub: "run", spec: optSpec{short: "np", long: longs("name", "prefix", "cwd")}},
-		"aws-vault":  {sub: "exec", skip: 1, spec: optSpec{long: longs("duration", "region", "mfa-token", "role-ttl")}},
-		"op":         {sub: "run", spec: optSpec{long: longs("env-file", "account")}},
-		"doppler":    {sub: "run", spec: optSpec{short: "pc", long: longs("project", "config", "command", "token")}, shell: "command"},
-		"infisical":  {sub: "run", spec: optSpec{long: longs("env", "path", "projectId", "token", "command")}, shell: "command"},
+		"conda":      {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
+		"mamba":      {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
+		"micromamba": {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
+		"aws-vault":  {sub: "exec", skip: 1, spec: Spec{Long: Longs("duration", "region", "mfa-token", "role-ttl")}},
+		"op":         {sub: "run", spec: Spec{Long: Longs("env-file", "account")}},
+		"doppler":    {sub: "run", spec: Spec{Short: "pc", Long: Longs("project", "config", "command", "token")}, shell: "command"},
+		"infisical":  {sub: "run", spec: Spec{Long: Longs("env", "path", "projectId", "token", "command")}, shell: "command"},
 		"chamber":    {sub: "exec", skip: 1},
-		"dotenv":     {spec: optSpec{short: "efvc", long: longs("env-file", "value", "cascade")}},
-		"env-cmd":    {spec: optSpec{short: "fre", long: longs("file", "rc-file", "environments")}},
-		"systemd-run": {spec: optSpec{short: "upEHM", long: longs("unit", "property", "uid", "gid", "setenv", "working-directory",
+		"dotenv":     {spec: Spec{Short: "efvc", Long: Longs("env-file", "value", "cascade")}},
+		"env-cmd":    {spec: Spec{Short: "fre", Long: Longs("file", "rc-file", "environments")}},
+		"systemd-run": {spec: Spec{Short: "upEHM", Long: Longs("unit", "property", "uid", "gid", "setenv", "working-directory",
 			"machine", "slice", "description", "host", "nice", "on-calendar", "on-active")}},
-		"unshare":   {spec: optSpec{short: "SGR", long: longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
-		"nix-shell": {spec: optSpec{short: "pAI", long: longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
+		"unshare":   {spec: Spec{Short: "SGR", Long: Longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
+		"nix-shell": {spec: Spec{Short: "pAI", Long: Longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
 		"sg":        {},
 	}
 	return m
@@ -71,70 +71,70 @@ func registerRunners() {
 
 // runCommand handles the runners table. Tools that also install packages
 // (uv, poetry, bundle, conda) are checked for installs first.
-func (a *analyzer) runCommand(inv *invocation) {
-	r := runners()[inv.name]
-	args := inv.args()
+func (a *analyzer) runCommand(inv *Invocation) {
+	r := runners()[inv.Name]
+	args := inv.Args()
 	if r.sub != "" {
-		if len(args) == 0 || args[0].s != r.sub {
+		if len(args) == 0 || args[0].Text != r.sub {
 			a.packageManager(inv) // uv add, poetry add, conda install, bundle add ...
 			return
 		}
 		args = args[1:]
 	}
-	if inv.name == "uv" {
+	if inv.Name == "uv" {
 		a.packageManager(inv) // uv run --with pkg installs pkg
 	}
-	if inv.name == "sg" && len(args) > 0 {
+	if inv.Name == "sg" && len(args) > 0 {
 		// sg GROUP -c CMD / sg GROUP CMD
-		p := parseOpts(args[1:], optSpec{short: "c"})
-		if c, ok := p.value("c"); ok {
+		p := ParseOpts(args[1:], Spec{Short: "c"})
+		if c, ok := p.Value("c"); ok {
 			a.runScriptArg(inv, c, "sg -c")
 			return
 		}
 		a.runScriptArg(inv, joinArgs(args[1:]), "sg")
 		return
 	}
-	p := parseOpts(args, withStop(r.spec))
+	p := ParseOpts(args, withStop(r.spec))
 	if r.shell != "" {
-		if c, ok := p.value(r.shell); ok {
-			a.runScriptArg(inv, c, inv.name+" --"+r.shell)
+		if c, ok := p.Value(r.shell); ok {
+			a.runScriptArg(inv, c, inv.Name+" --"+r.shell)
 			return
 		}
 	}
-	rest := p.rest
+	rest := p.Rest
 	for i := 0; i < r.skip && len(rest) > 0; i++ {
 		rest = rest[1:]
 	}
-	if len(rest) > 0 && rest[0].s == "--" {
+	if len(rest) > 0 && rest[0].Text == "--" {
 		rest = rest[1:]
 	}
 	rest = a.leadingAssignments(inv, rest)
-	a.reinvoke(inv, rest, inv.name)
-	if inv.name == "systemd-run" && !p.has("E", "setenv") {
-		a.freshEnvironment(inv, "systemd-run", rest, arg{}) // the service manager's environment
+	a.reinvoke(inv, rest, inv.Name)
+	if inv.Name == "systemd-run" && !p.Has("E", "setenv") {
+		a.freshEnvironment(inv, "systemd-run", rest, Word{}) // the service manager's environment
 	}
 }
 
-func withStop(s optSpec) optSpec {
-	s.stop = true
+func withStop(s Spec) Spec {
+	s.Stop = true
 	return s
 }
 
 // screen -dm [-S name] CMD ARGS runs CMD in a detached session.
-func (a *analyzer) screen(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "SceptTLhX", stop: true})
-	if c, ok := p.value("X"); ok && strings.HasPrefix(c.s, "stuff") {
-		a.runScriptArg(inv, arg{s: strings.TrimPrefix(c.s, "stuff "), dynamic: c.dynamic, src: c.src}, "screen -X stuff")
+func (a *analyzer) screen(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "SceptTLhX", Stop: true})
+	if c, ok := p.Value("X"); ok && strings.HasPrefix(c.Text, "stuff") {
+		a.runScriptArg(inv, Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
 	}
-	a.reinvoke(inv, p.rest, "screen")
+	a.reinvoke(inv, p.Rest, "screen")
 }
 
 // tmux new-session/new-window/split-window/respawn-pane take a shell
 // command as their last argument; send-keys types one.
-func (a *analyzer) tmux(inv *invocation) {
-	args := inv.args()
-	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
-		if args[0].s == "-L" || args[0].s == "-S" || args[0].s == "-f" || args[0].s == "-T" {
+func (a *analyzer) tmux(inv *Invocation) {
+	args := inv.Args()
+	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") {
+		if args[0].Text == "-L" || args[0].Text == "-S" || args[0].Text == "-f" || args[0].Text == "-T" {
 			args = args[1:]
 		}
 		args = args[1:]
@@ -142,17 +142,17 @@ func (a *analyzer) tmux(inv *invocation) {
 	if len(args) == 0 {
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup":
-		p := parseOpts(args[1:], optSpec{short: "cefnstxyFlp"})
-		if len(p.operands) > 0 {
-			a.runScriptArg(inv, joinArgs(p.operands), "tmux "+args[0].s)
+		p := ParseOpts(args[1:], Spec{Short: "cefnstxyFlp"})
+		if len(p.Operands) > 0 {
+			a.runScriptArg(inv, joinArgs(p.Operands), "tmux "+args[0].Text)
 		}
 	case "send-keys", "send":
-		p := parseOpts(args[1:], optSpec{short: "tN"})
-		var keys []arg
-		for _, k := range p.operands {
-			if k.s != "Enter" && k.s != "C-m" && k.s != "KPEnter" {
+		p := ParseOpts(args[1:], Spec{Short: "tN"})
+		var keys []Word
+		for _, k := range p.Operands {
+			if k.Text != "Enter" && k.Text != "C-m" && k.Text != "KPEnter" {
 				keys = append(keys, k)
 			}
 		}
@@ -163,36 +163,36 @@ func (a *analyzer) tmux(inv *invocation) {
 }
 
 // at and batch read a script from standard input (or -f FILE).
-func (a *analyzer) atCmd(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{short: "qfTt"})
-	if f, ok := p.value("f"); ok {
+func (a *analyzer) atCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "qfTt"})
+	if f, ok := p.Value("f"); ok {
 		a.readPath(inv, f)
 		return
 	}
-	a.stdinScript(inv, inv.name)
+	a.stdinScript(inv, inv.Name)
 }
 
 // nix develop -c CMD, nix shell PKGS -c CMD, nix run: run commands.
-func (a *analyzer) nix(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) nix(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "develop", "shell":
 		for i, x := range args {
-			if x.s == "-c" || x.s == "--command" {
-				a.reinvoke(inv, args[i+1:], "nix "+args[0].s)
+			if x.Text == "-c" || x.Text == "--command" {
+				a.reinvoke(inv, args[i+1:], "nix "+args[0].Text)
 				return
 			}
 		}
 	case "profile":
-		if len(args) > 1 && (args[1].s == "install" || args[1].s == "add") {
+		if len(args) > 1 && (args[1].Text == "install" || args[1].Text == "add") {
 			// Judged like apt-get install: the [packages] system allowlist.
 			var ns []string
 			for _, x := range args[2:] {
-				if x.dynamic || !strings.HasPrefix(x.s, "-") {
-					ns = append(ns, x.show())
+				if x.Dynamic || !strings.HasPrefix(x.Text, "-") {
+					ns = append(ns, x.Show())
 				}
 			}
 			a.judge(inv, pkgRequest{eco: "system", names: ns}.effect("nix profile install"))
@@ -201,35 +201,35 @@ func (a *analyzer) nix(inv *invocation) {
 }
 
 // rimraf and friends delete recursively, like rm -rf.
-func (a *analyzer) rimraf(inv *invocation) {
-	p := parseOpts(inv.args(), optSpec{long: longs("glob")})
-	for _, x := range p.operands {
+func (a *analyzer) rimraf(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Long: Longs("glob")})
+	for _, x := range p.Operands {
 		a.deletePath(inv, x, true)
 	}
 }
 
 // npxRun runs the binary of the package npx, pnpm exec, bunx or yarn exec
 // names: npx rimraf ~ is rimraf ~.
-func (a *analyzer) npxRun(inv *invocation, args []arg, wrapper string) {
-	p := parseOpts(args, optSpec{short: "pc", long: longs("package", "call", "cache", "registry", "prefix", "workspace", "userconfig"), stop: true})
-	if c, ok := p.value("c", "call"); ok {
+func (a *analyzer) npxRun(inv *Invocation, args []Word, wrapper string) {
+	p := ParseOpts(args, Spec{Short: "pc", Long: Longs("package", "call", "cache", "registry", "prefix", "workspace", "userconfig"), Stop: true})
+	if c, ok := p.Value("c", "call"); ok {
 		a.runScriptArg(inv, c, wrapper+" -c")
 		return
 	}
-	rest := p.rest
-	if len(rest) > 0 && rest[0].s == "--" {
+	rest := p.Rest
+	if len(rest) > 0 && rest[0].Text == "--" {
 		rest = rest[1:]
 	}
 	if len(rest) == 0 {
 		return
 	}
 	bin := rest[0]
-	if !bin.dynamic {
-		name, _ := npmName(bin.s)
+	if !bin.Dynamic {
+		name, _ := npmName(bin.Text)
 		if name == "" {
-			name = bin.s
+			name = bin.Text
 		}
-		bin.s = path.Base(name)
+		bin.Text = path.Base(name)
 	}
-	a.reinvoke(inv, append([]arg{bin}, rest[1:]...), wrapper)
+	a.reinvoke(inv, append([]Word{bin}, rest[1:]...), wrapper)
 }

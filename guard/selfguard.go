@@ -25,23 +25,23 @@ func registerSelfGuard() {
 
 // swarmGuardCLI: read-only verbs are fine; the verbs that loosen the
 // guard are for humans.
-func (a *analyzer) swarmGuardCLI(inv *invocation) {
-	args := inv.args()
-	verb, rest := "", []arg(nil)
+func (a *analyzer) swarmGuardCLI(inv *Invocation) {
+	args := inv.Args()
+	verb, rest := "", []Word(nil)
 	for i, x := range args {
-		if !x.static() {
+		if !x.Static() {
 			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard gets an argument only known at run time, which may switch the guard off", Instead: "write the swarm-guard command literally"})
 			return
 		}
-		if !strings.HasPrefix(x.s, "-") {
-			verb, rest = x.s, args[i+1:]
+		if !strings.HasPrefix(x.Text, "-") {
+			verb, rest = x.Text, args[i+1:]
 			break
 		}
 	}
 	has := func(flags ...string) bool {
 		for _, x := range rest {
 			for _, f := range flags {
-				if x.s == f || strings.HasPrefix(x.s, f+"=") {
+				if x.Text == f || strings.HasPrefix(x.Text, f+"=") {
 					return true
 				}
 			}
@@ -50,8 +50,8 @@ func (a *analyzer) swarmGuardCLI(inv *invocation) {
 	}
 	sub := ""
 	for _, x := range rest {
-		if !strings.HasPrefix(x.s, "-") {
-			sub = x.s
+		if !strings.HasPrefix(x.Text, "-") {
+			sub = x.Text
 			break
 		}
 	}
@@ -81,9 +81,9 @@ func (a *analyzer) swarmGuardCLI(inv *invocation) {
 
 // nestedClaude judges the agent command of a nested swarm-guard run: its
 // claude arguments get the same checks as a plain claude call.
-func (a *analyzer) nestedClaude(inv *invocation, rest []arg) {
+func (a *analyzer) nestedClaude(inv *Invocation, rest []Word) {
 	for i, x := range rest {
-		if x.s == "--" && i+1 < len(rest) {
+		if x.Text == "--" && i+1 < len(rest) {
 			a.reinvoke(inv, rest[i+1:], "swarm-guard run")
 			return
 		}
@@ -92,21 +92,21 @@ func (a *analyzer) nestedClaude(inv *invocation, rest []arg) {
 
 // hookManagerCLI: installing, uninstalling or re-initialising a hook
 // manager rewrites or removes the git hooks that run the guard.
-func (a *analyzer) hookManagerCLI(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) hookManagerCLI(inv *Invocation) {
+	args := inv.Args()
 	sub := ""
 	for _, x := range args {
-		if !x.static() {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: altTamper})
+		if !x.Static() {
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: altTamper})
 			return
 		}
-		if !strings.HasPrefix(x.s, "-") {
-			sub = x.s
+		if !strings.HasPrefix(x.Text, "-") {
+			sub = x.Text
 			break
 		}
 	}
 	risky := false
-	switch inv.name {
+	switch inv.Name {
 	case "lefthook":
 		// install re-syncs the hooks (moving swarm-guard's aside),
 		// uninstall removes them; add writes hook files.
@@ -117,36 +117,36 @@ func (a *analyzer) hookManagerCLI(inv *invocation) {
 		risky = sub == "" || sub == "init" || sub == "install" || sub == "uninstall" || sub == "set" || sub == "add"
 	}
 	if risky {
-		what := strings.TrimSpace(inv.name + " " + sub)
+		what := strings.TrimSpace(inv.Name + " " + sub)
 		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: what + " rewrites or removes the git hooks that run the guard"})
 	}
 }
 
 // removesHookManager: uninstalling husky, lefthook or the pre-commit
 // framework from the project removes the hooks they run.
-func (a *analyzer) removesHookManager(inv *invocation) {
-	args := inv.args()
-	if len(args) == 0 || !args[0].static() {
+func (a *analyzer) removesHookManager(inv *Invocation) {
+	args := inv.Args()
+	if len(args) == 0 || !args[0].Static() {
 		return
 	}
-	if (inv.name == "yarn" || inv.name == "pnpm") && (args[0].s == "lefthook" || args[0].s == "husky" || args[0].s == "pre-commit") {
+	if (inv.Name == "yarn" || inv.Name == "pnpm") && (args[0].Text == "lefthook" || args[0].Text == "husky" || args[0].Text == "pre-commit") {
 		// yarn <bin> and pnpm <bin> run a package's binary.
-		a.reinvoke(inv, args, inv.name)
+		a.reinvoke(inv, args, inv.Name)
 		return
 	}
-	switch args[0].s {
+	switch args[0].Text {
 	case "uninstall", "remove", "rm", "r", "un", "unlink":
 	default:
 		return
 	}
 	for _, x := range args[1:] {
-		name := path.Base(strings.TrimPrefix(x.s, "@"))
-		if strings.HasPrefix(x.s, "@") {
-			name = strings.TrimPrefix(x.s, "@")
+		name := path.Base(strings.TrimPrefix(x.Text, "@"))
+		if strings.HasPrefix(x.Text, "@") {
+			name = strings.TrimPrefix(x.Text, "@")
 		}
 		switch name {
 		case "husky", "lefthook", "@evilmartians/lefthook", "evilmartians/lefthook", "pre-commit":
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.name + " " + args[0].s + " " + x.s + " removes the hook manager that runs the guard's git hooks", Instead: "leave the git hooks to a human"})
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " " + args[0].Text + " " + x.Text + " removes the hook manager that runs the guard's git hooks", Instead: "leave the git hooks to a human"})
 		}
 	}
 }
@@ -155,7 +155,7 @@ func (a *analyzer) removesHookManager(inv *invocation) {
 // brings its own Agent-Id (or session) trailer claims to be some agent,
 // and one with the human marker (Committed-By: human) claims to be no
 // agent's at all.
-func (a *analyzer) forgedTrailer(inv *invocation) {
+func (a *analyzer) forgedTrailer(inv *Invocation) {
 	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey, a.pol.Trailers.HumanKey}
 	isKey := func(s string) bool {
 		k, _, _ := strings.Cut(s, ":")
@@ -176,8 +176,8 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 		return false
 	}
 	var words []string
-	for _, x := range inv.args() {
-		words = append(words, x.s)
+	for _, x := range inv.Args() {
+		words = append(words, x.Text)
 	}
 	sub, rest := gitSubcommand(words)
 	for i, w := range words {
@@ -214,10 +214,10 @@ func (a *analyzer) forgedTrailer(inv *invocation) {
 // ledgerRefs: the shared budget ledger (refs/swarm-guard/...) is written
 // by swarm-guard run only; an agent that pushed, moved or deleted those
 // refs could erase the swarm's spend.
-func (a *analyzer) ledgerRefs(inv *invocation) {
+func (a *analyzer) ledgerRefs(inv *Invocation) {
 	var words []string
-	for _, x := range inv.args() {
-		words = append(words, x.s)
+	for _, x := range inv.Args() {
+		words = append(words, x.Text)
 	}
 	sub, rest := gitSubcommand(words)
 	switch sub {
@@ -235,12 +235,12 @@ func (a *analyzer) ledgerRefs(inv *invocation) {
 
 // hashObjectCommit: git hash-object -w -t commit writes a commit object
 // whose message, trailers included, never met the git hooks.
-func (a *analyzer) hashObjectCommit(inv *invocation, args []arg) {
-	p := parseOpts(args, optSpec{short: "t", long: longs("path")})
-	if !p.has("w") {
+func (a *analyzer) hashObjectCommit(inv *Invocation, args []Word) {
+	p := ParseOpts(args, Spec{Short: "t", Long: Longs("path")})
+	if !p.Has("w") {
 		return
 	}
-	if t, ok := p.value("t"); ok && (t.dynamic || t.s == "commit") {
+	if t, ok := p.Value("t"); ok && (t.Dynamic || t.Text == "commit") {
 		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given"})
 	}
 }
@@ -248,9 +248,9 @@ func (a *analyzer) hashObjectCommit(inv *invocation, args []arg) {
 // gitReplace: git replace makes git show another object in place of a
 // commit (--edit, --graft, git replace A B), so history reads as commits
 // the hooks never saw. Listing replacements stays allowed.
-func (a *analyzer) gitReplace(inv *invocation, args []arg) {
-	p := parseOpts(args, optSpec{long: longs("format")})
-	if len(p.operands) == 0 && !p.has("edit", "graft", "convert-graft-file") || p.has("l", "list") {
+func (a *analyzer) gitReplace(inv *Invocation, args []Word) {
+	p := ParseOpts(args, Spec{Long: Longs("format")})
+	if len(p.Operands) == 0 && !p.Has("edit", "graft", "convert-graft-file") || p.Has("l", "list") {
 		return
 	}
 	a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git replace shows another commit in place of a real one, which the git hooks never checked", Instead: "make a new commit with git commit instead"})
@@ -268,28 +268,28 @@ func path2root(root, p string) string {
 // (a hook manager's config, the policy, Claude Code's settings, the CI
 // workflow) leaves it on disk but makes the next commit delete it from
 // the repository, for every clone: tampering like deleting it.
-func (a *analyzer) untrackProtected(inv *invocation, operands []arg) {
+func (a *analyzer) untrackProtected(inv *Invocation, operands []Word) {
 	for _, x := range operands {
-		if x.dynamic {
+		if x.Dynamic {
 			continue
 		}
 		// Pathspec magic: ":(glob)x", ":/x" (from the top); exclusions
 		// (":!x", ":^x", ":(exclude)x") untrack nothing.
-		if rest, ok := strings.CutPrefix(x.s, ":("); ok {
+		if rest, ok := strings.CutPrefix(x.Text, ":("); ok {
 			magic, path, found := strings.Cut(rest, ")")
 			if !found || strings.Contains(magic, "exclude") {
 				continue
 			}
-			x.s = path
+			x.Text = path
 			if strings.Contains(magic, "top") {
-				x.s = path2root(a.env.Root, path)
+				x.Text = path2root(a.env.Root, path)
 			}
-		} else if strings.HasPrefix(x.s, ":!") || strings.HasPrefix(x.s, ":^") {
+		} else if strings.HasPrefix(x.Text, ":!") || strings.HasPrefix(x.Text, ":^") {
 			continue
-		} else if rest, ok := strings.CutPrefix(x.s, ":/"); ok {
-			x.s = path2root(a.env.Root, rest)
+		} else if rest, ok := strings.CutPrefix(x.Text, ":/"); ok {
+			x.Text = path2root(a.env.Root, rest)
 		}
-		for _, p := range a.resolveArg(x, inv.st).paths {
+		for _, p := range a.resolveArg(x, inv.State).paths {
 			if !a.underRoot(p) || p == a.env.Root {
 				continue
 			}

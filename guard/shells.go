@@ -31,23 +31,23 @@ func isShellName(n string) bool {
 
 // shell handles bash -c SCRIPT, bash FILE and bash reading its script from
 // standard input.
-func (a *analyzer) shell(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) shell(inv *Invocation) {
+	args := inv.Args()
 	cflag, sflag, errexit := false, false, false
 	i := 0
 scan:
 	for ; i < len(args); i++ {
 		x := args[i]
-		if x.dynamic {
+		if x.Dynamic {
 			break
 		}
-		s := x.s
+		s := x.Text
 		switch {
 		case s == "--" || s == "-":
 			i++
 			break scan
 		case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":
-			if s == "-o" && i+1 < len(args) && args[i+1].s == "errexit" {
+			if s == "-o" && i+1 < len(args) && args[i+1].Text == "errexit" {
 				errexit = true
 			}
 			i++
@@ -70,31 +70,31 @@ scan:
 			return
 		}
 		script := rest[0]
-		if script.dynamic || script.proc {
-			a.dynamicScript(inv, script, inv.name+" -c")
+		if script.Dynamic || script.Proc {
+			a.dynamicScript(inv, script, inv.Name+" -c")
 			return
 		}
-		st := inv.st.clone()
-		st.positional, st.posUnknown = nil, false
+		st := inv.State.Clone()
+		st.Positional, st.PosUnknown = nil, false
 		if len(rest) > 1 {
-			st.vars["0"] = []arg{rest[1]}
-			st.positional = append([]arg(nil), rest[2:]...)
+			st.Vars["0"] = []Word{rest[1]}
+			st.Positional = append([]Word(nil), rest[2:]...)
 		}
-		st.errexit = errexit
-		a.script(script.s, st, nil)
+		st.Errexit = errexit
+		a.script(script.Text, st, nil)
 		return
 	}
 	if sflag || len(rest) == 0 {
-		a.stdinScriptArgs(inv, inv.name, rest, true)
+		a.stdinScriptArgs(inv, inv.Name, rest, true)
 		return
 	}
 	if len(rest) > 0 {
 		f := rest[0]
 		switch {
-		case f.proc:
-			a.dynamicScript(inv, f, inv.name)
-		case f.static() && (f.s == "/dev/stdin" || f.s == "/proc/self/fd/0"):
-			a.stdinScript(inv, inv.name)
+		case f.Proc:
+			a.dynamicScript(inv, f, inv.Name)
+		case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0"):
+			a.stdinScript(inv, inv.Name)
 		default:
 			a.readPath(inv, f) // a script file: its body is not read, but a secret file is not a script
 			a.runFile(inv, f, "sh")
@@ -104,41 +104,41 @@ scan:
 }
 
 // stdinScript checks a script a shell reads from standard input.
-func (a *analyzer) stdinScript(inv *invocation, what string) {
+func (a *analyzer) stdinScript(inv *Invocation, what string) {
 	a.stdinScriptArgs(inv, what, nil, false)
 }
 
 // stdinScriptArgs checks a script read from standard input with its
 // positional parameters (bash -s ARGS).
-func (a *analyzer) stdinScriptArgs(inv *invocation, what string, positional []arg, setPositional bool) {
-	in := inv.in
-	if in == nil || in.file {
+func (a *analyzer) stdinScriptArgs(inv *Invocation, what string, positional []Word, setPositional bool) {
+	in := inv.Stdin
+	if in == nil || in.File {
 		return // an interactive shell, or a script file (bash < script.sh)
 	}
-	if in.dynamic || in.subst {
-		src := in.desc
-		if in.subst {
+	if in.Dynamic || in.Subst {
+		src := in.Desc
+		if in.Subst {
 			src += " whose $(...) output becomes script text"
 		}
-		if in.net {
-			src = "downloaded text (" + in.desc + ")"
+		if in.Net {
+			src = "downloaded text (" + in.Desc + ")"
 		}
-		a.judgeFrom(inv, in.from, effect.UnreadCode{By: what, Code: src, How: effect.ScriptInput})
+		a.judgeFrom(inv, in.From, effect.UnreadCode{By: what, Code: src, How: effect.ScriptInput})
 		return
 	}
-	st := inv.st.clone()
+	st := inv.State.Clone()
 	if setPositional {
-		st.positional, st.posUnknown = slices.Clone(positional), false
+		st.Positional, st.PosUnknown = slices.Clone(positional), false
 	}
-	a.script(in.text, st, nil)
+	a.script(in.Text, st, nil)
 }
 
 // pwsh cannot be analysed: its commands are refused like dynamic ones.
-func (a *analyzer) powershell(inv *invocation) {
-	for _, x := range inv.args() {
-		s := strings.ToLower(x.s)
+func (a *analyzer) powershell(inv *Invocation) {
+	for _, x := range inv.Args() {
+		s := strings.ToLower(x.Text)
 		if s == "-c" || s == "-command" || s == "-encodedcommand" || s == "-e" || s == "-ec" || strings.HasPrefix(s, "-command") {
-			a.judge(inv, effect.HiddenCode{By: inv.name, Why: effect.PowerShell})
+			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.PowerShell})
 			return
 		}
 	}

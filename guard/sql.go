@@ -10,7 +10,7 @@ import (
 
 // sqlClient describes where a database client takes SQL from.
 type sqlClient struct {
-	spec    optSpec
+	spec    Spec
 	sqlOpts []string // options whose value is SQL
 	// positional: SQL comes as operands after the database file (sqlite3 db 'SQL').
 	positional bool
@@ -21,30 +21,30 @@ type sqlClient struct {
 
 var sqlClients = sync.OnceValue(func() map[string]sqlClient {
 	m := map[string]sqlClient{
-		"psql": {spec: optSpec{short: "cdfhpUvoLPTFR", long: longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
+		"psql": {spec: Spec{Short: "cdfhpUvoLPTFR", Long: Longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
 			sqlOpts: []string{"c", "command"}, outOpts: []string{"o", "output", "L", "log-file"}},
-		"mysql": {spec: optSpec{short: "euhPDSO", long: longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
+		"mysql": {spec: Spec{Short: "euhPDSO", Long: Longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
 			sqlOpts: []string{"e", "execute", "init-command"}, outOpts: []string{"tee"}, attachedPassword: true},
-		"sqlite3": {spec: optSpec{long: longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
+		"sqlite3": {spec: Spec{Long: Longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
 			sqlOpts: []string{"cmd"}, positional: true},
-		"duckdb": {spec: optSpec{short: "cs", long: longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
+		"duckdb": {spec: Spec{Short: "cs", Long: Longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
 			sqlOpts: []string{"c", "s", "cmd"}, positional: true},
-		"sqlcmd": {spec: optSpec{short: "QqSUPdiovHlstwWabcefhkmruxyYz", long: longs("query", "server", "user-name", "database", "input-file", "output-file")},
+		"sqlcmd": {spec: Spec{Short: "QqSUPdiovHlstwWabcefhkmruxyYz", Long: Longs("query", "server", "user-name", "database", "input-file", "output-file")},
 			sqlOpts: []string{"Q", "q", "query"}, outOpts: []string{"o", "output-file"}},
-		"clickhouse-client": {spec: optSpec{short: "qhpuPd", long: longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
+		"clickhouse-client": {spec: Spec{Short: "qhpuPd", Long: Longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
 			sqlOpts: []string{"q", "query"}},
-		"clickhouse-local": {spec: optSpec{short: "qS", long: longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
+		"clickhouse-local": {spec: Spec{Short: "qS", Long: Longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
 			sqlOpts: []string{"q", "query"}},
-		"usql":      {spec: optSpec{short: "cfo", long: longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
-		"snowsql":   {spec: optSpec{short: "qfacudsrwo", long: longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
-		"trino":     {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-		"presto":    {spec: optSpec{long: longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-		"spark-sql": {spec: optSpec{short: "ef", long: longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
-		"hive":      {spec: optSpec{short: "ef", long: longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-		"beeline":   {spec: optSpec{short: "eufnpd", long: longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-		"pgcli":     {spec: optSpec{short: "hpUd", long: longs("host", "port", "username", "dbname")}},
-		"mycli":     {spec: optSpec{short: "hPuDe", long: longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
-		"litecli":   {spec: optSpec{short: "e", long: longs("execute")}, sqlOpts: []string{"e", "execute"}},
+		"usql":      {spec: Spec{Short: "cfo", Long: Longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
+		"snowsql":   {spec: Spec{Short: "qfacudsrwo", Long: Longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
+		"trino":     {spec: Spec{Long: Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"presto":    {spec: Spec{Long: Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"spark-sql": {spec: Spec{Short: "ef", Long: Longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
+		"hive":      {spec: Spec{Short: "ef", Long: Longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"beeline":   {spec: Spec{Short: "eufnpd", Long: Longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"pgcli":     {spec: Spec{Short: "hpUd", Long: Longs("host", "port", "username", "dbname")}},
+		"mycli":     {spec: Spec{Short: "hPuDe", Long: Longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
+		"litecli":   {spec: Spec{Short: "e", Long: Longs("execute")}, sqlOpts: []string{"e", "execute"}},
 	}
 	m["mariadb"] = m["mysql"]
 	m["sqlite"] = m["sqlite3"]
@@ -68,8 +68,8 @@ func registerSQL() {
 // checkSQL hands the SQL inv runs from source (-c/-e, argument, input)
 // to the rules (guard/rules/destructive_sql.go). A part only known at run
 // time reads as a name, so `DELETE FROM $t` is still a DELETE without WHERE.
-func (a *analyzer) checkSQL(inv *invocation, sql, source string) {
-	a.judge(inv, sqlEffect(inv.name+" "+source, strings.ReplaceAll(sql, unknownMark, "x")))
+func (a *analyzer) checkSQL(inv *Invocation, sql, source string) {
+	a.judge(inv, sqlEffect(inv.Name+" "+source, strings.ReplaceAll(sql, UnknownMark, "x")))
 }
 
 // sqlEffect is the SQL text that by runs, read once.
@@ -81,32 +81,32 @@ func sqlEffect(by, text string) effect.SQL {
 	return e
 }
 
-func (a *analyzer) sqlClient(inv *invocation) {
-	c := sqlClients()[inv.name]
-	args := normalizeSingleDashLong(inv.args(), c.spec)
+func (a *analyzer) sqlClient(inv *Invocation) {
+	c := sqlClients()[inv.Name]
+	args := normalizeSingleDashLong(inv.Args(), c.spec)
 	if c.attachedPassword {
 		kept := args[:0:0]
 		for _, x := range args {
-			if !x.dynamic && strings.HasPrefix(x.s, "-p") && len(x.s) > 2 {
+			if !x.Dynamic && strings.HasPrefix(x.Text, "-p") && len(x.Text) > 2 {
 				continue
 			}
 			kept = append(kept, x)
 		}
 		args = kept
 	}
-	p := parseOpts(args, c.spec)
+	p := ParseOpts(args, c.spec)
 	found := false
-	for _, v := range p.values(c.sqlOpts...) {
+	for _, v := range p.Values(c.sqlOpts...) {
 		found = true
-		a.checkSQL(inv, v.template(), "-c/-e")
+		a.checkSQL(inv, v.Template(), "-c/-e")
 	}
-	for _, f := range p.values(c.outOpts...) {
-		a.writePath(inv, f, inv.name+" writes")
+	for _, f := range p.Values(c.outOpts...) {
+		a.writePath(inv, f, inv.Name+" writes")
 	}
-	if c.positional && len(p.operands) > 1 {
-		for _, v := range p.operands[1:] {
+	if c.positional && len(p.Operands) > 1 {
+		for _, v := range p.Operands[1:] {
 			found = true
-			a.checkSQL(inv, v.template(), "argument")
+			a.checkSQL(inv, v.Template(), "argument")
 		}
 	}
 	if !found {
@@ -116,68 +116,68 @@ func (a *analyzer) sqlClient(inv *invocation) {
 
 // normalizeSingleDashLong turns sqlite3's -cmd into --cmd so the generic
 // option parser sees one option, not -c -m -d.
-func normalizeSingleDashLong(args []arg, spec optSpec) []arg {
-	out := make([]arg, len(args))
+func normalizeSingleDashLong(args []Word, spec Spec) []Word {
+	out := make([]Word, len(args))
 	for i, x := range args {
-		if !x.dynamic && len(x.s) > 2 && x.s[0] == '-' && x.s[1] != '-' && spec.long[x.s[1:]] {
-			x.s = "-" + x.s
+		if !x.Dynamic && len(x.Text) > 2 && x.Text[0] == '-' && x.Text[1] != '-' && spec.Long[x.Text[1:]] {
+			x.Text = "-" + x.Text
 		}
 		out[i] = x
 	}
 	return out
 }
 
-func (a *analyzer) sqlFromStdin(inv *invocation) {
-	if inv.in == nil || inv.in.file {
+func (a *analyzer) sqlFromStdin(inv *Invocation) {
+	if inv.Stdin == nil || inv.Stdin.File {
 		return
 	}
-	if inv.in.dynamic {
+	if inv.Stdin.Dynamic {
 		return // SQL from a file or a program: the guard cannot see it
 	}
-	a.checkSQL(inv, inv.in.text, "input")
+	a.checkSQL(inv, inv.Stdin.Text, "input")
 }
 
-func (a *analyzer) clickhouse(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) clickhouse(inv *Invocation) {
+	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
 	sub := *inv
-	switch args[0].s {
+	switch args[0].Text {
 	case "client":
-		sub.name = "clickhouse-client"
+		sub.Name = "clickhouse-client"
 	case "local":
-		sub.name = "clickhouse-local"
+		sub.Name = "clickhouse-local"
 	default:
 		return
 	}
-	sub.argv = append([]arg{{s: sub.name}}, args[1:]...)
+	sub.Argv = append([]Word{{Text: sub.Name}}, args[1:]...)
 	a.sqlClient(&sub)
 }
 
-func (a *analyzer) cockroach(inv *invocation) {
-	args := inv.args()
-	if len(args) == 0 || args[0].s != "sql" {
+func (a *analyzer) cockroach(inv *Invocation) {
+	args := inv.Args()
+	if len(args) == 0 || args[0].Text != "sql" {
 		return
 	}
-	p := parseOpts(args[1:], optSpec{short: "ed", long: longs("execute", "database", "url", "host", "user", "certs-dir")})
+	p := ParseOpts(args[1:], Spec{Short: "ed", Long: Longs("execute", "database", "url", "host", "user", "certs-dir")})
 	found := false
-	for _, v := range p.values("e", "execute") {
+	for _, v := range p.Values("e", "execute") {
 		found = true
-		a.checkSQL(inv, v.template(), "--execute")
+		a.checkSQL(inv, v.Template(), "--execute")
 	}
 	if !found {
 		a.sqlFromStdin(inv)
 	}
 }
 
-func (a *analyzer) bigquery(inv *invocation) {
-	args := inv.args()
+func (a *analyzer) bigquery(inv *Invocation) {
+	args := inv.Args()
 	for i, x := range args {
-		if x.s == "query" {
+		if x.Text == "query" {
 			for _, q := range args[i+1:] {
-				if !strings.HasPrefix(q.s, "-") || q.dynamic {
-					a.checkSQL(inv, q.template(), "query")
+				if !strings.HasPrefix(q.Text, "-") || q.Dynamic {
+					a.checkSQL(inv, q.Template(), "query")
 				}
 			}
 			if len(args[i+1:]) == 0 {
@@ -188,47 +188,47 @@ func (a *analyzer) bigquery(inv *invocation) {
 	}
 }
 
-func (a *analyzer) dropdb(inv *invocation) {
+func (a *analyzer) dropdb(inv *Invocation) {
 	a.judge(inv, effect.DataWipe{Tool: "dropdb", What: effect.WholeDatabase})
 }
 
-func (a *analyzer) mysqladmin(inv *invocation) {
-	for _, x := range inv.args() {
-		if strings.EqualFold(x.s, "drop") {
+func (a *analyzer) mysqladmin(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if strings.EqualFold(x.Text, "drop") {
 			a.judge(inv, effect.DataWipe{Tool: "mysqladmin drop", What: effect.WholeDatabase})
 			return
 		}
 	}
 }
 
-func (a *analyzer) redisCli(inv *invocation) {
-	for _, x := range inv.args() {
-		switch strings.ToUpper(x.s) {
+func (a *analyzer) redisCli(inv *Invocation) {
+	for _, x := range inv.Args() {
+		switch strings.ToUpper(x.Text) {
 		case "FLUSHALL", "FLUSHDB":
-			a.judge(inv, effect.DataWipe{Tool: "redis-cli " + x.s, What: effect.EveryKey})
+			a.judge(inv, effect.DataWipe{Tool: "redis-cli " + x.Text, What: effect.EveryKey})
 			return
 		}
 	}
-	if inv.in != nil && !inv.in.dynamic {
-		up := strings.ToUpper(inv.in.text)
+	if inv.Stdin != nil && !inv.Stdin.Dynamic {
+		up := strings.ToUpper(inv.Stdin.Text)
 		if strings.Contains(up, "FLUSHALL") || strings.Contains(up, "FLUSHDB") {
 			a.judge(inv, effect.DataWipe{Tool: "redis-cli", What: effect.EveryKeyInput})
 		}
 	}
 }
 
-func (a *analyzer) mongo(inv *invocation) {
+func (a *analyzer) mongo(inv *Invocation) {
 	var code []string
-	p := parseOpts(inv.args(), optSpec{long: longs("eval", "host", "port", "username", "password", "authenticationDatabase", "file")})
-	for _, v := range p.values("eval") {
-		code = append(code, v.template())
+	p := ParseOpts(inv.Args(), Spec{Long: Longs("eval", "host", "port", "username", "password", "authenticationDatabase", "file")})
+	for _, v := range p.Values("eval") {
+		code = append(code, v.Template())
 	}
-	if len(code) == 0 && inv.in != nil && !inv.in.dynamic {
-		code = append(code, inv.in.text)
+	if len(code) == 0 && inv.Stdin != nil && !inv.Stdin.Dynamic {
+		code = append(code, inv.Stdin.Text)
 	}
 	for _, c := range code {
 		if strings.Contains(c, "dropDatabase(") || strings.Contains(c, ".drop(") || strings.Contains(c, "deleteMany({})") || strings.Contains(c, "remove({})") {
-			a.judge(inv, effect.DataWipe{Tool: inv.name, What: effect.Documents})
+			a.judge(inv, effect.DataWipe{Tool: inv.Name, What: effect.Documents})
 			return
 		}
 	}
@@ -255,21 +255,21 @@ func registerDBTasks() {
 
 // dbTask checks a framework's database task, and its arguments as file
 // operands like any command the guard has no model of.
-func (a *analyzer) dbTask(inv *invocation) {
-	a.checkDBTask(inv, strings.TrimSuffix(inv.name, "-cli"), inv.args())
+func (a *analyzer) dbTask(inv *Invocation) {
+	a.checkDBTask(inv, strings.TrimSuffix(inv.Name, "-cli"), inv.Args())
 	a.genericCommand(inv)
 }
 
 // checkDBTask reports a framework task (rails db:drop, prisma migrate
 // reset, manage.py flush) that destroys a database's data.
-func (a *analyzer) checkDBTask(inv *invocation, tool string, args []arg) {
+func (a *analyzer) checkDBTask(inv *Invocation, tool string, args []Word) {
 	var words []string
 	for _, x := range args {
-		if x.dynamic {
+		if x.Dynamic {
 			words = append(words, "?")
 			continue
 		}
-		words = append(words, x.s)
+		words = append(words, x.Text)
 	}
 	line := " " + strings.Join(words, " ") + " "
 	for _, task := range dbWipeTasks[tool] {

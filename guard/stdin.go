@@ -10,26 +10,26 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// input describes what a command reads on standard input, when that is a
+// Input describes what a command reads on standard input, when that is a
 // script, SQL or code the command will run.
-type input struct {
-	text     string      // the text, when known
-	dynamic  bool        // contents are only known at run time
-	net      bool        // contents come from a network fetch
-	subst    bool        // text has $(...) parts: their output becomes part of the text
-	expanded bool        // echo or printf of expansions: text chosen at run time
-	paths    []arg       // the file names a command lists (find), as patterns
-	nul      bool        // the names are NUL-separated (find -print0)
-	file     bool        // read from a file the guard does not read
-	desc     string      // for messages: "the output of curl", "a here-document"
-	secret   string      // where secret text in it comes from (exfil.go); "" for none
-	from     syntax.Node // the pipeline stage that produces it, for messages
+type Input struct {
+	Text     string      // the text, when known
+	Dynamic  bool        // contents are only known at run time
+	Net      bool        // contents come from a network fetch
+	Subst    bool        // text has $(...) parts: their output becomes part of the text
+	Expanded bool        // echo or printf of expansions: text chosen at run time
+	Paths    []Word      // the file names a command lists (find), as patterns
+	Nul      bool        // the names are NUL-separated (find -print0)
+	File     bool        // read from a file the guard does not read
+	Desc     string      // for messages: "the output of curl", "a here-document"
+	Secret   string      // where secret text in it comes from (exfil.go); "" for none
+	From     syntax.Node // the pipeline stage that produces it, for messages
 }
 
 // redirects applies the file effects of a statement's redirections and
 // returns what the statement reads on standard input (nil: nothing known).
-func (a *analyzer) redirects(s *syntax.Stmt, st *state) *input {
-	var in *input
+func (a *analyzer) redirects(s *syntax.Stmt, st *State) *Input {
+	var in *Input
 	for _, r := range s.Redirs {
 		if !a.visit() {
 			return in
@@ -103,28 +103,28 @@ func procSubstWord(w *syntax.Word) *syntax.ProcSubst {
 }
 
 // procOutput describes what <(cmd) produces: the output of its last stage.
-func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *state) *input {
+func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *State) *Input {
 	if len(ps.Stmts) != 1 {
-		return &input{dynamic: true, net: a.fetches(ps.Stmts), desc: "the output of a process substitution"}
+		return &Input{Dynamic: true, Net: a.fetches(ps.Stmts), Desc: "the output of a process substitution"}
 	}
 	s := ps.Stmts[0]
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
 		stages := pipelineStages(b)
 		in := a.outputOf(stages[len(stages)-1], st)
-		in.net = in.net || a.fetches(ps.Stmts)
+		in.Net = in.Net || a.fetches(ps.Stmts)
 		return in
 	}
 	return a.outputOf(s, st)
 }
 
 // nestedWithInput analyses a substitution whose first command reads in.
-func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *state, in *input) {
+func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *State, in *Input) {
 	if a.srcDepth >= maxDepth {
 		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
 		return
 	}
 	a.srcDepth++
-	a.stmtsWithInput(stmts, st.clone(), in)
+	a.stmtsWithInput(stmts, st.Clone(), in)
 	a.srcDepth--
 }
 
@@ -142,11 +142,11 @@ func isNumber(s string) bool {
 
 // redirectTarget checks the file a redirection writes or reads and
 // returns the values its word can take.
-func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) []arg {
-	var targets []arg
+func (a *analyzer) redirectTarget(r *syntax.Redirect, st *State, write bool) []Word {
+	var targets []Word
 	for _, alt := range a.evalWord(r.Word, st) {
 		for _, t := range alt {
-			inv := &invocation{name: "redirect", node: r, st: st}
+			inv := &Invocation{Name: "redirect", Node: r, State: st}
 			if write {
 				a.writePath(inv, t, "a redirection writes")
 			} else {
@@ -162,20 +162,20 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *state, write bool) []a
 // output redirection, so a script written and then run is checked. Only
 // text the guard can know (echo, printf, cat) or a download is worth
 // recording: the output of any other program is as unknown as any file.
-func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state, targets []arg) {
+func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *State, targets []Word) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
 		return
 	}
-	var body *input
+	var body *Input
 	for _, t := range targets {
-		if !t.static() {
+		if !t.Static() {
 			continue
 		}
 		if body == nil {
 			body = a.stageOutput(s, st)
 		}
-		a.recordBody(&invocation{name: "redirect", node: r, st: st}, t, body)
+		a.recordBody(&Invocation{Name: "redirect", Node: r, State: st}, t, body)
 	}
 }
 
@@ -183,34 +183,34 @@ func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *state, t
 // prints: echo, printf and cat of known text, or a command whose name is
 // only known once expanded.
 func mayPrintKnownText(ce *syntax.CallExpr) bool {
-	switch path.Base(wordLiteral(ce.Args[0])) {
+	switch path.Base(WordLiteral(ce.Args[0])) {
 	case "", ".", "echo", "printf", "cat":
 		return true
 	}
 	return false
 }
 
-func (a *analyzer) fileInput(w *syntax.Word, st *state) *input {
-	in := &input{file: true, dynamic: true, desc: "a file"}
+func (a *analyzer) fileInput(w *syntax.Word, st *State) *Input {
+	in := &Input{File: true, Dynamic: true, Desc: "a file"}
 	for _, alt := range a.evalWord(w, st) {
 		for _, t := range alt {
-			if t.proc {
-				return &input{dynamic: true, net: t.net, desc: "the output of a process substitution"}
+			if t.Proc {
+				return &Input{Dynamic: true, Net: t.Net, Desc: "the output of a process substitution"}
 			}
-			inv := &invocation{name: "redirect", node: w, st: st}
+			inv := &Invocation{Name: "redirect", Node: w, State: st}
 			a.readPath(inv, t)
-			if t.static() {
-				in.desc = "the file " + t.s
-				in.secret = a.fileSecret(t, st)
+			if t.Static() {
+				in.Desc = "the file " + t.Text
+				in.Secret = a.fileSecret(t, st)
 			}
 		}
 	}
 	return in
 }
 
-func (a *analyzer) heredocInput(r *syntax.Redirect, st *state) *input {
+func (a *analyzer) heredocInput(r *syntax.Redirect, st *State) *Input {
 	if r.Hdoc == nil {
-		return &input{text: "", desc: "a here-document"}
+		return &Input{Text: "", Desc: "a here-document"}
 	}
 	quotedDelim := false
 	for _, p := range r.Word.Parts {
@@ -224,13 +224,13 @@ func (a *analyzer) heredocInput(r *syntax.Redirect, st *state) *input {
 		}
 	}
 	if quotedDelim {
-		return &input{text: wordLiteral(r.Hdoc), desc: "a here-document"}
+		return &Input{Text: WordLiteral(r.Hdoc), Desc: "a here-document"}
 	}
 	// An unquoted here-document is expanded by the outer shell first. Its
 	// raw text, read as a script, has the same unknowns: $x stays $x.
 	text := a.wordSource(r.Hdoc)
-	return &input{text: text, desc: "a here-document", net: a.wordFetches(r.Hdoc), subst: hasSubst(r.Hdoc),
-		secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
+	return &Input{Text: text, Desc: "a here-document", Net: a.wordFetches(r.Hdoc), Subst: hasSubst(r.Hdoc),
+		Secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
 }
 
 // hasSubst reports whether a word contains $(...) or <(...).
@@ -260,103 +260,103 @@ func (a *analyzer) wordFetches(w *syntax.Word) bool {
 	return found
 }
 
-func (a *analyzer) wordInput(w *syntax.Word, st *state, desc string) *input {
+func (a *analyzer) wordInput(w *syntax.Word, st *State, desc string) *Input {
 	alts := a.evalWord(w, st)
-	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].dynamic {
-		return &input{text: alts[0][0].s, desc: desc, secret: alts[0][0].secret}
+	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].Dynamic {
+		return &Input{Text: alts[0][0].Text, Desc: desc, Secret: alts[0][0].Secret}
 	}
-	in := &input{dynamic: true, desc: desc}
+	in := &Input{Dynamic: true, Desc: desc}
 	for _, alt := range alts {
 		for _, f := range alt {
-			in.net = in.net || f.net
-			if in.secret == "" {
-				in.secret = f.secret // nc host <<< "$GITHUB_TOKEN"
+			in.Net = in.Net || f.Net
+			if in.Secret == "" {
+				in.Secret = f.Secret // nc host <<< "$GITHUB_TOKEN"
 			}
 		}
 	}
-	in.net = in.net || a.wordFetches(w)
-	if in.net {
-		in.desc = "downloaded text"
+	in.Net = in.Net || a.wordFetches(w)
+	if in.Net {
+		in.Desc = "downloaded text"
 	}
 	return in
 }
 
 // outputOf describes what a pipeline stage writes to its standard output.
-func (a *analyzer) outputOf(s *syntax.Stmt, st *state) *input {
+func (a *analyzer) outputOf(s *syntax.Stmt, st *State) *Input {
 	in := a.stageOutput(s, st)
-	in.from = s
+	in.From = s
 	return in
 }
 
-func (a *analyzer) stageOutput(s *syntax.Stmt, st *state) *input {
+func (a *analyzer) stageOutput(s *syntax.Stmt, st *State) *Input {
 	in := a.stageOutputText(s, st)
 	if sec := a.stageSecret(s, st); sec != "" {
-		in.secret = sec
+		in.Secret = sec
 	}
 	return in
 }
 
-func (a *analyzer) stageOutputText(s *syntax.Stmt, st *state) *input {
+func (a *analyzer) stageOutputText(s *syntax.Stmt, st *State) *Input {
 	if s == nil {
-		return &input{dynamic: true, desc: "the output of a command"}
+		return &Input{Dynamic: true, Desc: "the output of a command"}
 	}
 	net := a.fetches([]*syntax.Stmt{s})
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
-		return &input{dynamic: true, net: net, desc: "the output of a compound command"}
+		return &Input{Dynamic: true, Net: net, Desc: "the output of a compound command"}
 	}
-	var argv []arg
+	var argv []Word
 	for _, w := range ce.Args {
 		alts := a.evalWord(w, st)
 		if len(alts) != 1 {
-			return &input{dynamic: true, net: net, desc: "the output of a command"}
+			return &Input{Dynamic: true, Net: net, Desc: "the output of a command"}
 		}
 		argv = append(argv, alts[0]...)
 	}
-	if len(argv) == 0 || argv[0].dynamic {
-		return &input{dynamic: true, net: net, desc: "the output of a command"}
+	if len(argv) == 0 || argv[0].Dynamic {
+		return &Input{Dynamic: true, Net: net, Desc: "the output of a command"}
 	}
-	name := path.Base(argv[0].s)
+	name := path.Base(argv[0].Text)
 	if net {
-		return &input{dynamic: true, net: true, desc: "the output of " + name}
+		return &Input{Dynamic: true, Net: true, Desc: "the output of " + name}
 	}
 	switch name {
 	case "echo":
 		words, escapes := echoWords(argv[1:])
 		text, ok := joinStatic(words)
 		if !ok {
-			return &input{dynamic: true, expanded: true, desc: "the output of echo with expansions"}
+			return &Input{Dynamic: true, Expanded: true, Desc: "the output of echo with expansions"}
 		}
 		if escapes {
 			text = processEscapes(text)
 		}
-		return &input{text: text + "\n", desc: "echoed text"}
+		return &Input{Text: text + "\n", Desc: "echoed text"}
 	case "printf":
 		args := argv[1:]
-		if len(args) > 0 && args[0].s == "--" {
+		if len(args) > 0 && args[0].Text == "--" {
 			args = args[1:]
 		}
-		if len(args) == 0 || !args[0].static() {
-			return &input{dynamic: true, expanded: true, desc: "the output of printf"}
+		if len(args) == 0 || !args[0].Static() {
+			return &Input{Dynamic: true, Expanded: true, Desc: "the output of printf"}
 		}
 		rest, ok := joinStatic(args[1:])
 		if !ok {
-			return &input{dynamic: true, expanded: true, desc: "the output of printf with expansions"}
+			return &Input{Dynamic: true, Expanded: true, Desc: "the output of printf with expansions"}
 		}
-		text := processEscapes(args[0].s)
+		text := processEscapes(args[0].Text)
 		if rest != "" {
 			text = strings.Replace(strings.Replace(text, "%s", rest, 1), "%b", processEscapes(rest), 1)
 		}
-		return &input{text: text, desc: "printed text"}
+		return &Input{Text: text, Desc: "printed text"}
 	case "find":
 		return a.findOutput(argv[1:])
 	case "cat":
 		if len(argv) == 1 {
-			if in := a.stdinOf(s, st); in != nil && !in.dynamic {
+			if in := a.stdinOf(s, st); in != nil && !in.Dynamic {
 				return in
 			}
 		}
-		if len(argv) == 2 && argv[1].static() {
+		if len(argv) == 2 && argv[1].Static() {
 			// cat a file this command wrote: its known contents.
 			for _, p := range a.resolveArg(argv[1], st).paths {
 				if bs := a.bodies[p]; len(bs) == 1 {
@@ -364,15 +364,15 @@ func (a *analyzer) stageOutputText(s *syntax.Stmt, st *state) *input {
 				}
 			}
 		}
-		return &input{dynamic: true, desc: "the contents of a file"}
+		return &Input{Dynamic: true, Desc: "the contents of a file"}
 	}
-	return &input{dynamic: true, desc: "the output of " + name}
+	return &Input{Dynamic: true, Desc: "the output of " + name}
 }
 
 // stdinOf returns the here-document or here-string a statement reads,
 // without the side effects of redirects (which would call back here).
-func (a *analyzer) stdinOf(s *syntax.Stmt, st *state) *input {
-	var in *input
+func (a *analyzer) stdinOf(s *syntax.Stmt, st *State) *Input {
+	var in *Input
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue
@@ -389,10 +389,10 @@ func (a *analyzer) stdinOf(s *syntax.Stmt, st *state) *input {
 	return in
 }
 
-func echoWords(args []arg) ([]arg, bool) {
+func echoWords(args []Word) ([]Word, bool) {
 	escapes := false
-	for len(args) > 0 && args[0].static() && len(args[0].s) > 1 && args[0].s[0] == '-' && strings.Trim(args[0].s[1:], "neE") == "" {
-		if strings.Contains(args[0].s, "e") {
+	for len(args) > 0 && args[0].Static() && len(args[0].Text) > 1 && args[0].Text[0] == '-' && strings.Trim(args[0].Text[1:], "neE") == "" {
+		if strings.Contains(args[0].Text, "e") {
 			escapes = true
 		}
 		args = args[1:]
@@ -400,13 +400,13 @@ func echoWords(args []arg) ([]arg, bool) {
 	return args, escapes
 }
 
-func joinStatic(args []arg) (string, bool) {
+func joinStatic(args []Word) (string, bool) {
 	parts := make([]string, len(args))
 	for i, x := range args {
-		if x.dynamic {
+		if x.Dynamic {
 			return "", false
 		}
-		parts[i] = x.s
+		parts[i] = x.Text
 	}
 	return strings.Join(parts, " "), true
 }
@@ -501,13 +501,13 @@ func hexValue(s string, width int) (int, int) {
 // substitutions analyses the command and process substitutions inside a
 // node as the commands they are. Their effects are isolated: a subshell's
 // cd or assignment does not change the caller's state.
-func (a *analyzer) substitutions(n syntax.Node, st *state) {
+func (a *analyzer) substitutions(n syntax.Node, st *State) {
 	a.substitutionsOut(n, st, nil)
 }
 
 // substitutionsOut is substitutions where >(cmd) arguments read out: the
 // command writes into them (curl -o >(bash)).
-func (a *analyzer) substitutionsOut(n syntax.Node, st *state, out func() *input) {
+func (a *analyzer) substitutionsOut(n syntax.Node, st *State, out func() *Input) {
 	if n == nil {
 		return
 	}
@@ -531,7 +531,7 @@ func (a *analyzer) substitutionsOut(n syntax.Node, st *state, out func() *input)
 	})
 }
 
-func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *state) {
+func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *State) {
 	for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
 		if e != nil {
 			a.substitutions(e, st)
@@ -539,20 +539,20 @@ func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *state) {
 	}
 }
 
-func (a *analyzer) nested(stmts []*syntax.Stmt, st *state) {
+func (a *analyzer) nested(stmts []*syntax.Stmt, st *State) {
 	if a.srcDepth >= maxDepth {
 		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
 		return
 	}
 	a.srcDepth++
-	a.stmts(stmts, st.clone())
+	a.stmts(stmts, st.Clone())
 	a.srcDepth--
 }
 
 // knownOutput returns what a statement prints when the guard can tell:
 // echo, printf and cat of a here-document, piped through decoders an
 // obfuscated command uses (base64 -d, xxd -r -p, rev, tr).
-func (a *analyzer) knownOutput(s *syntax.Stmt, st *state) (string, bool) {
+func (a *analyzer) knownOutput(s *syntax.Stmt, st *State) (string, bool) {
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -566,10 +566,10 @@ func (a *analyzer) knownOutput(s *syntax.Stmt, st *state) (string, bool) {
 			return "", false // date, git, ...: whatever they print is unknown
 		}
 		in := a.stageOutput(s, st)
-		if in.dynamic || in.subst {
+		if in.Dynamic || in.Subst {
 			return "", false
 		}
-		return in.text, true
+		return in.Text, true
 	case *syntax.BinaryCmd:
 		if c.Op != syntax.Pipe {
 			return "", false
@@ -588,7 +588,7 @@ func (a *analyzer) knownOutput(s *syntax.Stmt, st *state) (string, bool) {
 }
 
 // filterOutput applies a decoding filter stage to known text.
-func (a *analyzer) filterOutput(s *syntax.Stmt, st *state, text string) (string, bool) {
+func (a *analyzer) filterOutput(s *syntax.Stmt, st *State, text string) (string, bool) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(s.Redirs) > 0 || len(ce.Assigns) > 0 {
 		return "", false

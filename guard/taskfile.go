@@ -9,17 +9,17 @@ import (
 // taskCmd judges `task [options] [task...] [VAR=value] [-- args]` (go-task):
 // the tasks named (or "default"), their deps and the tasks they call, read
 // from the Taskfile.
-func (a *analyzer) taskCmd(inv *invocation) {
-	var file, dir *arg
+func (a *analyzer) taskCmd(inv *Invocation) {
+	var file, dir *Word
 	var goals []string
-	args := inv.args()
+	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
-		if !x.static() {
-			a.judge(inv, effect.HiddenCode{By: "task", What: x.show(), Why: effect.RunnerArgument})
+		if !x.Static() {
+			a.judge(inv, effect.HiddenCode{By: "task", What: x.Show(), Why: effect.RunnerArgument})
 			return
 		}
-		switch s := x.s; {
+		switch s := x.Text; {
 		case s == "--":
 			i = len(args)
 		case s == "-t" || s == "--taskfile":
@@ -51,7 +51,7 @@ func (a *analyzer) taskCmd(inv *invocation) {
 		var name, text string
 		var st fileStatus
 		if file != nil {
-			name = cleanJoin(d, file.s)
+			name = cleanJoin(d, file.Text)
 			text, st = a.runnerFile(name)
 		} else {
 			name, text, st = a.findUp(d, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",

@@ -43,10 +43,10 @@ const (
 func (a *analyzer) runnerFile(p string) (string, fileStatus) {
 	if bodies := a.bodies[p]; len(bodies) > 0 {
 		b := bodies[len(bodies)-1]
-		if len(bodies) > 1 || b.dynamic || b.subst || b.net || b.expanded {
+		if len(bodies) > 1 || b.Dynamic || b.Subst || b.Net || b.Expanded {
 			return "", fileUnknown
 		}
-		return b.text, fileKnown
+		return b.Text, fileKnown
 	}
 	if a.env.ReadFile == nil {
 		return "", fileUnknown
@@ -64,19 +64,19 @@ func (a *analyzer) runnerFile(p string) (string, fileStatus) {
 // runnerCwds are the directories a runner started by inv runs in: its
 // cwd, or dir (absolute, or relative to the cwd) when given. ok is false
 // when the directory cannot be told.
-func (a *analyzer) runnerCwds(inv *invocation, dir *arg) ([]string, bool) {
-	if inv.st.remote || inv.st.cwdUnknown || len(inv.st.cwds) == 0 {
+func (a *analyzer) runnerCwds(inv *Invocation, dir *Word) ([]string, bool) {
+	if inv.State.Remote || inv.State.CwdUnknown || len(inv.State.Cwds) == 0 {
 		return nil, false
 	}
 	if dir == nil {
-		return inv.st.cwds, true
+		return inv.State.Cwds, true
 	}
-	if !dir.static() {
+	if !dir.Static() {
 		return nil, false
 	}
 	var out []string
-	for _, c := range inv.st.cwds {
-		out = append(out, cleanJoin(c, dir.s))
+	for _, c := range inv.State.Cwds {
+		out = append(out, cleanJoin(c, dir.Text))
 	}
 	return out, true
 }
@@ -84,21 +84,21 @@ func (a *analyzer) runnerCwds(inv *invocation, dir *arg) ([]string, bool) {
 // runLines judges the commands a runner runs from file, each line as its
 // own shell script in dir (make and just run each recipe line in a new
 // shell), and names the runner in every finding they produce.
-func (a *analyzer) runLines(inv *invocation, what, dir string, lines []string) {
+func (a *analyzer) runLines(inv *Invocation, what, dir string, lines []string) {
 	if a.runnerDepth >= maxRunnerDepth {
 		a.judge(inv, effect.HiddenCode{By: what, What: itoa(maxRunnerDepth), Why: effect.TooDeep})
 		return
 	}
 	a.runnerDepth++
 	defer func() { a.runnerDepth-- }()
-	st := inv.st.clone()
-	st.setCwds([]string{dir}, false)
+	st := inv.State.Clone()
+	st.SetCwds([]string{dir}, false)
 	for _, line := range lines {
 		if strings.TrimSpace(line) == "" || a.aborted {
 			continue
 		}
 		n := len(a.findings)
-		a.script(line, st.clone(), nil)
+		a.script(line, st.Clone(), nil)
 		for i := n; i < len(a.findings); i++ {
 			a.findings[i].reason += " (run by " + what + ")"
 		}
@@ -106,7 +106,7 @@ func (a *analyzer) runLines(inv *invocation, what, dir string, lines []string) {
 }
 
 // unreadableRunner reports a runner whose file exists but cannot be read.
-func (a *analyzer) unreadableRunner(inv *invocation, what, file string) {
+func (a *analyzer) unreadableRunner(inv *Invocation, what, file string) {
 	a.judge(inv, effect.HiddenCode{By: what, What: file, Why: effect.UnreadableFile})
 }
 

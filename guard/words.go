@@ -12,56 +12,56 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// arg is one shell word after the expansion the analysis can do statically.
-type arg struct {
-	s       string // the expanded text, quotes removed
-	dynamic bool   // part of the value is only known at run time
-	glob    bool   // unquoted glob metacharacters remain in s
-	net     bool   // dynamic text that comes from a network fetch
-	proc    bool   // a process substitution <(...)
-	// secret says where secret text in the word comes from: "the
+// Word is one shell word after the expansion the analysis can do statically.
+type Word struct {
+	Text    string // the expanded text, quotes removed
+	Dynamic bool   // part of the value is only known at run time
+	Glob    bool   // unquoted glob metacharacters remain in s
+	Net     bool   // dynamic text that comes from a network fetch
+	Proc    bool   // a process substitution <(...)
+	// Secret says where Secret text in the word comes from: "the
 	// environment (env)", "gh auth token", or "$NAME" for a credential
 	// variable (exfil.go). "" when none.
-	secret string
-	// echoed marks text the guard computed from a $(echo ...) or similar:
+	Secret string
+	// Echoed marks text the guard computed from a $(echo ...) or similar:
 	// known, but spelled to hide it, so never trusted as a command name.
-	echoed bool
-	// walk marks a pattern for what find visits: unlike a shell glob, it
+	Echoed bool
+	// Walk marks a pattern for what find visits: unlike a shell glob, it
 	// includes hidden names (.git).
-	walk bool
-	src  string // the word as written, for messages
-	// tmpl is s with every unknown part replaced by unknownMark, so code in
+	Walk bool
+	Src  string // the word as written, for messages
+	// Tmpl is s with every unknown part replaced by unknownMark, so code in
 	// a partly dynamic word (python -c "...$f...") can still be read.
-	tmpl string
+	Tmpl string
 }
 
-// unknownMark stands for an unknown part in arg.tmpl. A NUL byte cannot
+// UnknownMark stands for an unknown part in arg.tmpl. A NUL byte cannot
 // occur in a shell word, so it never collides with real text.
-const unknownMark = "\x00"
+const UnknownMark = "\x00"
 
-// template returns the text of x with unknown parts marked.
-func (x arg) template() string {
-	if !x.dynamic {
-		return x.s
+// Template returns the text of x with unknown parts marked.
+func (x Word) Template() string {
+	if !x.Dynamic {
+		return x.Text
 	}
-	if x.tmpl == "" {
-		return unknownMark
+	if x.Tmpl == "" {
+		return UnknownMark
 	}
-	return x.tmpl
+	return x.Tmpl
 }
 
-// static reports whether the value is fully known and is not a pattern.
-func (x arg) static() bool { return !x.dynamic && !x.glob }
+// Static reports whether the value is fully known and is not a pattern.
+func (x Word) Static() bool { return !x.Dynamic && !x.Glob }
 
-// show is how an argument appears in messages and allow-entry matching.
-func (x arg) show() string {
-	if x.dynamic && x.src != "" {
-		return x.src
+// Show is how an argument appears in messages and allow-entry matching.
+func (x Word) Show() string {
+	if x.Dynamic && x.Src != "" {
+		return x.Src
 	}
-	if x.s == "" && x.src != "" {
-		return x.src
+	if x.Text == "" && x.Src != "" {
+		return x.Src
 	}
-	return x.s
+	return x.Text
 }
 
 // piece is an intermediate chunk of a word.
@@ -76,13 +76,13 @@ type piece struct {
 	proc    bool
 	echoed  bool
 	secret  string
-	fields  []arg // "$@": several ready-made fields
+	fields  []Word // "$@": several ready-made fields
 }
 
 // builder accumulates the fields of one alternative expansion of a word.
 type builder struct {
-	fields []arg
-	cur    arg
+	fields []Word
+	cur    Word
 	has    bool // cur has content or a quoted part
 }
 
@@ -92,8 +92,8 @@ type builder struct {
 const maxValueBytes = MaxCommandBytes
 
 func (b builder) add(p piece) builder {
-	if len(b.cur.s)+len(p.text) > maxValueBytes {
-		b.cur = arg{dynamic: true, tmpl: unknownMark}
+	if len(b.cur.Text)+len(p.text) > maxValueBytes {
+		b.cur = Word{Dynamic: true, Tmpl: UnknownMark}
 		b.has = true
 		return b
 	}
@@ -101,14 +101,14 @@ func (b builder) add(p piece) builder {
 		// "$@" style: the first field joins the current one, the rest stand alone.
 		for i, f := range p.fields {
 			if i == 0 {
-				b.cur.s += f.s
-				b.cur.tmpl += f.template()
-				b.cur.dynamic = b.cur.dynamic || f.dynamic
-				b.cur.glob = b.cur.glob || f.glob
-				b.cur.echoed = b.cur.echoed || f.echoed
-				b.cur.net = b.cur.net || f.net
-				if f.secret != "" {
-					b.cur.secret = f.secret
+				b.cur.Text += f.Text
+				b.cur.Tmpl += f.Template()
+				b.cur.Dynamic = b.cur.Dynamic || f.Dynamic
+				b.cur.Glob = b.cur.Glob || f.Glob
+				b.cur.Echoed = b.cur.Echoed || f.Echoed
+				b.cur.Net = b.cur.Net || f.Net
+				if f.Secret != "" {
+					b.cur.Secret = f.Secret
 				}
 				b.has = true
 				continue
@@ -130,36 +130,36 @@ func (b builder) add(p piece) builder {
 				if b.has {
 					b.fields = append(b.fields, b.cur)
 				}
-				b.cur, b.has = arg{}, false
+				b.cur, b.has = Word{}, false
 			}
-			b.cur.s += c
-			b.cur.tmpl += c
-			b.cur.glob = b.cur.glob || hasGlobMeta(c)
-			b.cur.echoed = b.cur.echoed || p.echoed
+			b.cur.Text += c
+			b.cur.Tmpl += c
+			b.cur.Glob = b.cur.Glob || HasGlobMeta(c)
+			b.cur.Echoed = b.cur.Echoed || p.echoed
 			if p.secret != "" {
-				b.cur.secret = p.secret
+				b.cur.Secret = p.secret
 			}
 			b.has = true
 		}
 		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
 			b.fields = append(b.fields, b.cur)
-			b.cur, b.has = arg{}, false
+			b.cur, b.has = Word{}, false
 		}
 		return b
 	}
-	b.cur.s += p.text
+	b.cur.Text += p.text
 	if p.dynamic {
-		b.cur.tmpl += unknownMark
+		b.cur.Tmpl += UnknownMark
 	} else {
-		b.cur.tmpl += p.text
+		b.cur.Tmpl += p.text
 	}
-	b.cur.dynamic = b.cur.dynamic || p.dynamic
-	b.cur.glob = b.cur.glob || p.glob
-	b.cur.net = b.cur.net || p.net
-	b.cur.proc = b.cur.proc || p.proc
-	b.cur.echoed = b.cur.echoed || p.echoed
+	b.cur.Dynamic = b.cur.Dynamic || p.dynamic
+	b.cur.Glob = b.cur.Glob || p.glob
+	b.cur.Net = b.cur.Net || p.net
+	b.cur.Proc = b.cur.Proc || p.proc
+	b.cur.Echoed = b.cur.Echoed || p.echoed
 	if p.secret != "" {
-		b.cur.secret = p.secret
+		b.cur.Secret = p.secret
 	}
 	if p.quoted || p.text != "" || p.dynamic {
 		b.has = true
@@ -167,32 +167,32 @@ func (b builder) add(p piece) builder {
 	return b
 }
 
-func (b builder) finish(src string) []arg {
+func (b builder) finish(src string) []Word {
 	out := b.fields
 	if b.has {
 		out = append(out, b.cur)
 	}
 	for i := range out {
-		out[i].src = src
+		out[i].Src = src
 	}
 	return out
 }
 
 // evalWord expands a word into its possible values; each alternative is a
 // list of fields (an unquoted expansion may split into several arguments).
-func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
+func (a *analyzer) evalWord(w *syntax.Word, st *State) [][]Word {
 	if w == nil {
 		return nil
 	}
 	src := a.wordSource(w)
-	if hasBraces(w) {
+	if HasBraces(w) {
 		// SplitBraces rewrites the word in place; split a copy so the AST
 		// keeps valid positions for messages ({,*} yields empty words).
 		c := &syntax.Word{Parts: slices.Clone(w.Parts)}
 		syntax.SplitBraces(c)
-		words := braceWords(c, maxAlternatives)
+		words := BraceWords(c, MaxAlternatives)
 		if words == nil {
-			return [][]arg{{{dynamic: true, glob: true, src: src}}}
+			return [][]Word{{{Dynamic: true, Glob: true, Src: src}}}
 		}
 		if len(words) > 1 {
 			// Brace expansion makes separate words: {git,push,-f} is
@@ -203,10 +203,10 @@ func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
 	}
 	bs := []builder{{}}
 	bs = a.addParts(bs, w.Parts, false, st, true)
-	if len(bs) > maxAlternatives {
-		return [][]arg{{{dynamic: true, src: src}}}
+	if len(bs) > MaxAlternatives {
+		return [][]Word{{{Dynamic: true, Src: src}}}
 	}
-	out := make([][]arg, 0, len(bs))
+	out := make([][]Word, 0, len(bs))
 	for _, b := range bs {
 		out = append(out, b.finish(src))
 	}
@@ -215,32 +215,32 @@ func (a *analyzer) evalWord(w *syntax.Word, st *state) [][]arg {
 
 // evalWords expands the words a brace expansion made and concatenates
 // their fields.
-func (a *analyzer) evalWords(words []*syntax.Word, st *state, src string) [][]arg {
-	alts := [][]arg{nil}
+func (a *analyzer) evalWords(words []*syntax.Word, st *State, src string) [][]Word {
+	alts := [][]Word{nil}
 	for _, w := range words {
 		wa := a.evalWord(w, st)
-		var next [][]arg
+		var next [][]Word
 		for _, prefix := range alts {
 			for _, alt := range wa {
 				next = append(next, append(slices.Clone(prefix), alt...))
 			}
 		}
-		if len(next) > maxAlternatives {
-			return [][]arg{{{dynamic: true, src: src}}}
+		if len(next) > MaxAlternatives {
+			return [][]Word{{{Dynamic: true, Src: src}}}
 		}
 		alts = next
 	}
 	for _, alt := range alts {
 		for i := range alt {
-			alt[i].src = src
+			alt[i].Src = src
 		}
 	}
 	return alts
 }
 
-// braceWords expands the BraceExp parts of a word (after SplitBraces) into
+// BraceWords expands the BraceExp parts of a word (after SplitBraces) into
 // the words bash makes of it. nil means more than limit words.
-func braceWords(w *syntax.Word, limit int) []*syntax.Word {
+func BraceWords(w *syntax.Word, limit int) []*syntax.Word {
 	prefixes := [][]syntax.WordPart{{}}
 	for _, part := range w.Parts {
 		be, ok := part.(*syntax.BraceExp)
@@ -252,7 +252,7 @@ func braceWords(w *syntax.Word, limit int) []*syntax.Word {
 		}
 		var elems [][]syntax.WordPart
 		if be.Sequence {
-			seq := braceSequence(be, limit)
+			seq := BraceSequence(be, limit)
 			if seq == nil {
 				return nil
 			}
@@ -261,7 +261,7 @@ func braceWords(w *syntax.Word, limit int) []*syntax.Word {
 			}
 		} else {
 			for _, e := range be.Elems {
-				sub := braceWords(e, limit)
+				sub := BraceWords(e, limit)
 				if sub == nil {
 					return nil
 				}
@@ -288,10 +288,10 @@ func braceWords(w *syntax.Word, limit int) []*syntax.Word {
 	return out
 }
 
-// braceSequence expands {1..5}, {a..e}, {0..10..2} and {01..10} with
+// BraceSequence expands {1..5}, {a..e}, {0..10..2} and {01..10} with
 // mvdan/sh's own brace expansion, which does what bash does (zero padding,
 // descending ranges, steps). nil means more than limit words.
-func braceSequence(be *syntax.BraceExp, limit int) []string {
+func BraceSequence(be *syntax.BraceExp, limit int) []string {
 	var out []string
 	for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{be}}) {
 		if err != nil || len(out) >= limit {
@@ -305,7 +305,7 @@ func braceSequence(be *syntax.BraceExp, limit int) []string {
 	return out
 }
 
-func hasBraces(w *syntax.Word) bool {
+func HasBraces(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
 			return true
@@ -315,47 +315,47 @@ func hasBraces(w *syntax.Word) bool {
 }
 
 // evalAssignValue expands the right side of NAME=value: no field splitting.
-func (a *analyzer) evalAssignValue(w *syntax.Word, st *state) []arg {
-	var vals []arg
+func (a *analyzer) evalAssignValue(w *syntax.Word, st *State) []Word {
+	var vals []Word
 	for _, alt := range a.evalWord(w, st) {
 		if len(alt) == 0 {
-			vals = append(vals, arg{src: a.wordSource(w)})
+			vals = append(vals, Word{Src: a.wordSource(w)})
 			continue
 		}
 		joined := alt[0]
 		for _, f := range alt[1:] {
-			joined.s += " " + f.s
-			joined.dynamic = joined.dynamic || f.dynamic
-			joined.glob = false
+			joined.Text += " " + f.Text
+			joined.Dynamic = joined.Dynamic || f.Dynamic
+			joined.Glob = false
 		}
-		joined.glob = false // assignment values are not globbed
+		joined.Glob = false // assignment values are not globbed
 		vals = append(vals, joined)
 	}
 	if special := a.specialSubstValue(w, st); special != nil {
 		return special
 	}
-	return unionArgs(nil, vals)
+	return UnionWords(nil, vals)
 }
 
 // staticWord returns the value of a word that expands to exactly one known,
 // non-pattern field.
-func (a *analyzer) staticWord(w *syntax.Word, st *state) (string, bool) {
+func (a *analyzer) staticWord(w *syntax.Word, st *State) (string, bool) {
 	alts := a.evalWord(w, st)
-	if len(alts) != 1 || len(alts[0]) != 1 || !alts[0][0].static() {
+	if len(alts) != 1 || len(alts[0]) != 1 || !alts[0][0].Static() {
 		return "", false
 	}
-	return alts[0][0].s, true
+	return alts[0][0].Text, true
 }
 
-func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *state, first bool) []builder {
+func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *State, first bool) []builder {
 	for i, part := range parts {
 		var ps []piece
 		switch p := part.(type) {
 		case *syntax.Lit:
 			if quoted {
-				ps = []piece{{text: unescapeDouble(p.Value), quoted: true}}
+				ps = []piece{{text: UnescapeDouble(p.Value), quoted: true}}
 			} else {
-				text, glob := unescapeUnquoted(p.Value)
+				text, glob := UnescapeUnquoted(p.Value)
 				if first && i == 0 && strings.HasPrefix(p.Value, "~") {
 					text, glob = a.tilde(p.Value, st)
 					if text == "" {
@@ -367,7 +367,7 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				ps = []piece{{text: ansiC(p), quoted: true}}
+				ps = []piece{{text: ANSIC(p), quoted: true}}
 			} else {
 				ps = []piece{{text: p.Value, quoted: true}}
 			}
@@ -406,8 +406,8 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			secret := a.secretSource(p.Stmts, st)
 			if v := a.substValue(p.Stmts, st); v != nil {
 				for _, x := range v {
-					ps = append(ps, piece{text: x.s, glob: (x.glob || x.echoed && hasGlobMeta(x.s)) && !quoted, quoted: quoted, dynamic: x.dynamic,
-						echoed: x.echoed, split: x.echoed && !quoted, ifs: a.ifs(st), secret: secret})
+					ps = append(ps, piece{text: x.Text, glob: (x.Glob || x.Echoed && HasGlobMeta(x.Text)) && !quoted, quoted: quoted, dynamic: x.Dynamic,
+						echoed: x.Echoed, split: x.Echoed && !quoted, ifs: a.ifs(st), secret: secret})
 				}
 				break
 			}
@@ -456,19 +456,19 @@ func quotedAtOnly(q *syntax.DblQuoted) bool {
 }
 
 func capBuilders(bs []builder) []builder {
-	if len(bs) > maxAlternatives {
-		return []builder{{cur: arg{dynamic: true}, has: true}}
+	if len(bs) > MaxAlternatives {
+		return []builder{{cur: Word{Dynamic: true}, has: true}}
 	}
 	return bs
 }
 
-func (a *analyzer) bracePieces(b *syntax.BraceExp, st *state) []piece {
+func (a *analyzer) bracePieces(b *syntax.BraceExp, st *State) []piece {
 	if b.Sequence {
 		// mvdan/sh expands sequences as bash does: {01..03} keeps the
 		// zero padding, {a..e} letters, {9..1..2} steps and descends.
 		var ps []piece
 		for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{b}}) {
-			if err != nil || len(ps) >= maxAlternatives {
+			if err != nil || len(ps) >= MaxAlternatives {
 				return []piece{{text: "*", glob: true}}
 			}
 			ps = append(ps, piece{text: w.Lit()})
@@ -486,9 +486,9 @@ func (a *analyzer) bracePieces(b *syntax.BraceExp, st *state) []piece {
 				if i > 0 {
 					txt += " "
 				}
-				txt += f.s
-				dyn = dyn || f.dynamic
-				glob = glob || f.glob
+				txt += f.Text
+				dyn = dyn || f.Dynamic
+				glob = glob || f.Glob
 			}
 			ps = append(ps, piece{text: txt, dynamic: dyn, glob: glob})
 		}
@@ -497,29 +497,29 @@ func (a *analyzer) bracePieces(b *syntax.BraceExp, st *state) []piece {
 }
 
 // tilde expands ~ and ~/x; "" means the value is unknown (~user, ~-).
-func (a *analyzer) tilde(lit string, st *state) (string, bool) {
+func (a *analyzer) tilde(lit string, st *State) (string, bool) {
 	rest := lit[1:]
 	name, tail, _ := strings.Cut(rest, "/")
 	if strings.Contains(rest, "/") {
 		tail = "/" + tail
 	}
-	text, glob := unescapeUnquoted(tail)
+	text, glob := UnescapeUnquoted(tail)
 	switch name {
 	case "":
 		home := a.env.Home
-		if v, ok := st.vars["HOME"]; ok {
-			if len(v) != 1 || !v[0].static() {
+		if v, ok := st.Vars["HOME"]; ok {
+			if len(v) != 1 || !v[0].Static() {
 				return "", false
 			}
-			home = v[0].s
+			home = v[0].Text
 		}
 		if home == "" {
 			return "", false
 		}
 		return home + text, glob
 	case "+":
-		if len(st.cwds) == 1 && !st.cwdUnknown {
-			return st.cwds[0] + text, glob
+		if len(st.Cwds) == 1 && !st.CwdUnknown {
+			return st.Cwds[0] + text, glob
 		}
 	case "-":
 	default:
@@ -547,7 +547,7 @@ func (a *analyzer) tilde(lit string, st *state) (string, bool) {
 
 // paramPieces expands $name, ${name} and the few ${name...} forms whose
 // result can be known statically.
-func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []piece {
+func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	if p.Index != nil && p.Param != nil && !p.Excl && !p.Length && p.Exp == nil && p.Slice == nil && p.Repl == nil {
 		return a.arrayPieces(p, quoted, st)
@@ -573,7 +573,7 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 		}
 		joined := make([]string, len(vals))
 		for i, v := range vals {
-			joined[i] = v.s
+			joined[i] = v.Text
 		}
 		return []piece{{text: strings.Join(joined, " "), split: !quoted, quoted: quoted}}
 	}
@@ -586,33 +586,33 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 	ifs := a.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: (v.glob || hasGlobMeta(v.s)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.net, echoed: v.echoed, secret: v.secret})
+		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
 	}
 	return ps
 }
 
 // ifs returns the field separators of unquoted expansions: $IFS when the
 // command set it, else the default blanks.
-func (a *analyzer) ifs(st *state) string {
-	v, ok := st.vars["IFS"]
-	if !ok || len(v) != 1 || v[0].dynamic {
+func (a *analyzer) ifs(st *State) string {
+	v, ok := st.Vars["IFS"]
+	if !ok || len(v) != 1 || v[0].Dynamic {
 		return ""
 	}
-	if v[0].s == "" {
+	if v[0].Text == "" {
 		return "\x00" // IFS= disables splitting; NUL never occurs in a value
 	}
-	return v[0].s
+	return v[0].Text
 }
 
 // arrayPieces expands ${arr[@]}, ${arr[*]} and ${arr[N]}.
-func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *state) []piece {
+func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
-	elems, ok := st.arrays[p.Param.Value]
+	elems, ok := st.Arrays[p.Param.Value]
 	idx, isWord := p.Index.(*syntax.Word)
 	if !ok || !isWord {
 		return dyn
 	}
-	switch lit := wordLiteral(idx); lit {
+	switch lit := WordLiteral(idx); lit {
 	case "@", "*":
 		if quoted && lit == "@" {
 			if len(elems) == 0 {
@@ -622,10 +622,10 @@ func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 		}
 		parts := make([]string, len(elems))
 		for i, e := range elems {
-			if e.dynamic {
+			if e.Dynamic {
 				return dyn
 			}
-			parts[i] = e.s
+			parts[i] = e.Text
 		}
 		return []piece{{text: strings.Join(parts, " "), split: !quoted, quoted: quoted}}
 	default:
@@ -637,11 +637,11 @@ func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *state) []pie
 			return []piece{{quoted: quoted}}
 		}
 		e := elems[n]
-		return []piece{{text: e.s, dynamic: e.dynamic, glob: e.glob && !quoted, split: !quoted, quoted: quoted}}
+		return []piece{{text: e.Text, dynamic: e.Dynamic, glob: e.Glob && !quoted, split: !quoted, quoted: quoted}}
 	}
 }
 
-func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted bool, st *state) []piece {
+func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	op := p.Exp.Op
 	wordVals := func() []piece {
@@ -651,7 +651,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		var ps []piece
 		for _, alt := range a.evalWord(p.Exp.Word, st) {
 			for _, f := range alt {
-				ps = append(ps, piece{text: f.s, dynamic: f.dynamic, glob: f.glob && !quoted, split: !quoted, quoted: quoted})
+				ps = append(ps, piece{text: f.Text, dynamic: f.Dynamic, glob: f.Glob && !quoted, split: !quoted, quoted: quoted})
 			}
 			if len(alt) == 0 {
 				ps = append(ps, piece{quoted: quoted})
@@ -667,11 +667,11 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		var ps []piece
 		empty := false
 		for _, v := range vals {
-			if v.s == "" && !v.dynamic {
+			if v.Text == "" && !v.Dynamic {
 				empty = true
 				continue
 			}
-			ps = append(ps, piece{text: v.s, dynamic: v.dynamic, glob: v.glob && !quoted, split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: v.Glob && !quoted, split: !quoted, quoted: quoted})
 		}
 		if empty || len(ps) == 0 {
 			ps = append(ps, wordVals()...)
@@ -686,10 +686,10 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		}
 		var ps []piece
 		for _, v := range vals {
-			if v.dynamic {
+			if v.Dynamic {
 				return dyn
 			}
-			if v.s == "" {
+			if v.Text == "" {
 				ps = append(ps, piece{quoted: quoted})
 			} else {
 				ps = append(ps, wordVals()...)
@@ -702,7 +702,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		}
 		var ps []piece
 		for _, v := range vals {
-			ps = append(ps, piece{text: v.s, dynamic: v.dynamic, split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, split: !quoted, quoted: quoted})
 		}
 		return ps
 	case syntax.OtherParamOps:
@@ -712,7 +712,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 				return dyn
 			}
 			for _, v := range vals {
-				a.promptString(&invocation{name: "${" + p.Param.Value + "@P}", st: st, node: p}, v, st)
+				a.promptString(&Invocation{Name: "${" + p.Param.Value + "@P}", State: st, Node: p}, v, st)
 			}
 		}
 		return dyn
@@ -724,16 +724,16 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 		if !ok {
 			return dyn
 		}
-		rx, err := shellPatternRegexp(pat)
+		rx, err := PatternRegexp(pat)
 		if err != nil {
 			return dyn
 		}
 		var ps []piece
 		for _, v := range vals {
-			if v.dynamic {
+			if v.Dynamic {
 				return dyn
 			}
-			ps = append(ps, piece{text: trimPattern(v.s, rx, op), split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: TrimPattern(v.Text, rx, op), split: !quoted, quoted: quoted})
 		}
 		return ps
 	}
@@ -743,7 +743,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []arg, known, quoted
 // staticPattern returns the shell pattern of a ${x#pattern} word, quoting
 // kept: in bash "\*" and '*' are a literal star, a bare * matches
 // anything, and an unquoted expansion is itself a pattern.
-func (a *analyzer) staticPattern(w *syntax.Word, st *state) (string, bool) {
+func (a *analyzer) staticPattern(w *syntax.Word, st *State) (string, bool) {
 	var b strings.Builder
 	var part func(p syntax.WordPart, quoted bool) bool
 	part = func(p syntax.WordPart, quoted bool) bool {
@@ -764,11 +764,11 @@ func (a *analyzer) staticPattern(w *syntax.Word, st *state) (string, bool) {
 			}
 		case *syntax.ParamExp:
 			alts := a.evalWord(&syntax.Word{Parts: []syntax.WordPart{x}}, st)
-			if len(alts) != 1 || len(alts[0]) > 1 || len(alts[0]) == 1 && alts[0][0].dynamic {
+			if len(alts) != 1 || len(alts[0]) > 1 || len(alts[0]) == 1 && alts[0][0].Dynamic {
 				return false
 			}
 			if len(alts[0]) == 1 {
-				v := alts[0][0].s
+				v := alts[0][0].Text
 				if quoted {
 					v = pattern.QuoteMeta(v, 0)
 				}
@@ -787,10 +787,10 @@ func (a *analyzer) staticPattern(w *syntax.Word, st *state) (string, bool) {
 	return b.String(), true
 }
 
-// shellPatternRegexp compiles a shell pattern with mvdan/sh's own
+// PatternRegexp compiles a shell pattern with mvdan/sh's own
 // translation (bash's semantics: [!...], \x, character classes), to
 // match a whole string.
-func shellPatternRegexp(pat string) (*regexp.Regexp, error) {
+func PatternRegexp(pat string) (*regexp.Regexp, error) {
 	src, err := pattern.Regexp(pat, pattern.EntireString)
 	if err != nil {
 		return nil, err
@@ -798,7 +798,7 @@ func shellPatternRegexp(pat string) (*regexp.Regexp, error) {
 	return regexp.Compile(src)
 }
 
-func trimPattern(s string, rx *regexp.Regexp, op syntax.ParExpOperator) string {
+func TrimPattern(s string, rx *regexp.Regexp, op syntax.ParExpOperator) string {
 	match := func(c string) bool { return rx.MatchString(c) }
 	switch op {
 	case syntax.RemSmallPrefix:
@@ -830,34 +830,34 @@ func trimPattern(s string, rx *regexp.Regexp, op syntax.ParExpOperator) string {
 }
 
 // lookup returns the known values of a variable or special parameter.
-func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
+func (a *analyzer) lookup(name string, st *State) ([]Word, bool) {
 	switch name {
 	case "@", "*":
-		if st.posUnknown {
+		if st.PosUnknown {
 			return nil, false
 		}
-		return st.positional, true
+		return st.Positional, true
 	case "#", "?", "$", "!", "-", "_", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "EPOCHSECONDS":
 		return nil, false
 	}
 	if n, err := strconv.Atoi(name); err == nil {
 		if n == 0 {
-			if v, ok := st.vars["0"]; ok {
+			if v, ok := st.Vars["0"]; ok {
 				return v, true
 			}
 			return nil, false
 		}
-		if st.posUnknown {
+		if st.PosUnknown {
 			return nil, false
 		}
-		if n-1 < len(st.positional) {
-			return st.positional[n-1 : n], true
+		if n-1 < len(st.Positional) {
+			return st.Positional[n-1 : n], true
 		}
-		return []arg{{}}, true
+		return []Word{{}}, true
 	}
-	if v, ok := st.vars[name]; ok {
+	if v, ok := st.Vars[name]; ok {
 		for _, x := range v {
-			if x.dynamic && x.s == "" {
+			if x.Dynamic && x.Text == "" {
 				return nil, false
 			}
 		}
@@ -866,20 +866,20 @@ func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
 	switch name {
 	case "HOME":
 		if a.env.Home != "" {
-			return []arg{{s: a.env.Home}}, true
+			return []Word{{Text: a.env.Home}}, true
 		}
 	case "PWD":
-		if st.cwdUnknown {
+		if st.CwdUnknown {
 			return nil, false
 		}
-		vals := make([]arg, len(st.cwds))
-		for i, c := range st.cwds {
-			vals[i] = arg{s: c}
+		vals := make([]Word, len(st.Cwds))
+		for i, c := range st.Cwds {
+			vals[i] = Word{Text: c}
 		}
 		return vals, true
 	}
 	if v, ok := a.env.Vars[name]; ok {
-		return []arg{{s: v}}, true
+		return []Word{{Text: v}}, true
 	}
 	if a.env.Unset[name] {
 		// Known to be unset in the agent's shell: ${TMPDIR:-/tmp} is /tmp.
@@ -890,12 +890,12 @@ func (a *analyzer) lookup(name string, st *state) ([]arg, bool) {
 
 // substValue knows the output of a few command substitutions that scripts
 // use to build paths: $(pwd), $(mktemp), $(git rev-parse --show-toplevel).
-func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
+func (a *analyzer) substValue(stmts []*syntax.Stmt, st *State) []Word {
 	if len(stmts) != 1 {
 		return nil
 	}
 	if text, ok := a.knownOutput(stmts[0], st); ok {
-		return []arg{{s: strings.TrimRight(text, "\n"), echoed: true}}
+		return []Word{{Text: strings.TrimRight(text, "\n"), Echoed: true}}
 	}
 	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
@@ -925,27 +925,27 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
 		default:
 			p = path.Base(p)
 		}
-		return []arg{{s: p}}
+		return []Word{{Text: p}}
 	case "pwd":
-		if st.cwdUnknown {
+		if st.CwdUnknown {
 			return nil
 		}
-		vals := make([]arg, len(st.cwds))
-		for i, c := range st.cwds {
-			vals[i] = arg{s: c}
+		vals := make([]Word, len(st.Cwds))
+		for i, c := range st.Cwds {
+			vals[i] = Word{Text: c}
 		}
 		return vals
 	case "mktemp":
-		return []arg{a.mktempValue(words[1:], st)}
+		return []Word{a.mktempValue(words[1:], st)}
 	case "git":
-		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.remote && a.env.Root != "" {
-			for _, c := range st.cwds {
+		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.Remote && a.env.Root != "" {
+			for _, c := range st.Cwds {
 				if !a.underRoot(c) {
 					return nil
 				}
 			}
-			if !st.cwdUnknown {
-				return []arg{{s: a.env.Root}}
+			if !st.CwdUnknown {
+				return []Word{{Text: a.env.Root}}
 			}
 		}
 	}
@@ -954,7 +954,7 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *state) []arg {
 
 // mktempValue is "some new file under the temp dir": a glob that the path
 // classification sees as writable.
-func (a *analyzer) mktempValue(args []string, st *state) arg {
+func (a *analyzer) mktempValue(args []string, st *State) Word {
 	dir := a.tempDir()
 	tmpl := ""
 	for i := 0; i < len(args); i++ {
@@ -977,16 +977,16 @@ func (a *analyzer) mktempValue(args []string, st *state) arg {
 	if tmpl != "" {
 		base := strings.TrimRight(tmpl, "X")
 		if strings.Contains(tmpl, "/") && !strings.Contains(strings.Join(args, " "), "-t") {
-			return arg{s: cleanJoin(st.firstCwd(a.env.Cwd), base) + "*", glob: true}
+			return Word{Text: cleanJoin(st.FirstCwd(a.env.Cwd), base) + "*", Glob: true}
 		}
-		return arg{s: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", glob: true}
+		return Word{Text: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", Glob: true}
 	}
-	return arg{s: strings.TrimSuffix(dir, "/") + "/tmp.*", glob: true}
+	return Word{Text: strings.TrimSuffix(dir, "/") + "/tmp.*", Glob: true}
 }
 
-func (s *state) firstCwd(def string) string {
-	if len(s.cwds) > 0 {
-		return s.cwds[0]
+func (s *State) FirstCwd(def string) string {
+	if len(s.Cwds) > 0 {
+		return s.Cwds[0]
 	}
 	return def
 }
@@ -1002,7 +1002,7 @@ func (a *analyzer) tempDir() string {
 }
 
 // specialSubstValue handles x=$(mktemp) and friends in assignments.
-func (a *analyzer) specialSubstValue(w *syntax.Word, st *state) []arg {
+func (a *analyzer) specialSubstValue(w *syntax.Word, st *State) []Word {
 	if len(w.Parts) != 1 {
 		if len(w.Parts) == 1 {
 			return nil
@@ -1024,11 +1024,11 @@ func (a *analyzer) specialSubstValue(w *syntax.Word, st *state) []arg {
 	return a.substValue(cs.Stmts, st)
 }
 
-func (s *state) positionalAll() []arg { return s.positional }
+func (s *State) PositionalAll() []Word { return s.Positional }
 
-// unescapeUnquoted removes backslash quoting from an unquoted literal and
+// UnescapeUnquoted removes backslash quoting from an unquoted literal and
 // reports whether unquoted glob metacharacters remain.
-func unescapeUnquoted(s string) (string, bool) {
+func UnescapeUnquoted(s string) (string, bool) {
 	if !strings.ContainsAny(s, `\*?[`) {
 		return s, false
 	}
@@ -1052,8 +1052,8 @@ func unescapeUnquoted(s string) (string, bool) {
 	return b.String(), glob
 }
 
-// unescapeDouble removes the backslashes that are quoting inside "...".
-func unescapeDouble(s string) string {
+// UnescapeDouble removes the backslashes that are quoting inside "...".
+func UnescapeDouble(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -1075,9 +1075,9 @@ func unescapeDouble(s string) string {
 	return b.String()
 }
 
-// ansiC decodes $'...' quoting. expand.Literal is safe for this word shape:
+// ANSIC decodes $'...' quoting. expand.Literal is safe for this word shape:
 // it has no substitutions to run.
-func ansiC(q *syntax.SglQuoted) string {
+func ANSIC(q *syntax.SglQuoted) string {
 	s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{q}})
 	if err != nil {
 		return q.Value
@@ -1085,9 +1085,9 @@ func ansiC(q *syntax.SglQuoted) string {
 	return s
 }
 
-// hasGlobMeta reports unquoted glob syntax; a lone "[" (the test command)
+// HasGlobMeta reports unquoted glob syntax; a lone "[" (the test command)
 // is not a pattern.
-func hasGlobMeta(s string) bool {
+func HasGlobMeta(s string) bool {
 	if strings.ContainsAny(s, "*?") {
 		return true
 	}
@@ -1127,7 +1127,7 @@ func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
 			}
 			if ce, ok := n.(*syntax.CallExpr); ok {
 				for _, w := range ce.Args {
-					if lit := wordLiteral(w); fetchers[path.Base(lit)] {
+					if lit := WordLiteral(w); fetchers[path.Base(lit)] {
 						found = true
 						return false
 					}
@@ -1139,17 +1139,17 @@ func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
 	return found
 }
 
-// wordLiteral is the quote-removed text of a word without expansions, or "".
-func wordLiteral(w *syntax.Word) string {
+// WordLiteral is the quote-removed text of a word without expansions, or "".
+func WordLiteral(w *syntax.Word) string {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			t, _ := unescapeUnquoted(x.Value)
+			t, _ := UnescapeUnquoted(x.Value)
 			b.WriteString(t)
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				b.WriteString(ansiC(x))
+				b.WriteString(ANSIC(x))
 			} else {
 				b.WriteString(x.Value)
 			}
@@ -1159,7 +1159,7 @@ func wordLiteral(w *syntax.Word) string {
 				if !ok {
 					return ""
 				}
-				b.WriteString(unescapeDouble(l.Value))
+				b.WriteString(UnescapeDouble(l.Value))
 			}
 		default:
 			return ""
