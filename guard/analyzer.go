@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -40,10 +41,10 @@ type analyzer struct {
 	opaque bool
 
 	// What the command puts in place itself (filestate.go).
-	bodies map[string][]*Input // file -> contents written to it
-	links  map[string]string   // symlink -> target
-	progs  map[string]string   // copy -> original; "hash:name" -> program
-	runs   []fileRun           // files run as scripts or programs
+	bodies map[string][]*shell.Input // file -> contents written to it
+	links  map[string]string         // symlink -> target
+	progs  map[string]string         // copy -> original; "hash:name" -> program
+	runs   []fileRun                 // files run as scripts or programs
 
 	ruleFacts *rules.Facts // what the rules know besides an effect (effects.go)
 }
@@ -51,7 +52,7 @@ type analyzer struct {
 // declaredFunc is a function declaration with the state it was declared in.
 type declaredFunc struct {
 	fn *syntax.FuncDecl
-	st *State
+	st *shell.State
 }
 
 // finding is a rule match before policy actions and allow entries apply.
@@ -183,145 +184,12 @@ func globMatch(pattern, s string) bool {
 	return s == ""
 }
 
-// State is what the analysis knows while walking a script: the possible
-// working directories, variable values, functions and git aliases.
-type State struct {
-	Cwds       []string // possible working directories
-	CwdUnknown bool     // the working directory may be one we cannot tell
-	Vars       map[string][]Word
-	Arrays     map[string][]Word // indexed arrays with known elements, in order
-	Funcs      map[string]*syntax.FuncDecl
-	GitAliases map[string]string
-	Aliases    map[string]string // shell aliases defined in this command
-	Positional []Word            // $1, $2, ...
-	PosUnknown bool              // positional parameters are not known
-	Strong     bool              // assignments replace earlier values (false in conditional code)
-	Errexit    bool              // set -e: a failing command ends the script
-	Remote     bool              // a script that runs on another machine (ssh, docker exec)
-	InFunc     map[string]bool
-}
-
-func (a *analyzer) initialState() *State {
-	st := &State{
-		Cwds:       []string{a.env.Cwd},
-		Vars:       map[string][]Word{},
-		Arrays:     map[string][]Word{},
-		Funcs:      map[string]*syntax.FuncDecl{},
-		GitAliases: map[string]string{},
-		Aliases:    map[string]string{},
-		Strong:     true,
-		InFunc:     map[string]bool{},
-	}
-	return st
-}
-
-func (s *State) Clone() *State {
-	c := *s
-	c.Cwds = slices.Clone(s.Cwds)
-	c.Vars = make(map[string][]Word, len(s.Vars))
-	for k, v := range s.Vars {
-		c.Vars[k] = v
-	}
-	c.Arrays = make(map[string][]Word, len(s.Arrays))
-	for k, v := range s.Arrays {
-		c.Arrays[k] = v
-	}
-	c.Funcs = make(map[string]*syntax.FuncDecl, len(s.Funcs))
-	for k, v := range s.Funcs {
-		c.Funcs[k] = v
-	}
-	c.GitAliases = make(map[string]string, len(s.GitAliases))
-	for k, v := range s.GitAliases {
-		c.GitAliases[k] = v
-	}
-	c.Aliases = make(map[string]string, len(s.Aliases))
-	for k, v := range s.Aliases {
-		c.Aliases[k] = v
-	}
-	c.InFunc = make(map[string]bool, len(s.InFunc))
-	for k, v := range s.InFunc {
-		c.InFunc[k] = v
-	}
-	return &c
-}
-
-// Weak returns a clone for code that may or may not run (a branch, a loop
-// body): what it assigns is added to what was known, never replaces it.
-func (s *State) Weak() *State {
-	c := s.Clone()
-	c.Strong = false
-	return c
-}
-
-// Merge adds what o knows to s: the union of working directories and of
-// variable values. Used after conditional code ran on a weak clone.
-func (s *State) Merge(o *State) {
-	s.SetCwds(append(slices.Clone(s.Cwds), o.Cwds...), s.CwdUnknown || o.CwdUnknown)
-	for k, v := range o.Vars {
-		s.Vars[k] = UnionWords(s.Vars[k], v)
-	}
-	for k, v := range o.Arrays {
-		if old, ok := s.Arrays[k]; !ok || !slices.EqualFunc(old, v, func(x, y Word) bool { return x.Text == y.Text && x.Dynamic == y.Dynamic }) {
-			delete(s.Arrays, k) // differs between branches: unknown
-		}
-	}
-	for k, v := range o.Funcs {
-		s.Funcs[k] = v
-	}
-	for k, v := range o.GitAliases {
-		s.GitAliases[k] = v
-	}
-	for k, v := range o.Aliases {
-		s.Aliases[k] = v
-	}
-}
-
-func (s *State) SetCwds(cwds []string, unknown bool) {
-	slices.Sort(cwds)
-	cwds = slices.Compact(cwds)
-	if len(cwds) > 8 {
-		cwds, unknown = nil, true
-	}
-	s.Cwds, s.CwdUnknown = cwds, unknown
-}
-
-// Assign sets a shell variable, replacing or (in conditional code) adding
-// to what was known.
-func (s *State) Assign(name string, val []Word) {
-	if !s.Strong {
-		if old, ok := s.Vars[name]; ok {
-			val = UnionWords(old, val)
-		} else {
-			val = UnionWords([]Word{{Dynamic: true, Src: "$" + name}}, val)
-		}
-	}
-	s.Vars[name] = val
-}
-
-func UnionWords(a, b []Word) []Word {
-	out := slices.Clone(a)
-	for _, x := range b {
-		dup := false
-		for _, y := range out {
-			if y.Text == x.Text && y.Dynamic == x.Dynamic && y.Glob == x.Glob {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, x)
-		}
-	}
-	if len(out) > MaxAlternatives {
-		return []Word{{Dynamic: true}}
-	}
-	return out
-}
+func (a *analyzer) initialState() *shell.State { return shell.NewState(a.env.Cwd) }
 
 // script parses and analyses a shell script in state st. stdin describes
 // what the script reads on standard input when that matters (nil: nothing
 // known).
-func (a *analyzer) script(src string, st *State, _ *Input) {
+func (a *analyzer) script(src string, st *shell.State, _ *shell.Input) {
 	if a.aborted {
 		return
 	}
@@ -423,7 +291,7 @@ func (a *analyzer) visit() bool {
 	return !a.aborted
 }
 
-func (a *analyzer) stmts(list []*syntax.Stmt, st *State) {
+func (a *analyzer) stmts(list []*syntax.Stmt, st *shell.State) {
 	for _, s := range list {
 		if !a.visit() {
 			return
@@ -434,7 +302,7 @@ func (a *analyzer) stmts(list []*syntax.Stmt, st *State) {
 
 // stmt analyses one statement. guarded is true when whatever follows in the
 // same && chain runs only if this statement succeeds.
-func (a *analyzer) stmt(s *syntax.Stmt, st *State, guarded bool) {
+func (a *analyzer) stmt(s *syntax.Stmt, st *shell.State, guarded bool) {
 	if s == nil || !a.visit() {
 		return
 	}
@@ -442,7 +310,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, st *State, guarded bool) {
 	a.command(s.Cmd, st, in, guarded || st.Errexit)
 }
 
-func (a *analyzer) command(cmd syntax.Command, st *State, in *Input, guarded bool) {
+func (a *analyzer) command(cmd syntax.Command, st *shell.State, in *shell.Input, guarded bool) {
 	if cmd == nil || !a.visit() {
 		return
 	}
@@ -466,11 +334,11 @@ func (a *analyzer) command(cmd syntax.Command, st *State, in *Input, guarded boo
 		w := st.Weak()
 		switch loop := c.Loop.(type) {
 		case *syntax.WordIter:
-			var vals []Word
+			var vals []shell.Word
 			if len(loop.Items) == 0 {
 				vals = append(vals, st.PositionalAll()...)
 				if st.PosUnknown || len(vals) == 0 {
-					vals = append(vals, Word{Dynamic: true, Src: "$@"})
+					vals = append(vals, shell.Word{Dynamic: true, Src: "$@"})
 				}
 			}
 			for _, it := range loop.Items {
@@ -480,7 +348,7 @@ func (a *analyzer) command(cmd syntax.Command, st *State, in *Input, guarded boo
 				}
 			}
 			a.identityTarget(nil, loop, st, loop.Name.Value, "for")
-			w.Vars[loop.Name.Value] = UnionWords(nil, vals)
+			w.Vars[loop.Name.Value] = shell.UnionWords(nil, vals)
 		case *syntax.CStyleLoop:
 			a.arithSubstitutions(loop, st)
 		}
@@ -520,7 +388,7 @@ func (a *analyzer) command(cmd syntax.Command, st *State, in *Input, guarded boo
 	}
 }
 
-func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *State, in *Input) {
+func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *shell.State, in *shell.Input) {
 	for i, s := range list {
 		if !a.visit() {
 			return
@@ -537,7 +405,7 @@ func (a *analyzer) stmtsWithInput(list []*syntax.Stmt, st *State, in *Input) {
 	}
 }
 
-func (a *analyzer) ifClause(c *syntax.IfClause, st *State) {
+func (a *analyzer) ifClause(c *syntax.IfClause, st *shell.State) {
 	a.stmts(c.Cond, st)
 	w := st.Weak()
 	a.stmts(c.Then, w)
@@ -553,7 +421,7 @@ func (a *analyzer) ifClause(c *syntax.IfClause, st *State) {
 	st.Merge(w)
 }
 
-func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
+func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *shell.State, in *shell.Input) {
 	switch c.Op {
 	case syntax.AndStmt:
 		before, unknown := slices.Clone(st.Cwds), st.CwdUnknown
@@ -570,7 +438,7 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 		saved := a.stdinSecret
 		for i, s := range stages {
 			sub := st.Clone()
-			var sin *Input
+			var sin *shell.Input
 			if i == 0 {
 				sin = in
 			} else {
@@ -609,7 +477,7 @@ func pipelineStages(c *syntax.BinaryCmd) []*syntax.Stmt {
 	return out
 }
 
-func (a *analyzer) declClause(c *syntax.DeclClause, st *State) {
+func (a *analyzer) declClause(c *syntax.DeclClause, st *shell.State) {
 	a.substitutions(c, st)
 	variant := c.Variant.Value
 	exported := variant == "export"
@@ -624,7 +492,7 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *State) {
 			if as.Name != nil {
 				a.identityTarget(nil, as, st, as.Name.Value, variant)
 				if _, ok := st.Vars[as.Name.Value]; !ok {
-					st.Assign(as.Name.Value, []Word{{Dynamic: true, Src: "$" + as.Name.Value}})
+					st.Assign(as.Name.Value, []shell.Word{{Dynamic: true, Src: "$" + as.Name.Value}})
 				}
 				if exported {
 					a.envAssign(as.Name.Value, st.Vars[as.Name.Value], st, nil, as)
@@ -638,13 +506,13 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *State) {
 
 // assignment handles NAME=value as a statement of its own or in a
 // declaration.
-func (a *analyzer) assignment(as *syntax.Assign, st *State, declared bool) {
+func (a *analyzer) assignment(as *syntax.Assign, st *shell.State, declared bool) {
 	if as.Name == nil {
 		return
 	}
 	name := as.Name.Value
 	if as.Array != nil {
-		var elems []Word
+		var elems []shell.Word
 		known := true
 		for _, el := range as.Array.Elems {
 			if el.Index != nil {
@@ -678,15 +546,15 @@ func (a *analyzer) assignment(as *syntax.Assign, st *State, declared bool) {
 		}
 		return
 	}
-	var val []Word
+	var val []shell.Word
 	if as.Value == nil {
-		val = []Word{{Text: "", Src: ""}}
+		val = []shell.Word{{Text: "", Src: ""}}
 	} else {
 		val = a.evalAssignValue(as.Value, st)
 	}
 	if as.Index != nil {
 		delete(st.Arrays, name)
-		val = []Word{{Dynamic: true, Src: "$" + name}}
+		val = []shell.Word{{Dynamic: true, Src: "$" + name}}
 	} else if as.Append {
 		val = appendValues(st.Vars[name], val, name)
 	}
@@ -698,21 +566,21 @@ func (a *analyzer) assignment(as *syntax.Assign, st *State, declared bool) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // appendValues is x+=y: every known old value followed by every new one.
-func appendValues(old, add []Word, name string) []Word {
-	unknown := []Word{{Dynamic: true, Src: "$" + name}}
+func appendValues(old, add []shell.Word, name string) []shell.Word {
+	unknown := []shell.Word{{Dynamic: true, Src: "$" + name}}
 	if old == nil {
 		return unknown // the old value comes from the environment
 	}
-	var out []Word
+	var out []shell.Word
 	for _, o := range old {
 		for _, n := range add {
 			if o.Dynamic || n.Dynamic {
 				return unknown
 			}
-			out = append(out, Word{Text: o.Text + n.Text, Glob: o.Glob || n.Glob})
+			out = append(out, shell.Word{Text: o.Text + n.Text, Glob: o.Glob || n.Glob})
 		}
 	}
-	return UnionWords(nil, out)
+	return shell.UnionWords(nil, out)
 }
 
 // excerptSpan returns the source text from the start of one node to the end

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Archivers and commands with an output-file option. An archiver is a file
@@ -32,7 +33,7 @@ func registerArchivers() {
 const tarValueShort = "fCTXbHKLNVgIF"
 
 var tarValueLong = sync.OnceValue(func() map[string]bool {
-	return Longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
+	return shell.Longs("file", "directory", "files-from", "exclude-from", "blocking-factor", "format", "starting-file",
 		"tape-length", "newer", "after-date", "label", "listed-incremental", "use-compress-program", "info-script",
 		"new-volume-script", "to-command", "checkpoint-action", "rsh-command", "rmt-command", "index-file", "owner", "group",
 		"mode", "exclude", "transform", "xform", "strip-components", "suffix", "backup", "record-size", "volno-file",
@@ -42,20 +43,20 @@ var tarValueLong = sync.OnceValue(func() map[string]bool {
 
 // tarOptional are long options whose value must be attached with "=".
 var tarOptional = sync.OnceValue(func() map[string]bool {
-	return Longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
+	return shell.Longs("backup", "checkpoint", "atime-preserve", "occurrence", "numeric-owner")
 })
 
-func (a *analyzer) tar(inv *Invocation) {
+func (a *analyzer) tar(inv *shell.Invocation) {
 	args := inv.Args()
 	// Old style: the first word is a bundle of letters without a dash
 	// (tar xzf x.tar), whose value-taking letters consume the next words.
 	if len(args) > 0 && args[0].Static() && args[0].Text != "" && !strings.HasPrefix(args[0].Text, "-") &&
 		strings.Trim(args[0].Text, "AcdrtuxzjJZaovfCTXbHKLNVgIFpPSkmhlWOBiMGwU") == "" {
 		bundle := args[0]
-		var expanded []Word
+		var expanded []shell.Word
 		vals := args[1:]
 		for _, c := range bundle.Text {
-			expanded = append(expanded, Word{Text: "-" + string(c), Src: bundle.Src})
+			expanded = append(expanded, shell.Word{Text: "-" + string(c), Src: bundle.Src})
 			if strings.ContainsRune(tarValueShort, c) && len(vals) > 0 {
 				expanded = append(expanded, vals[0])
 				vals = vals[1:]
@@ -63,7 +64,7 @@ func (a *analyzer) tar(inv *Invocation) {
 		}
 		args = append(expanded, vals...)
 	}
-	p := ParseOpts(args, Spec{Short: tarValueShort, Long: tarValueLong(), OptionalLong: tarOptional()})
+	p := shell.ParseOpts(args, shell.Spec{Short: tarValueShort, Long: tarValueLong(), OptionalLong: tarOptional()})
 	mode := ""
 	for _, o := range p.Opts {
 		switch o.Name {
@@ -85,7 +86,7 @@ func (a *analyzer) tar(inv *Invocation) {
 	}
 	for _, v := range p.Values("checkpoint-action") {
 		if cmd, ok := strings.CutPrefix(v.Text, "exec="); ok || v.Dynamic {
-			a.runScriptArg(inv, Word{Text: cmd, Dynamic: v.Dynamic, Src: v.Src}, "tar --checkpoint-action runs")
+			a.runScriptArg(inv, shell.Word{Text: cmd, Dynamic: v.Dynamic, Src: v.Src}, "tar --checkpoint-action runs")
 		}
 	}
 	for _, v := range p.Values("index-file", "listed-incremental", "g", "volno-file") {
@@ -94,7 +95,7 @@ func (a *analyzer) tar(inv *Invocation) {
 	for _, v := range p.Values("T", "files-from", "X", "exclude-from") {
 		a.readPath(inv, v)
 	}
-	dir := Word{Text: "."}
+	dir := shell.Word{Text: "."}
 	if d, ok := p.Value("C", "directory"); ok {
 		dir = d
 	}
@@ -134,7 +135,7 @@ func (a *analyzer) tar(inv *Invocation) {
 // writeInto checks an extraction into dir: everything it writes lands
 // there, so dir must be writable, and a protected directory (.git/hooks)
 // must not be dir or sit right below it.
-func (a *analyzer) writeInto(inv *Invocation, dir Word, verb string) {
+func (a *analyzer) writeInto(inv *shell.Invocation, dir shell.Word, verb string) {
 	if dir.Dynamic {
 		a.writePath(inv, dir, verb)
 		return
@@ -143,12 +144,12 @@ func (a *analyzer) writeInto(inv *Invocation, dir Word, verb string) {
 	if d == "" {
 		d = "/"
 	}
-	a.writePath(inv, Word{Text: path.Join(d, "*"), Glob: true, Src: dir.Src}, verb)
+	a.writePath(inv, shell.Word{Text: path.Join(d, "*"), Glob: true, Src: dir.Src}, verb)
 }
 
 // readTree checks an operand a command reads recursively (tar, zip -r,
 // scp -r): a secret file, or a directory of secrets such as ~/.ssh.
-func (a *analyzer) readTree(inv *Invocation, x Word, what string) {
+func (a *analyzer) readTree(inv *shell.Invocation, x shell.Word, what string) {
 	a.readPath(inv, x)
 	if !x.Static() {
 		return
@@ -174,9 +175,9 @@ func (a *analyzer) isSecretDir(p string) bool {
 	return !a.isSecret(p) && a.isSecret(p+"/x") && a.isSecret(p+"/config")
 }
 
-func (a *analyzer) zip(inv *Invocation) {
+func (a *analyzer) zip(inv *shell.Invocation) {
 	args := inv.Args()
-	var operands []Word
+	var operands []shell.Word
 	move := false
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -190,7 +191,7 @@ func (a *analyzer) zip(inv *Invocation) {
 				a.runScriptArg(inv, args[i], "zip -TT runs")
 			}
 		case strings.HasPrefix(s, "--unzip-command="):
-			a.runScriptArg(inv, Word{Text: strings.TrimPrefix(s, "--unzip-command="), Src: x.Src}, "zip -TT runs")
+			a.runScriptArg(inv, shell.Word{Text: strings.TrimPrefix(s, "--unzip-command="), Src: x.Src}, "zip -TT runs")
 		case s == "-m" || s == "--move":
 			move = true
 		case s == "-b" || s == "-n" || s == "-t" || s == "-tt" || s == "-O" || s == "-P" || s == "-Z" || s == "-s" || s == "-sp" ||
@@ -227,15 +228,15 @@ func (a *analyzer) zip(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) unzip(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "dxP"})
+func (a *analyzer) unzip(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "dxP"})
 	if len(p.Operands) > 0 {
 		a.readPath(inv, p.Operands[0])
 	}
 	if p.Has("p", "l", "t", "v", "Z", "z") {
 		return // to standard output, or only listing
 	}
-	dir := Word{Text: "."}
+	dir := shell.Word{Text: "."}
 	if d, ok := p.Value("d"); ok {
 		dir = d
 	}
@@ -243,18 +244,18 @@ func (a *analyzer) unzip(inv *Invocation) {
 }
 
 // sevenZip handles 7z x/e -oDIR and 7z a ARCHIVE FILES.
-func (a *analyzer) sevenZip(inv *Invocation) {
+func (a *analyzer) sevenZip(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
 	cmd := args[0].Text
-	var operands []Word
-	dir := Word{Text: "."}
+	var operands []shell.Word
+	dir := shell.Word{Text: "."}
 	for _, x := range args[1:] {
 		switch {
 		case x.Static() && strings.HasPrefix(x.Text, "-o"):
-			dir = Word{Text: x.Text[2:], Src: x.Src}
+			dir = shell.Word{Text: x.Text[2:], Src: x.Src}
 		case !x.Dynamic && strings.HasPrefix(x.Text, "-"):
 		default:
 			operands = append(operands, x)
@@ -276,9 +277,9 @@ func (a *analyzer) sevenZip(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) sortCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "oktST", Long: Longs("output", "key", "field-separator", "buffer-size",
-		"temporary-directory", "parallel", "files0-from", "random-source", "batch-size", "compress-program"), OptionalLong: Longs("sort", "check")})
+func (a *analyzer) sortCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "oktST", Long: shell.Longs("output", "key", "field-separator", "buffer-size",
+		"temporary-directory", "parallel", "files0-from", "random-source", "batch-size", "compress-program"), OptionalLong: shell.Longs("sort", "check")})
 	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, "sort -o writes")
 	}
@@ -291,8 +292,8 @@ func (a *analyzer) sortCmd(inv *Invocation) {
 }
 
 // uniq IN OUT writes OUT.
-func (a *analyzer) uniq(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "fsw", Long: Longs("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")})
+func (a *analyzer) uniq(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "fsw", Long: shell.Longs("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")})
 	if len(p.Operands) > 0 {
 		a.readOperand(inv, p.Operands[0])
 	}
@@ -302,7 +303,7 @@ func (a *analyzer) uniq(inv *Invocation) {
 }
 
 // compiler handles cc -o OUT and friends: the output can land anywhere.
-func (a *analyzer) compiler(inv *Invocation) {
+func (a *analyzer) compiler(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -312,7 +313,7 @@ func (a *analyzer) compiler(inv *Invocation) {
 			i++
 			a.writePath(inv, args[i], inv.Name+" -o writes")
 		case strings.HasPrefix(x.Text, "-o") && len(x.Text) > 2 && inv.Name != "rustc":
-			a.writePath(inv, Word{Text: x.Text[2:], Src: x.Src}, inv.Name+" -o writes")
+			a.writePath(inv, shell.Word{Text: x.Text[2:], Src: x.Src}, inv.Name+" -o writes")
 		case strings.HasPrefix(x.Text, "-"):
 		default:
 			a.readOperand(inv, x)
@@ -322,7 +323,7 @@ func (a *analyzer) compiler(inv *Invocation) {
 
 // goOutput handles go build -o and go test -o, and the programs -exec and
 // -toolexec make go run.
-func (a *analyzer) goOutput(inv *Invocation) {
+func (a *analyzer) goOutput(inv *shell.Invocation) {
 	sub, rest := splitSub(inv.Args(), goValueOpts())
 	switch sub {
 	case "build", "test", "run", "install", "vet", "generate":
@@ -339,8 +340,8 @@ func (a *analyzer) goOutput(inv *Invocation) {
 
 // goFlagValues returns the values of go's flags, which take one dash or
 // two, and their value attached with = or as the next word.
-func goFlagValues(args []Word, names ...string) []Word {
-	var out []Word
+func goFlagValues(args []shell.Word, names ...string) []shell.Word {
+	var out []shell.Word
 	for i, x := range args {
 		if x.Dynamic || !strings.HasPrefix(x.Text, "-") {
 			continue
@@ -350,7 +351,7 @@ func goFlagValues(args []Word, names ...string) []Word {
 			switch {
 			case name != n:
 			case eq:
-				out = append(out, Word{Text: val, Src: x.Src})
+				out = append(out, shell.Word{Text: val, Src: x.Src})
 			case i+1 < len(args):
 				out = append(out, args[i+1])
 			}

@@ -8,55 +8,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
-// Invocation is one simple command as it will run, after wrappers such as
-// sudo or env have been seen through.
-type Invocation struct {
-	Name  string // command name: the base name of argv[0]
-	Argv  []Word // argv[0] and its arguments
-	Env   map[string][]Word
-	State *State
-	Stdin *Input
-	Node  syntax.Node
-	Via   []string // wrappers seen through, outermost first
-	// Guarded: what follows in the same && chain runs only if this succeeds.
-	Guarded bool
-}
-
-func (inv *Invocation) Args() []Word { return inv.Argv[1:] }
-
-// ViaBuiltin reports whether the command was reached only through the
-// shell's own command and builtin, so it still runs in this shell.
-func (inv *Invocation) ViaBuiltin() bool {
-	if len(inv.Via) == 0 {
-		return false
-	}
-	for _, v := range inv.Via {
-		if v != "command" && v != "builtin" {
-			return false
-		}
-	}
-	return true
-}
-
-// InThisShell reports whether the command runs in the analysed shell
-// itself (no wrapper, or only command/builtin), so cd and assignments
-// change the shell's state.
-func (inv *Invocation) InThisShell() bool { return len(inv.Via) == 0 || inv.ViaBuiltin() }
-
-// Canon is the command as [[allow]] entries see it: words separated by one
-// space, quotes removed, unknown parts as written.
-func (inv *Invocation) Canon() string {
-	parts := make([]string, 0, len(inv.Argv))
-	for _, x := range inv.Argv {
-		parts = append(parts, x.Show())
-	}
-	return strings.Join(parts, " ")
-}
-
 // report records a rule match for this invocation.
-func (a *analyzer) report(inv *Invocation, rule, reason, alt string) {
+func (a *analyzer) report(inv *shell.Invocation, rule, reason, alt string) {
 	f := finding{rule: rule, reason: reason, alt: alt}
 	if inv != nil {
 		f.trigger = a.excerpt(inv.Node)
@@ -70,7 +26,7 @@ func (a *analyzer) report(inv *Invocation, rule, reason, alt string) {
 
 // judgeFrom is judge for an effect whose trigger starts at an earlier
 // node: the producer of a pipeline (curl ... | sh) is part of what runs.
-func (a *analyzer) judgeFrom(inv *Invocation, from syntax.Node, e effect.Effect) {
+func (a *analyzer) judgeFrom(inv *shell.Invocation, from syntax.Node, e effect.Effect) {
 	n := len(a.findings)
 	a.judge(inv, e)
 	if from == nil || inv.Node == nil || len(a.findings) == n {
@@ -83,7 +39,7 @@ func (a *analyzer) judgeFrom(inv *Invocation, from syntax.Node, e effect.Effect)
 	}
 }
 
-type handler func(a *analyzer, inv *Invocation)
+type handler func(a *analyzer, inv *shell.Invocation)
 
 var handlers map[string]handler
 
@@ -153,7 +109,7 @@ func registerHandlers() {
 func judgeFirst(names []string, check handler) {
 	for _, n := range names {
 		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *Invocation) {
+		handlers[n] = func(a *analyzer, inv *shell.Invocation) {
 			check(a, inv)
 			if next != nil {
 				next(a, inv)
@@ -165,8 +121,8 @@ func judgeFirst(names []string, check handler) {
 }
 
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.
-func (a *analyzer) hashCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "p"})
+func (a *analyzer) hashCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "p"})
 	prog, ok := p.Value("p")
 	if !ok {
 		return
@@ -222,7 +178,7 @@ func commandName(s string) string {
 }
 
 // callExpr analyses a simple command.
-func (a *analyzer) callExpr(ce *syntax.CallExpr, st *State, in *Input, guarded bool) {
+func (a *analyzer) callExpr(ce *syntax.CallExpr, st *shell.State, in *shell.Input, guarded bool) {
 	if len(ce.Args) > 0 && len(st.Aliases) > 0 {
 		if lit, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok && len(ce.Args[0].Parts) == 1 {
 			if val, ok := st.Aliases[lit.Value]; ok && a.src != "" {
@@ -238,28 +194,28 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *State, in *Input, guarded b
 			}
 		}
 	}
-	a.substitutionsOut(ce, st, func() *Input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
+	a.substitutionsOut(ce, st, func() *shell.Input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			a.assignment(as, st, false)
 		}
 		return
 	}
-	env := map[string][]Word{}
+	env := map[string][]shell.Word{}
 	for _, as := range ce.Assigns {
 		if as.Name == nil {
 			continue
 		}
-		var val []Word
+		var val []shell.Word
 		if as.Value != nil {
 			val = a.evalAssignValue(as.Value, st)
 		} else {
-			val = []Word{{}}
+			val = []shell.Word{{}}
 		}
 		env[as.Name.Value] = val
 	}
 	for _, argv := range a.argvCandidates(ce.Args, st) {
-		inv := &Invocation{Argv: argv, Env: env, State: st, Stdin: in, Node: ce, Guarded: guarded}
+		inv := &shell.Invocation{Argv: argv, Env: env, State: st, Stdin: in, Node: ce, Guarded: guarded}
 		for _, as := range ce.Assigns { // in source order: findings must be deterministic
 			if as.Name != nil {
 				a.envAssign(as.Name.Value, env[as.Name.Value], st, inv, ce)
@@ -274,8 +230,8 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *State, in *Input, guarded b
 
 // argvCandidates expands the words of a command into the possible argument
 // vectors, at most 16; words with more alternatives become unknown.
-func (a *analyzer) argvCandidates(words []*syntax.Word, st *State) [][]Word {
-	cands := [][]Word{make([]Word, 0, len(words))}
+func (a *analyzer) argvCandidates(words []*syntax.Word, st *shell.State) [][]shell.Word {
+	cands := [][]shell.Word{make([]shell.Word, 0, len(words))}
 	for _, w := range words {
 		alts := a.evalWord(w, st)
 		if len(alts) == 1 {
@@ -286,12 +242,12 @@ func (a *analyzer) argvCandidates(words []*syntax.Word, st *State) [][]Word {
 			continue
 		}
 		if len(cands)*len(alts) > 16 {
-			alts = [][]Word{{{Dynamic: true, Src: a.wordSource(w)}}}
+			alts = [][]shell.Word{{{Dynamic: true, Src: a.wordSource(w)}}}
 		}
-		next := make([][]Word, 0, len(cands)*len(alts))
+		next := make([][]shell.Word, 0, len(cands)*len(alts))
 		for _, c := range cands {
 			for _, alt := range alts {
-				next = append(next, append(append(make([]Word, 0, len(c)+len(alt)), c...), alt...))
+				next = append(next, append(append(make([]shell.Word, 0, len(c)+len(alt)), c...), alt...))
 			}
 		}
 		cands = next
@@ -300,7 +256,7 @@ func (a *analyzer) argvCandidates(words []*syntax.Word, st *State) [][]Word {
 }
 
 // invoke dispatches one resolved command.
-func (a *analyzer) invoke(inv *Invocation) {
+func (a *analyzer) invoke(inv *shell.Invocation) {
 	if !a.visit() || len(inv.Argv) == 0 {
 		return
 	}
@@ -312,7 +268,7 @@ func (a *analyzer) invoke(inv *Invocation) {
 	inv.Name = commandName(head.Text)
 	if prog, ok := a.programFor(inv, head); ok && len(inv.Via) < maxDepth {
 		// A link, copy or hash -p entry the command made: the real program runs.
-		a.reinvoke(inv, append([]Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
+		a.reinvoke(inv, append([]shell.Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
 		return
 	}
 	if strings.Contains(head.Text, "/") {
@@ -346,7 +302,7 @@ func (a *analyzer) invoke(inv *Invocation) {
 }
 
 // reinvoke runs argv as the command wrapped by inv (sudo, env, xargs...).
-func (a *analyzer) reinvoke(inv *Invocation, argv []Word, wrapper string) {
+func (a *analyzer) reinvoke(inv *shell.Invocation, argv []shell.Word, wrapper string) {
 	if len(argv) == 0 {
 		return
 	}
@@ -356,7 +312,7 @@ func (a *analyzer) reinvoke(inv *Invocation, argv []Word, wrapper string) {
 	a.invoke(&n)
 }
 
-func quoteShow(x Word) string {
+func quoteShow(x shell.Word) string {
 	s := x.Show()
 	if s == "" {
 		s = "(empty)"
@@ -366,7 +322,7 @@ func quoteShow(x Word) string {
 
 // genericCommand handles commands the guard has no model of: their static
 // arguments may be file operands, so secret files among them are access.
-func (a *analyzer) genericCommand(inv *Invocation) {
+func (a *analyzer) genericCommand(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		a.readOperand(inv, x)
 	}
@@ -374,7 +330,7 @@ func (a *analyzer) genericCommand(inv *Invocation) {
 
 // readOperand treats an argument (or the value of --opt=value) as a file
 // the command may read.
-func (a *analyzer) readOperand(inv *Invocation, x Word) {
+func (a *analyzer) readOperand(inv *shell.Invocation, x shell.Word) {
 	if x.Dynamic {
 		if environTemplate(x.Template()) {
 			a.readPath(inv, x)
@@ -383,27 +339,27 @@ func (a *analyzer) readOperand(inv *Invocation, x Word) {
 	}
 	if strings.HasPrefix(x.Text, "-") {
 		if _, v, ok := strings.Cut(x.Text, "="); ok && v != "" {
-			a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src})
+			a.readPath(inv, shell.Word{Text: v, Glob: x.Glob, Src: x.Src})
 		}
 		return
 	}
 	if strings.HasPrefix(x.Text, "@") && len(x.Text) > 1 {
-		a.readPath(inv, Word{Text: x.Text[1:], Glob: x.Glob, Src: x.Src}) // curl -d @file, gh --body-file @x
+		a.readPath(inv, shell.Word{Text: x.Text[1:], Glob: x.Glob, Src: x.Src}) // curl -d @file, gh --body-file @x
 	}
 	if _, v, ok := strings.Cut(x.Text, "="); ok && v != "" && !strings.Contains(x.Text[:strings.Index(x.Text, "=")], "/") {
-		a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src}) // dd if=.env, key=value forms
+		a.readPath(inv, shell.Word{Text: v, Glob: x.Glob, Src: x.Src}) // dd if=.env, key=value forms
 	}
 	a.readPath(inv, x)
 }
 
-func (a *analyzer) dataCommand(inv *Invocation) {}
+func (a *analyzer) dataCommand(inv *shell.Invocation) {}
 
 // callFunction analyses a function body with the call's arguments bound to
 // the positional parameters.
-func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *Invocation) {
+func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *shell.Invocation) {
 	fs := inv.State.Clone()
 	fs.InFunc[inv.Name] = true
-	fs.Positional, fs.PosUnknown = append([]Word(nil), inv.Args()...), false
+	fs.Positional, fs.PosUnknown = append([]shell.Word(nil), inv.Args()...), false
 	a.srcDepth++
 	if a.srcDepth > maxDepth {
 		a.abort("functions call each other more than " + itoa(maxDepth) + " levels deep")
@@ -415,7 +371,7 @@ func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *Invocation) {
 	// Functions run in the current shell: a cd inside changes the caller.
 	inv.State.SetCwds(append(inv.State.Cwds, fs.Cwds...), inv.State.CwdUnknown || fs.CwdUnknown)
 	for k, v := range fs.Vars {
-		inv.State.Vars[k] = UnionWords(inv.State.Vars[k], v)
+		inv.State.Vars[k] = shell.UnionWords(inv.State.Vars[k], v)
 	}
 }
 
@@ -436,20 +392,20 @@ func (a *analyzer) uncalledFunctions() {
 
 // --- shell builtins that change the analysis state ---
 
-func (a *analyzer) cd(inv *Invocation) {
+func (a *analyzer) cd(inv *shell.Invocation) {
 	st := inv.State
 	if !inv.InThisShell() {
 		return // `sudo cd` runs no cd in this shell
 	}
-	p := ParseOpts(inv.Args(), Spec{})
-	var target Word
+	p := shell.ParseOpts(inv.Args(), shell.Spec{})
+	var target shell.Word
 	switch {
 	case len(p.Operands) == 0:
 		if inv.Name == "popd" {
 			st.SetCwds(nil, true)
 			return
 		}
-		target = Word{Text: a.env.Home}
+		target = shell.Word{Text: a.env.Home}
 		if v, ok := st.Vars["HOME"]; ok && len(v) == 1 {
 			target = v[0]
 		}
@@ -500,20 +456,20 @@ func (a *analyzer) cd(inv *Invocation) {
 	st.SetCwds(append(append([]string(nil), st.Cwds...), next...), st.CwdUnknown || unknown)
 }
 
-func (a *analyzer) popd(inv *Invocation) {
+func (a *analyzer) popd(inv *shell.Invocation) {
 	if inv.InThisShell() {
 		inv.State.SetCwds(nil, true)
 	}
 }
 
-func (a *analyzer) set(inv *Invocation) {
+func (a *analyzer) set(inv *shell.Invocation) {
 	args := inv.Args()
 	for i, x := range args {
 		switch {
 		case x.Dynamic:
 			inv.State.PosUnknown = true
 		case x.Text == "--":
-			inv.State.Positional, inv.State.PosUnknown = append([]Word(nil), args[i+1:]...), false
+			inv.State.Positional, inv.State.PosUnknown = append([]shell.Word(nil), args[i+1:]...), false
 			return
 		case x.Text == "-o" && i+1 < len(args) && args[i+1].Text == "errexit":
 			inv.State.Errexit = true
@@ -525,7 +481,7 @@ func (a *analyzer) set(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) shift(inv *Invocation) {
+func (a *analyzer) shift(inv *shell.Invocation) {
 	n := 1
 	if args := inv.Args(); len(args) > 0 {
 		if args[0].Dynamic || !isNumber(args[0].Text) {
@@ -553,10 +509,10 @@ func atoi(s string) int {
 }
 
 // readVars marks the variables a command assigns at run time as unknown.
-func (a *analyzer) readVars(inv *Invocation) {
+func (a *analyzer) readVars(inv *shell.Invocation) {
 	args := inv.Args()
 	if inv.Name == "mapfile" || inv.Name == "readarray" {
-		p := ParseOpts(args, Spec{Short: "dnOsuCc"})
+		p := shell.ParseOpts(args, shell.Spec{Short: "dnOsuCc"})
 		if cb, ok := p.Value("C"); ok {
 			a.runScriptArg(inv, cb, inv.Name+" -C") // the callback runs for every chunk
 		}
@@ -573,20 +529,20 @@ func (a *analyzer) readVars(inv *Invocation) {
 		}
 		if isName(x.Text) {
 			a.identityTarget(inv, nil, inv.State, x.Text, inv.Name)
-			inv.State.Vars[x.Text] = []Word{{Dynamic: true, Src: "$" + x.Text}}
+			inv.State.Vars[x.Text] = []shell.Word{{Dynamic: true, Src: "$" + x.Text}}
 		}
 	}
 	if inv.Name == "read" && len(args) == 0 {
-		inv.State.Vars["REPLY"] = []Word{{Dynamic: true, Src: "$REPLY"}}
+		inv.State.Vars["REPLY"] = []shell.Word{{Dynamic: true, Src: "$REPLY"}}
 	}
 }
 
-func (a *analyzer) printfCmd(inv *Invocation) {
+func (a *analyzer) printfCmd(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Text == "-v" && isName(args[i+1].Text) {
 			a.identityTarget(inv, nil, inv.State, args[i+1].Text, "printf -v")
-			inv.State.Vars[args[i+1].Text] = []Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
+			inv.State.Vars[args[i+1].Text] = []shell.Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
 		}
 	}
 }
@@ -605,7 +561,7 @@ func isName(s string) bool {
 
 // exportCmd handles export/declare/local when the parser sees them as plain
 // commands (zsh and POSIX modes, or `builtin export`).
-func (a *analyzer) exportCmd(inv *Invocation) {
+func (a *analyzer) exportCmd(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 			continue
@@ -617,19 +573,19 @@ func (a *analyzer) exportCmd(inv *Invocation) {
 		if !ok {
 			continue
 		}
-		v := []Word{{Text: val}}
+		v := []shell.Word{{Text: val}}
 		inv.State.Assign(name, v)
 		a.envAssign(name, v, inv.State, inv, inv.Node)
 	}
 }
 
-func (a *analyzer) unsetCmd(inv *Invocation) {
+func (a *analyzer) unsetCmd(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		if !x.Dynamic {
 			a.judge(inv, effect.Variable{Name: x.Text, How: "unset", Unset: true})
 		}
 		if !x.Dynamic && isName(x.Text) {
-			inv.State.Vars[x.Text] = []Word{{Text: ""}}
+			inv.State.Vars[x.Text] = []shell.Word{{Text: ""}}
 			delete(inv.State.Funcs, x.Text)
 		}
 	}
@@ -637,7 +593,7 @@ func (a *analyzer) unsetCmd(inv *Invocation) {
 
 // aliasCmd: an alias value is a command that may run later; it is also
 // remembered, so a later use of the alias in this command is expanded.
-func (a *analyzer) aliasCmd(inv *Invocation) {
+func (a *analyzer) aliasCmd(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		if x.Dynamic {
 			continue
@@ -652,7 +608,7 @@ func (a *analyzer) aliasCmd(inv *Invocation) {
 }
 
 // trapCmd: a trap action is a script that runs later in this shell.
-func (a *analyzer) trapCmd(inv *Invocation) {
+func (a *analyzer) trapCmd(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) < 2 || strings.HasPrefix(args[0].Text, "-") {
 		return
@@ -660,7 +616,7 @@ func (a *analyzer) trapCmd(inv *Invocation) {
 	a.runScriptArg(inv, args[0], "trap")
 }
 
-func (a *analyzer) evalCmd(inv *Invocation) {
+func (a *analyzer) evalCmd(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -680,7 +636,7 @@ func (a *analyzer) evalCmd(inv *Invocation) {
 
 // runScriptArg analyses a word that a shell will run as a script, or
 // reports it when it is only known at run time.
-func (a *analyzer) runScriptArg(inv *Invocation, script Word, what string) {
+func (a *analyzer) runScriptArg(inv *shell.Invocation, script shell.Word, what string) {
 	if script.Dynamic {
 		a.dynamicScript(inv, script, what)
 		return
@@ -688,7 +644,7 @@ func (a *analyzer) runScriptArg(inv *Invocation, script Word, what string) {
 	a.script(script.Text, inv.State.Clone(), nil)
 }
 
-func (a *analyzer) dynamicScript(inv *Invocation, script Word, what string) {
+func (a *analyzer) dynamicScript(inv *shell.Invocation, script shell.Word, what string) {
 	src := "text only known at run time"
 	switch {
 	case script.Net:
@@ -699,7 +655,7 @@ func (a *analyzer) dynamicScript(inv *Invocation, script Word, what string) {
 	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.Show()) + ")", How: effect.ScriptWord})
 }
 
-func (a *analyzer) sourceCmd(inv *Invocation) {
+func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -716,40 +672,40 @@ func (a *analyzer) sourceCmd(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) execCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "a", Stop: true})
+func (a *analyzer) execCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "a", Stop: true})
 	a.reinvoke(inv, p.Rest, "exec")
 }
 
-func (a *analyzer) commandCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Stop: true})
+func (a *analyzer) commandCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
 	if p.Has("v", "V") {
 		return // command -v only looks the name up
 	}
 	a.reinvoke(inv, p.Rest, "command")
 }
 
-func (a *analyzer) builtinCmd(inv *Invocation) {
+func (a *analyzer) builtinCmd(inv *shell.Invocation) {
 	a.reinvoke(inv, inv.Args(), "builtin")
 }
 
 // --- wrappers: commands that run another command ---
 
-func (a *analyzer) plainWrapper(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Stop: true})
+func (a *analyzer) plainWrapper(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
 	a.reinvoke(inv, p.Rest, inv.Name)
 }
 
 // leadingAssignments moves NAME=value words (sudo, env) into the environment.
-func (a *analyzer) leadingAssignments(inv *Invocation, args []Word) []Word {
+func (a *analyzer) leadingAssignments(inv *shell.Invocation, args []shell.Word) []shell.Word {
 	for len(args) > 0 && !args[0].Dynamic {
 		name, val, ok := strings.Cut(args[0].Text, "=")
 		if !ok || !isName(name) {
 			break
 		}
-		v := []Word{{Text: val, Src: args[0].Src}}
+		v := []shell.Word{{Text: val, Src: args[0].Src}}
 		if inv.Env == nil {
-			inv.Env = map[string][]Word{}
+			inv.Env = map[string][]shell.Word{}
 		}
 		inv.Env[name] = v
 		a.envAssign(name, v, inv.State, inv, inv.Node)
@@ -758,8 +714,8 @@ func (a *analyzer) leadingAssignments(inv *Invocation, args []Word) []Word {
 	return args
 }
 
-func (a *analyzer) sudo(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Long: Longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), Stop: true})
+func (a *analyzer) sudo(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugpUChrtTRD", Long: shell.Longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), Stop: true})
 	if p.Has("e", "edit") {
 		a.sudoeditFiles(inv, p.Rest)
 		return
@@ -773,29 +729,29 @@ func (a *analyzer) sudo(inv *Invocation) {
 	}
 	a.reinvoke(inv, rest, "sudo")
 	if !p.Has("E", "preserve-env") {
-		a.freshEnvironment(inv, "sudo", rest, Word{})
+		a.freshEnvironment(inv, "sudo", rest, shell.Word{})
 	}
 }
 
-func (a *analyzer) sudoedit(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Stop: true})
+func (a *analyzer) sudoedit(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugpUChrtTRD", Stop: true})
 	a.sudoeditFiles(inv, p.Rest)
 }
 
-func (a *analyzer) sudoeditFiles(inv *Invocation, files []Word) {
+func (a *analyzer) sudoeditFiles(inv *shell.Invocation, files []shell.Word) {
 	for _, f := range files {
 		a.writePath(inv, f, "sudoedit edits")
 	}
 }
 
-func (a *analyzer) doas(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "uC", Stop: true})
+func (a *analyzer) doas(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "uC", Stop: true})
 	a.reinvoke(inv, p.Rest, "doas")
-	a.freshEnvironment(inv, "doas", p.Rest, Word{})
+	a.freshEnvironment(inv, "doas", p.Rest, shell.Word{})
 }
 
-func (a *analyzer) envCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "uCSP", Long: Longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), OptionalLong: Longs("block-signal", "default-signal", "ignore-signal"), Stop: true})
+func (a *analyzer) envCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "uCSP", Long: shell.Longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), OptionalLong: shell.Longs("block-signal", "default-signal", "ignore-signal"), Stop: true})
 	rest := p.Rest
 	// A lone "-" is -i (start with an empty environment), not the command.
 	for len(rest) > 0 && rest[0].Static() && rest[0].Text == "-" {
@@ -809,12 +765,12 @@ func (a *analyzer) envCmd(inv *Invocation) {
 		// The split words are env's own arguments again: options first
 		// (env -S '-C /elsewhere' git reset --hard changes directory),
 		// then the command. Judge them with env's own parsing.
-		argv := []Word{inv.Argv[0]}
+		argv := []shell.Word{inv.Argv[0]}
 		if p.Has("i", "ignore-environment") || len(rest) < len(p.Rest) {
-			argv = append(argv, Word{Text: "-i", Src: s.Src})
+			argv = append(argv, shell.Word{Text: "-i", Src: s.Src})
 		}
 		for _, w := range strings.Fields(s.Text) {
-			argv = append(argv, Word{Text: w, Src: s.Src})
+			argv = append(argv, shell.Word{Text: w, Src: s.Src})
 		}
 		argv = append(argv, rest...)
 		a.envUnsets(inv, p)
@@ -838,7 +794,7 @@ func (a *analyzer) envCmd(inv *Invocation) {
 
 // envUnsets hands env -u NAME to the rules: unsetting who the agent is
 // is tampering.
-func (a *analyzer) envUnsets(inv *Invocation, p Parsed) {
+func (a *analyzer) envUnsets(inv *shell.Invocation, p shell.Parsed) {
 	for _, u := range p.Values("u", "unset") {
 		if !u.Dynamic {
 			a.judge(inv, effect.Variable{Name: u.Text, How: "env -u", Unset: true})
@@ -847,7 +803,7 @@ func (a *analyzer) envUnsets(inv *Invocation, p Parsed) {
 }
 
 // withCwd returns a copy of inv whose command runs in directory d.
-func (a *analyzer) withCwd(inv *Invocation, d Word) *Invocation {
+func (a *analyzer) withCwd(inv *shell.Invocation, d shell.Word) *shell.Invocation {
 	n := *inv
 	n.State = inv.State.Clone()
 	if d.Dynamic || d.Glob {
@@ -862,89 +818,89 @@ func (a *analyzer) withCwd(inv *Invocation, d Word) *Invocation {
 	return &n
 }
 
-func (a *analyzer) nice(inv *Invocation) {
+func (a *analyzer) nice(inv *shell.Invocation) {
 	args := inv.Args()
 	// nice -5 cmd and nice -n 5 cmd
 	if len(args) > 0 && len(args[0].Text) > 1 && args[0].Text[0] == '-' && isNumber(args[0].Text[1:]) {
 		args = args[1:]
 	}
-	p := ParseOpts(args, Spec{Short: "n", Long: Longs("adjustment"), Stop: true})
+	p := shell.ParseOpts(args, shell.Spec{Short: "n", Long: shell.Longs("adjustment"), Stop: true})
 	a.reinvoke(inv, p.Rest, "nice")
 }
 
-func (a *analyzer) ionice(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "cnp", Long: Longs("class", "classdata", "pid", "pgid", "uid"), Stop: true})
+func (a *analyzer) ionice(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cnp", Long: shell.Longs("class", "classdata", "pid", "pgid", "uid"), Stop: true})
 	a.reinvoke(inv, p.Rest, "ionice")
 }
 
-func (a *analyzer) timeout(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "sk", Long: Longs("signal", "kill-after"), Stop: true})
+func (a *analyzer) timeout(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "sk", Long: shell.Longs("signal", "kill-after"), Stop: true})
 	if len(p.Rest) > 0 {
 		a.reinvoke(inv, p.Rest[1:], "timeout") // skip DURATION
 	}
 }
 
-func (a *analyzer) timeCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "fo", Long: Longs("format", "output"), Stop: true})
+func (a *analyzer) timeCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "fo", Long: shell.Longs("format", "output"), Stop: true})
 	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, "time -o writes")
 	}
 	a.reinvoke(inv, p.Rest, "time")
 }
 
-func (a *analyzer) stdbuf(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "ioe", Long: Longs("input", "output", "error"), Stop: true})
+func (a *analyzer) stdbuf(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ioe", Long: shell.Longs("input", "output", "error"), Stop: true})
 	a.reinvoke(inv, p.Rest, "stdbuf")
 }
 
-func (a *analyzer) setsid(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Stop: true})
+func (a *analyzer) setsid(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
 	a.reinvoke(inv, p.Rest, "setsid")
 }
 
-func (a *analyzer) chrt(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "T P D", Stop: true})
+func (a *analyzer) chrt(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "T P D", Stop: true})
 	if len(p.Rest) > 0 && isNumber(p.Rest[0].Text) {
 		a.reinvoke(inv, p.Rest[1:], "chrt")
 	}
 }
 
-func (a *analyzer) taskset(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Stop: true})
+func (a *analyzer) taskset(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
 	if len(p.Rest) > 0 && !p.Has("p", "pid") {
 		a.reinvoke(inv, p.Rest[1:], "taskset") // skip the CPU mask
 	}
 }
 
-func (a *analyzer) caffeinate(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "tw", Stop: true})
+func (a *analyzer) caffeinate(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "tw", Stop: true})
 	a.reinvoke(inv, p.Rest, "caffeinate")
 }
 
-func (a *analyzer) chroot(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Long: Longs("userspec", "groups"), Stop: true})
+func (a *analyzer) chroot(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("userspec", "groups"), Stop: true})
 	if len(p.Rest) > 1 {
 		a.reinvoke(inv, p.Rest[1:], "chroot")
 	}
 }
 
-func (a *analyzer) strace(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "eoOpPsSuIXbEa", Long: Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
+func (a *analyzer) strace(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "eoOpPsSuIXbEa", Long: shell.Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
 	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, inv.Name+" -o writes")
 	}
 	a.reinvoke(inv, p.Rest, inv.Name)
 }
 
-func (a *analyzer) busybox(inv *Invocation) {
+func (a *analyzer) busybox(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) > 0 && !strings.HasPrefix(args[0].Text, "-") {
 		a.reinvoke(inv, args, inv.Name)
 	}
 }
 
-func (a *analyzer) flock(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "wEc", Long: Longs("timeout", "conflict-exit-code", "command"), Stop: true})
+func (a *analyzer) flock(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "wEc", Long: shell.Longs("timeout", "conflict-exit-code", "command"), Stop: true})
 	if c, ok := p.Value("c", "command"); ok {
 		a.runScriptArg(inv, c, "flock -c")
 		return
@@ -959,8 +915,8 @@ func (a *analyzer) flock(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) watch(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "nq", Long: Longs("interval", "equexit", "chgexit"), Stop: true})
+func (a *analyzer) watch(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "nq", Long: shell.Longs("interval", "equexit", "chgexit"), Stop: true})
 	if p.Has("x", "exec") {
 		a.reinvoke(inv, p.Rest, "watch")
 		return
@@ -968,9 +924,9 @@ func (a *analyzer) watch(inv *Invocation) {
 	a.runScriptArg(inv, joinArgs(p.Rest), "watch")
 }
 
-func joinArgs(args []Word) Word {
+func joinArgs(args []shell.Word) shell.Word {
 	if len(args) == 0 {
-		return Word{}
+		return shell.Word{}
 	}
 	j := args[0]
 	j.Tmpl = j.Template()
@@ -986,8 +942,8 @@ func joinArgs(args []Word) Word {
 	return j
 }
 
-func (a *analyzer) scriptCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "cEIOBTm", Long: Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
+func (a *analyzer) scriptCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cEIOBTm", Long: shell.Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
 	if c, ok := p.Value("c", "command"); ok {
 		a.runScriptArg(inv, c, "script -c")
 	}
@@ -996,8 +952,8 @@ func (a *analyzer) scriptCmd(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) su(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "cgGsw", Long: Longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
+func (a *analyzer) su(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cgGsw", Long: shell.Longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
 	c, ok := p.Value("c", "command", "session-command")
 	if ok && (p.Has("l", "login") || hasAnyFlag(inv.Args(), "-")) {
 		a.freshEnvironment(inv, "su -l", nil, c)
@@ -1007,8 +963,8 @@ func (a *analyzer) su(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) runuser(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "ugGcs", Long: Longs("user", "group", "supp-group", "command", "shell"), Stop: true})
+func (a *analyzer) runuser(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugGcs", Long: shell.Longs("user", "group", "supp-group", "command", "shell"), Stop: true})
 	if c, ok := p.Value("c", "command"); ok {
 		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
 			a.freshEnvironment(inv, "runuser -l", nil, c)
@@ -1032,15 +988,15 @@ func (a *analyzer) runuser(inv *Invocation) {
 }
 
 // xargs appends its input to the command: that input is unknown.
-func (a *analyzer) xargs(inv *Invocation) {
+func (a *analyzer) xargs(inv *shell.Invocation) {
 	// -J replstr, -R count and -S size are BSD (macOS) xargs: -J replaces
 	// like -I. GNU's -i, -l and -e take a value only when it is attached.
-	p := ParseOpts(inv.Args(), Spec{Short: "InLPsdaEJRS", OptionalShort: "ile", Long: Longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), OptionalLong: Longs("replace", "eof", "max-lines"), Stop: true})
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "InLPsdaEJRS", OptionalShort: "ile", Long: shell.Longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), OptionalLong: shell.Longs("replace", "eof", "max-lines"), Stop: true})
 	cmd := p.Rest
 	if len(cmd) == 0 {
-		cmd = []Word{{Text: "echo"}}
+		cmd = []shell.Word{{Text: "echo"}}
 	}
-	unknown := Word{Dynamic: true, Src: "{xargs input}"}
+	unknown := shell.Word{Dynamic: true, Src: "{xargs input}"}
 	if inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
 		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
 		// a crafted name ("x .. y.tmp") can turn into any word, so only
@@ -1057,9 +1013,9 @@ func (a *analyzer) xargs(inv *Invocation) {
 		repl, hasRepl = p.Value("J")
 	}
 	if !hasRepl && p.Has("i", "replace") {
-		repl, hasRepl = Word{Text: "{}"}, true
+		repl, hasRepl = shell.Word{Text: "{}"}, true
 	}
-	argv := make([]Word, 0, len(cmd)+1)
+	argv := make([]shell.Word, 0, len(cmd)+1)
 	spliced := false
 	if hasRepl && repl.Text != "" {
 		for i, x := range cmd {
@@ -1085,7 +1041,7 @@ func (a *analyzer) xargs(inv *Invocation) {
 }
 
 // isShellScriptPosition reports whether argv[i] is the script of sh -c.
-func (a *analyzer) isShellScriptPosition(argv []Word, i int) bool {
+func (a *analyzer) isShellScriptPosition(argv []shell.Word, i int) bool {
 	if len(argv) == 0 || !isShellName(commandName(argv[0].Text)) {
 		return false
 	}
@@ -1107,7 +1063,7 @@ func (a *analyzer) isShellScriptPosition(argv []Word, i int) bool {
 }
 
 // parallel (GNU): parallel CMD ::: ARGS runs CMD once per ARG.
-func (a *analyzer) parallel(inv *Invocation) {
+func (a *analyzer) parallel(inv *shell.Invocation) {
 	args := inv.Args()
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].Text, "-") && !args[i].Dynamic {
@@ -1118,7 +1074,7 @@ func (a *analyzer) parallel(inv *Invocation) {
 		i++
 	}
 	rest := args[min(i, len(args)):]
-	var cmd, vals []Word
+	var cmd, vals []shell.Word
 	sep := -1
 	for j, x := range rest {
 		if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
@@ -1133,13 +1089,13 @@ func (a *analyzer) parallel(inv *Invocation) {
 				continue
 			}
 			if rest[sep].Text == "::::" {
-				x = Word{Dynamic: true, Src: x.Src} // :::: reads arguments from files
+				x = shell.Word{Dynamic: true, Src: x.Src} // :::: reads arguments from files
 			}
 			vals = append(vals, x)
 		}
 	} else {
 		cmd = rest
-		vals = []Word{{Dynamic: true, Src: "{parallel input}"}}
+		vals = []shell.Word{{Dynamic: true, Src: "{parallel input}"}}
 	}
 	if len(cmd) == 0 {
 		// Without a command, parallel runs each argument as a command line.
@@ -1149,7 +1105,7 @@ func (a *analyzer) parallel(inv *Invocation) {
 		return
 	}
 	for _, v := range vals {
-		argv := make([]Word, 0, len(cmd)+1)
+		argv := make([]shell.Word, 0, len(cmd)+1)
 		replaced := false
 		for _, x := range cmd {
 			if strings.Contains(x.Text, "{}") {

@@ -10,9 +10,12 @@
 //
 // Three layers, so a newcomer finds any decision in one place:
 //
-//   - the shell core (analyzer.go, interp.go, words.go, commands.go) turns
-//     a command into invocations: program, arguments, the working
-//     directories it may run in, its input and the state of the shell;
+//   - the shell core turns a command into invocations: program,
+//     arguments, the working directories it may run in, its input and the
+//     state of the shell. Its types (shell.Word, shell.Invocation,
+//     shell.State, shell.Input) and option parsing (shell.ParseOpts) are
+//     package guard/shell; the walk that builds them is still here
+//     (analyzer.go, words.go, stdin.go, commands.go, interp.go);
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

@@ -3,13 +3,14 @@ package guard
 import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // judge hands one effect of inv to the rules (guard/rules.JudgeEffect)
 // and records their verdicts as findings of inv. Tool code that has moved
 // to the effects model describes what an invocation does and calls judge;
 // it no longer decides rules itself.
-func (a *analyzer) judge(inv *Invocation, e effect.Effect) {
+func (a *analyzer) judge(inv *shell.Invocation, e effect.Effect) {
 	for _, v := range rules.JudgeEffect(e, a.facts()) {
 		n := len(a.findings)
 		a.report(inv, v.Rule, v.Reason, v.Instead)

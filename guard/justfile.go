@@ -4,12 +4,13 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // justCmd judges `just [options] [recipe [args]...]`: the recipes named (or
 // the first one) and their dependencies, read from the justfile.
-func (a *analyzer) justCmd(inv *Invocation) {
-	var file, dir *Word
+func (a *analyzer) justCmd(inv *shell.Invocation) {
+	var file, dir *shell.Word
 	var words []string
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {

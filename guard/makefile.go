@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // makeCmd judges `make [options] [VAR=value] [targets]`: the recipes of the
 // goals and of everything they depend on, read from the makefile.
-func (a *analyzer) makeCmd(inv *Invocation) {
-	var files []Word
-	var dir *Word
+func (a *analyzer) makeCmd(inv *shell.Invocation) {
+	var files []shell.Word
+	var dir *shell.Word
 	var goals []string
 	vars := map[string]string{}
 	dry := false
@@ -26,7 +27,7 @@ func (a *analyzer) makeCmd(inv *Invocation) {
 			return
 		}
 		s := x.Text
-		value := func() *Word {
+		value := func() *shell.Word {
 			if i+1 < len(args) {
 				i++
 				return &args[i]
@@ -40,16 +41,16 @@ func (a *analyzer) makeCmd(inv *Invocation) {
 			}
 		case strings.HasPrefix(s, "--file=") || strings.HasPrefix(s, "--makefile="):
 			_, v, _ := strings.Cut(s, "=")
-			files = append(files, Word{Text: v, Src: v})
+			files = append(files, shell.Word{Text: v, Src: v})
 		case strings.HasPrefix(s, "-f") && len(s) > 2:
-			files = append(files, Word{Text: s[2:], Src: s[2:]})
+			files = append(files, shell.Word{Text: s[2:], Src: s[2:]})
 		case s == "-C" || s == "--directory":
 			dir = value()
 		case strings.HasPrefix(s, "--directory="):
 			v := strings.TrimPrefix(s, "--directory=")
-			dir = &Word{Text: v, Src: v}
+			dir = &shell.Word{Text: v, Src: v}
 		case strings.HasPrefix(s, "-C") && len(s) > 2:
-			dir = &Word{Text: s[2:], Src: s[2:]}
+			dir = &shell.Word{Text: s[2:], Src: s[2:]}
 		case s == "-I" || s == "-o" || s == "-W" || s == "-l" || s == "--include-dir" || s == "--old-file" || s == "--what-if" ||
 			s == "--assume-old" || s == "--assume-new" || s == "--new-file" || s == "-E" || s == "--eval":
 			value()
@@ -77,7 +78,7 @@ func (a *analyzer) makeCmd(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) makeIn(inv *Invocation, dir string, files []Word, goals []string, vars map[string]string, dry bool) {
+func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word, goals []string, vars map[string]string, dry bool) {
 	var mf *makefile
 	var name string
 	if len(files) == 0 {

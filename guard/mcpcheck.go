@@ -10,6 +10,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -54,7 +55,7 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		where = "MCP server " + n.Server + " of plugin " + n.Plugin + ", tool " + n.Tool
 	}
 	a := e.newAnalyzer(env)
-	inv := &Invocation{Name: where, Argv: []Word{{Text: tool}}, State: a.initialState()}
+	inv := &shell.Invocation{Name: where, Argv: []shell.Word{{Text: tool}}, State: a.initialState()}
 	var subs []Decision
 
 	// Arguments first: what they do can raise the access the call needs.

@@ -4,14 +4,15 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // osascript (macOS) runs AppleScript or JavaScript for Automation. Both
 // reach the shell: `do shell script "rm -rf ~"` and
 // `app.doShellScript("rm -rf ~")`. Their literal shell text is judged as if
 // typed; shell text built at run time is denied.
-func (a *analyzer) osascript(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "els", Stop: true})
+func (a *analyzer) osascript(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "els", Stop: true})
 	lines := p.Values("e")
 	if len(lines) == 0 {
 		for _, x := range p.Rest[:min(len(p.Rest), 1)] {

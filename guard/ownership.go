@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
@@ -81,7 +82,7 @@ var worktreeChangingGit = map[string]bool{
 
 // gitInForeignWorktree: a git command that changes a worktree, run in
 // another agent's worktree (git -C, cd, --work-tree).
-func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []Word) {
+func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []shell.Word) {
 	if !worktreeChangingGit[sub] {
 		return
 	}
@@ -121,7 +122,7 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []Word) {
 
 // worktreePrune: git worktree prune drops the records of worktrees whose
 // directory is missing right now, other agents' included.
-func (a *analyzer) worktreePrune(inv *Invocation, args []Word) {
+func (a *analyzer) worktreePrune(inv *shell.Invocation, args []shell.Word) {
 	if hasAnyFlag(args, "-n", "--dry-run") {
 		return
 	}
@@ -169,7 +170,7 @@ func looksLikeCommit(s string) bool {
 // ignoreOtherWorktrees: git checkout/switch --ignore-other-worktrees checks
 // out a branch another worktree has checked out; the commits made here
 // would then move that agent's branch under it.
-func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []Word) {
+func (a *analyzer) ignoreOtherWorktrees(g *gitCtx, args []shell.Word) {
 	if !hasAnyFlag(args, "--ignore-other-worktrees") {
 		return
 	}

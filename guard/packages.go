@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 func registerPackages() {
@@ -25,19 +26,19 @@ type pkgRequest struct {
 }
 
 var npmValueOpts = sync.OnceValue(func() map[string]bool {
-	return Longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
+	return shell.Longs("prefix", "workspace", "w", "registry", "tag", "omit", "include", "cache", "userconfig", "globalconfig",
 		"loglevel", "install-strategy", "before", "cpu", "os", "libc", "access", "otp", "scope", "cwd", "dir", "C", "filter", "F", "package", "p", "call", "c")
 })
 
 var pipValueOpts = sync.OnceValue(func() map[string]bool {
-	return Longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
+	return shell.Longs("requirement", "r", "constraint", "c", "index-url", "i", "extra-index-url", "find-links", "f", "target", "t",
 		"prefix", "root", "src", "upgrade-strategy", "platform", "python-version", "implementation", "abi", "only-binary", "no-binary",
 		"progress-bar", "log", "cache-dir", "trusted-host", "proxy", "retries", "timeout", "exists-action", "cert", "client-cert",
 		"config-settings", "C", "global-option", "report", "python", "group", "optional", "extra", "index", "default-index", "branch",
 		"tag", "rev", "from", "with", "w", "spec", "channel", "n", "name", "p", "e", "editable", "python-platform")
 })
 
-func (a *analyzer) packageManager(inv *Invocation) {
+func (a *analyzer) packageManager(inv *shell.Invocation) {
 	defer a.packageRuns(inv)
 	for _, r := range a.packageRequests(inv) {
 		a.judge(inv, r.effect(inv.Name))
@@ -46,7 +47,7 @@ func (a *analyzer) packageManager(inv *Invocation) {
 
 // reportPackages hands an install of names to the package-install rule
 // (guard/rules/package_install.go), which holds the allowlist check.
-func (a *analyzer) reportPackages(inv *Invocation, eco string, names []string, hint string) {
+func (a *analyzer) reportPackages(inv *shell.Invocation, eco string, names []string, hint string) {
 	a.judge(inv, pkgRequest{eco: eco, names: names, hint: hint}.effect(inv.Name))
 }
 
@@ -64,7 +65,7 @@ func (r pkgRequest) effect(by string) effect.PackageInstall {
 
 // packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
 // exec/dlx and bunx run after fetching: npx rimraf ~ deletes the home dir.
-func (a *analyzer) packageRuns(inv *Invocation) {
+func (a *analyzer) packageRuns(inv *shell.Invocation) {
 	args := inv.Args()
 	switch inv.Name {
 	case "npx", "pnpx", "bunx":
@@ -80,13 +81,13 @@ func (a *analyzer) packageRuns(inv *Invocation) {
 		case sub == "exec" && inv.Name != "npm":
 			a.reinvoke(inv, rest, inv.Name+" exec")
 		case inv.Name == "yarn" && sub == "workspace" && len(rest) > 1:
-			a.reinvoke(inv, append([]Word{{Text: "yarn"}}, rest[1:]...), "yarn workspace")
+			a.reinvoke(inv, append([]shell.Word{{Text: "yarn"}}, rest[1:]...), "yarn workspace")
 		}
 	}
 }
 
 // splitSub returns the subcommand (the first operand) and what follows it.
-func splitSub(args []Word, valueOpts map[string]bool) (string, []Word) {
+func splitSub(args []shell.Word, valueOpts map[string]bool) (string, []shell.Word) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		if x.Dynamic {
@@ -105,8 +106,8 @@ func splitSub(args []Word, valueOpts map[string]bool) (string, []Word) {
 }
 
 // operandsOf returns the operands of args, skipping options and their values.
-func operandsOf(args []Word, valueOpts map[string]bool) []Word {
-	var out []Word
+func operandsOf(args []shell.Word, valueOpts map[string]bool) []shell.Word {
+	var out []shell.Word
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		if x.Dynamic {
@@ -129,8 +130,8 @@ func operandsOf(args []Word, valueOpts map[string]bool) []Word {
 	return out
 }
 
-func optValues(args []Word, names ...string) []Word {
-	var out []Word
+func optValues(args []shell.Word, names ...string) []shell.Word {
+	var out []shell.Word
 	for i, x := range args {
 		for _, n := range names {
 			flag := "--" + n
@@ -140,14 +141,14 @@ func optValues(args []Word, names ...string) []Word {
 			if x.Text == flag && i+1 < len(args) {
 				out = append(out, args[i+1])
 			} else if v, ok := strings.CutPrefix(x.Text, flag+"="); ok {
-				out = append(out, Word{Text: v, Src: x.Src})
+				out = append(out, shell.Word{Text: v, Src: x.Src})
 			}
 		}
 	}
 	return out
 }
 
-func hasFlag(args []Word, flags ...string) bool {
+func hasFlag(args []shell.Word, flags ...string) bool {
 	for _, x := range args {
 		for _, f := range flags {
 			if x.Text == f {
@@ -158,9 +159,9 @@ func hasFlag(args []Word, flags ...string) bool {
 	return false
 }
 
-func (a *analyzer) packageRequests(inv *Invocation) []pkgRequest {
+func (a *analyzer) packageRequests(inv *shell.Invocation) []pkgRequest {
 	args := inv.Args()
-	names := func(eco string, ops []Word, clean func(string) (string, bool)) []string {
+	names := func(eco string, ops []shell.Word, clean func(string) (string, bool)) []string {
 		var out []string
 		for _, x := range ops {
 			if x.Dynamic {
@@ -291,7 +292,7 @@ func (a *analyzer) packageRequests(inv *Invocation) []pkgRequest {
 	case "go":
 		return a.goRequests(args)
 	case "composer":
-		sub, rest := splitSub(args, Longs("working-dir", "d"))
+		sub, rest := splitSub(args, shell.Longs("working-dir", "d"))
 		if sub == "require" || sub == "global" {
 			return req("other", "composer install (dependencies from composer.json)", prefixed("composer", names("other", operandsOf(rest, nil), plainComposer)))
 		}
@@ -304,10 +305,10 @@ func (a *analyzer) packageRequests(inv *Invocation) []pkgRequest {
 			}
 		}
 		if len(args) >= 2 && args[0].Text == "tool" && (args[1].Text == "install" || args[1].Text == "update") {
-			return req("other", "dotnet tool restore", prefixed("dotnet", names("other", operandsOf(args[2:], Longs("version", "add-source", "configfile", "tool-path", "framework")), plainName)))
+			return req("other", "dotnet tool restore", prefixed("dotnet", names("other", operandsOf(args[2:], shell.Longs("version", "add-source", "configfile", "tool-path", "framework")), plainName)))
 		}
 	case "cpanm", "cpan":
-		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.Name, names("other", operandsOf(args, Longs("l", "local-lib", "L", "mirror")), plainName)))
+		return req("other", "cpanm --installdeps . (dependencies from cpanfile)", prefixed(inv.Name, names("other", operandsOf(args, shell.Longs("l", "local-lib", "L", "mirror")), plainName)))
 	case "cargo":
 		sub, rest := splitSub(args, cargoValueOpts())
 		switch sub {
@@ -342,24 +343,24 @@ func (a *analyzer) packageRequests(inv *Invocation) []pkgRequest {
 
 var (
 	goValueOpts = sync.OnceValue(func() map[string]bool {
-		return Longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
+		return shell.Longs("modfile", "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "exec", "overlay", "pkgdir", "toolexec", "pgo")
 	})
 	cargoValueOpts = sync.OnceValue(func() map[string]bool {
-		return Longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
+		return shell.Longs("features", "F", "package", "p", "rename", "registry", "target", "path", "git", "branch", "tag", "rev",
 			"manifest-path", "version", "vers", "root", "bin", "example", "index", "j", "jobs", "profile", "config", "Z")
 	})
 	gemValueOpts = sync.OnceValue(func() map[string]bool {
-		return Longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
+		return shell.Longs("version", "v", "install-dir", "i", "bindir", "n", "source", "s", "platform", "file", "g", "group",
 			"git", "branch", "path", "require", "github", "ref", "glob", "strict", "optimistic")
 	})
 	systemValueOpts = sync.OnceValue(func() map[string]bool {
-		return Longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
+		return shell.Longs("o", "option", "t", "target-release", "c", "config-file", "X", "repository", "virtual", "repo",
 			"enablerepo", "disablerepo", "setopt", "installroot", "releasever", "root", "appdir", "channel")
 	})
 )
 
-func (a *analyzer) systemRequests(tool string, args []Word) []pkgRequest {
-	var ops []Word
+func (a *analyzer) systemRequests(tool string, args []shell.Word) []pkgRequest {
+	var ops []shell.Word
 	switch tool {
 	case "apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "port", "snap":
 		sub, rest := splitSub(args, systemValueOpts())
@@ -415,7 +416,7 @@ func (a *analyzer) systemRequests(tool string, args []Word) []pkgRequest {
 	return []pkgRequest{{eco: "system", names: ns}}
 }
 
-func (a *analyzer) goRequests(args []Word) []pkgRequest {
+func (a *analyzer) goRequests(args []shell.Word) []pkgRequest {
 	if len(args) == 0 {
 		return nil
 	}
@@ -455,7 +456,7 @@ func (a *analyzer) goRequests(args []Word) []pkgRequest {
 // npxNames returns the packages npx/npm exec would download: those named
 // with --package, a version (x@1), or forced with --yes. A bare `npx tool`
 // runs the project's own installed binary: that is local.
-func (a *analyzer) npxNames(args []Word) (fetched []string, local string) {
+func (a *analyzer) npxNames(args []shell.Word) (fetched []string, local string) {
 	var ns []string
 	for _, p := range optValues(args, "p", "package") {
 		if n, ok := npmName(p.Text); ok {
@@ -495,7 +496,7 @@ func (a *analyzer) npxNames(args []Word) (fetched []string, local string) {
 
 // npxRequest is what npx (npm exec, bunx) fetches, or the project's own
 // installed tool it runs instead.
-func (a *analyzer) npxRequest(args []Word) []pkgRequest {
+func (a *analyzer) npxRequest(args []shell.Word) []pkgRequest {
 	ns, local := a.npxNames(args)
 	if len(ns) == 0 && local == "" {
 		return nil
@@ -598,7 +599,7 @@ func plainName(s string) (string, bool) {
 	return name, name != ""
 }
 
-func (a *analyzer) pipNames(rest []Word) []string {
+func (a *analyzer) pipNames(rest []shell.Word) []string {
 	var out []string
 	for _, r := range optValues(rest, "r", "requirement", "c", "constraint") {
 		if r.Proc {
@@ -622,7 +623,7 @@ func (a *analyzer) pipNames(rest []Word) []string {
 	return out
 }
 
-func firstName(args []Word, valueOpts map[string]bool, clean func(string) (string, bool)) []string {
+func firstName(args []shell.Word, valueOpts map[string]bool, clean func(string) (string, bool)) []string {
 	ops := operandsOf(args, valueOpts)
 	if len(ops) == 0 {
 		return nil

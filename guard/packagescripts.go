@@ -6,15 +6,16 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // packageScripts judges the scripts of the nearest package.json that
 // `npm run NAME` (and npm test, yarn build, pnpm NAME, bun run NAME ...)
 // runs, with their pre and post scripts, and the project's own install
 // lifecycle scripts when the project is installed.
-func (a *analyzer) packageScripts(inv *Invocation) {
-	var dir *Word
-	var words []Word
+func (a *analyzer) packageScripts(inv *shell.Invocation) {
+	var dir *shell.Word
+	var words []shell.Word
 	ignoreScripts := false // --ignore-scripts: no lifecycle, pre or post scripts
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {
@@ -30,7 +31,7 @@ func (a *analyzer) packageScripts(inv *Invocation) {
 		}
 		if x.Static() && (strings.HasPrefix(x.Text, "--prefix=") || strings.HasPrefix(x.Text, "--cwd=") || strings.HasPrefix(x.Text, "--dir=")) {
 			_, v, _ := strings.Cut(x.Text, "=")
-			dir = &Word{Text: v, Src: v}
+			dir = &shell.Word{Text: v, Src: v}
 			continue
 		}
 		if x.Static() && x.Text == "--" {
@@ -110,7 +111,7 @@ func (a *analyzer) packageScripts(inv *Invocation) {
 
 // lifecycle judges what installing the project itself runs: its own
 // preinstall, install, postinstall and prepare scripts.
-func (a *analyzer) lifecycle(inv *Invocation, dir *Word) {
+func (a *analyzer) lifecycle(inv *shell.Invocation, dir *shell.Word) {
 	dirs, ok := a.runnerCwds(inv, dir)
 	if !ok {
 		return
@@ -122,7 +123,7 @@ func (a *analyzer) lifecycle(inv *Invocation, dir *Word) {
 	}
 }
 
-func (a *analyzer) runScripts(inv *Invocation, file string, scripts map[string]string, names ...string) {
+func (a *analyzer) runScripts(inv *shell.Invocation, file string, scripts map[string]string, names ...string) {
 	dir := file[:strings.LastIndexByte(file, '/')]
 	if dir == "" {
 		dir = "/"
@@ -137,7 +138,7 @@ func (a *analyzer) runScripts(inv *Invocation, file string, scripts map[string]s
 
 // packageJSON finds and reads the package.json a package manager uses
 // from dir.
-func (a *analyzer) packageJSON(inv *Invocation, dir string) (string, map[string]string, bool) {
+func (a *analyzer) packageJSON(inv *shell.Invocation, dir string) (string, map[string]string, bool) {
 	file, text, st := a.findUp(dir, "package.json")
 	switch st {
 	case fileMissing:

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"github.com/swarm-guard/swarm-guard/guard/packs"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // registerPacks puts the tool packs (guard/packs) in front of whatever
@@ -15,7 +16,7 @@ func registerPacks() {
 }
 
 func packHandler(ps []*packs.Pack, next handler) handler {
-	return func(a *analyzer, inv *Invocation) {
+	return func(a *analyzer, inv *shell.Invocation) {
 		args := make([]string, 0, len(inv.Argv)-1)
 		dynamic := false
 		for _, x := range inv.Args() {

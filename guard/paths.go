@@ -12,6 +12,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -193,7 +194,7 @@ func isSink(p string) bool {
 }
 
 // classify places an absolute path and explains what it is when outside.
-func (a *analyzer) classify(p string, st *State) (place, string) {
+func (a *analyzer) classify(p string, st *shell.State) (place, string) {
 	p = a.canonCase(p)
 	if st != nil && st.Remote {
 		return placeOutside, p + " on another machine"
@@ -470,7 +471,7 @@ func shellRegexp(pat string, mode shpattern.Mode) *regexp.Regexp {
 	return rx
 }
 
-func (a *analyzer) resolveArg(x Word, st *State) target {
+func (a *analyzer) resolveArg(x shell.Word, st *shell.State) target {
 	if x.Dynamic {
 		return target{unknown: true}
 	}
@@ -520,7 +521,7 @@ func (a *analyzer) resolveParent(p string, full bool) string {
 
 // globPlace classifies a glob pattern: the directory it expands in decides,
 // and names it could match (.git, another worktree) are checked.
-func (a *analyzer) globPlace(pattern string, st *State, walk bool) (place, string) {
+func (a *analyzer) globPlace(pattern string, st *shell.State, walk bool) (place, string) {
 	static, _ := doublestar.SplitPattern(pattern)
 	if static == "." {
 		static = "/"
@@ -558,7 +559,7 @@ func (a *analyzer) globPlace(pattern string, st *State, walk bool) (place, strin
 
 // deletePath applies G5 (and G4, G7) to a path a command deletes: the
 // delete effects go to the rules; guard-tamper is still decided here.
-func (a *analyzer) deletePath(inv *Invocation, x Word, recursive bool) {
+func (a *analyzer) deletePath(inv *shell.Invocation, x shell.Word, recursive bool) {
 	verb := inv.Name
 	if inv.State.Remote {
 		a.judge(inv, effect.Delete{Target: effect.Target{Tool: verb, Shown: quoteShow(x), Remote: true}, Recursive: recursive})
@@ -599,13 +600,13 @@ func (a *analyzer) deletePath(inv *Invocation, x Word, recursive bool) {
 }
 
 // pathTarget describes the resolved path p as tool uses it.
-func (a *analyzer) pathTarget(tool, p string, st *State) effect.Target {
+func (a *analyzer) pathTarget(tool, p string, st *shell.State) effect.Target {
 	pl, why := a.classify(p, st)
 	return effect.Target{Tool: tool, Path: p, Place: effectPlace(pl, why)}
 }
 
 // globTarget describes the resolved pattern p as tool uses it.
-func (a *analyzer) globTarget(tool, p string, st *State, walk bool) effect.Target {
+func (a *analyzer) globTarget(tool, p string, st *shell.State, walk bool) effect.Target {
 	pl, why := a.globPlace(p, st, walk)
 	return effect.Target{Tool: tool, Path: p, Glob: true, Place: effectPlace(pl, why)}
 }
@@ -629,7 +630,7 @@ func (a *analyzer) pathFacts(f *rules.Facts) {
 	f.OtherWorktrees = a.m.worktrees
 }
 
-func (a *analyzer) checkProtectedGlob(inv *Invocation, pattern string, walk bool, verb string) {
+func (a *analyzer) checkProtectedGlob(inv *shell.Invocation, pattern string, walk bool, verb string) {
 	if inv.State.Remote {
 		return
 	}
@@ -653,14 +654,14 @@ func (a *analyzer) checkProtectedGlob(inv *Invocation, pattern string, walk bool
 // writePath applies G6 (and G4, G7) to a path a command writes or changes:
 // the write effects go to the rules; guard-tamper and secret-file are
 // still decided here.
-func (a *analyzer) writePath(inv *Invocation, x Word, verb string) {
+func (a *analyzer) writePath(inv *shell.Invocation, x shell.Word, verb string) {
 	a.writeTree(inv, x, verb, false)
 }
 
 // writeTree is writePath for a change that may reach below the path too
 // (chmod -R): it reaches the git directories and other worktrees below,
 // and the guard configuration there.
-func (a *analyzer) writeTree(inv *Invocation, x Word, verb string, recursive bool) {
+func (a *analyzer) writeTree(inv *shell.Invocation, x shell.Word, verb string, recursive bool) {
 	if x.Proc {
 		return // -o >(cmd): output goes to a command, checked as one
 	}
@@ -707,7 +708,7 @@ func (a *analyzer) writeTree(inv *Invocation, x Word, verb string, recursive boo
 }
 
 // readPath describes a path a command reads to the rules (G7).
-func (a *analyzer) readPath(inv *Invocation, x Word) {
+func (a *analyzer) readPath(inv *shell.Invocation, x shell.Word) {
 	verb := inv.Name + " reads"
 	if x.Dynamic && environTemplate(x.Template()) {
 		// cat /proc/$PPID/environ: some process's environment, only known

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"sync"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Programs whose file effects the guard knows completely: they write
@@ -45,7 +47,7 @@ var gitQuiet = sync.OnceValue(func() map[string]bool {
 })
 
 // quietProgram reports whether an invocation's file effects are all known.
-func quietProgram(inv *Invocation) bool {
+func quietProgram(inv *shell.Invocation) bool {
 	if len(inv.Argv) > 0 && strings.Contains(inv.Argv[0].Text, "/") {
 		return false // ./more is the project's program, not more(1)
 	}

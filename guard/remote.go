@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 func registerRemote() {
@@ -31,17 +32,17 @@ func registerRemote() {
 
 // remoteState is a state for commands that run on another machine or in a
 // container: no path there is inside the worktree.
-func remoteState(st *State) *State {
+func remoteState(st *shell.State) *shell.State {
 	r := st.Clone()
 	r.Remote = true
 	r.SetCwds(nil, true)
-	r.Vars = map[string][]Word{}
+	r.Vars = map[string][]shell.Word{}
 	r.Positional, r.PosUnknown = nil, true
 	return r
 }
 
-func (a *analyzer) ssh(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
+func (a *analyzer) ssh(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "BbcDEeFIiJLlmOoPpQRSWw", Stop: true})
 	for _, o := range p.Values("o") {
 		key, val, ok := strings.Cut(o.Text, "=")
 		if !ok {
@@ -49,7 +50,7 @@ func (a *analyzer) ssh(inv *Invocation) {
 		}
 		switch strings.ToLower(strings.TrimSpace(key)) {
 		case "proxycommand", "localcommand", "knownhostscommand":
-			a.runScriptArg(inv, Word{Text: strings.TrimSpace(val), Dynamic: o.Dynamic, Src: o.Src}, "ssh -o "+key)
+			a.runScriptArg(inv, shell.Word{Text: strings.TrimSpace(val), Dynamic: o.Dynamic, Src: o.Src}, "ssh -o "+key)
 		}
 	}
 	if p.Has("N") || len(p.Rest) == 0 {
@@ -72,7 +73,7 @@ func (a *analyzer) ssh(inv *Invocation) {
 
 // container handles docker/podman exec (the command runs in a container)
 // and checks file operands such as --env-file for every subcommand.
-func (a *analyzer) container(inv *Invocation) {
+func (a *analyzer) container(inv *shell.Invocation) {
 	args := inv.Args()
 	for _, x := range args {
 		a.readOperand(inv, x)
@@ -104,7 +105,7 @@ func (a *analyzer) container(inv *Invocation) {
 	case sub != "exec":
 		return
 	}
-	p := ParseOpts(rest, Spec{Short: "euwi", Long: Longs("env", "env-file", "user", "workdir", "detach-keys", "index"), Stop: true})
+	p := shell.ParseOpts(rest, shell.Spec{Short: "euwi", Long: shell.Longs("env", "env-file", "user", "workdir", "detach-keys", "index"), Stop: true})
 	if len(p.Rest) < 2 {
 		return
 	}
@@ -115,11 +116,11 @@ func (a *analyzer) container(inv *Invocation) {
 
 // scp copies local files to remote machines (and back): local sources are
 // read, the destination is written.
-func (a *analyzer) scp(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "cFiJlMoPSX"})
+func (a *analyzer) scp(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cFiJlMoPSX"})
 	for _, o := range p.Values("o") {
 		if k, v, ok := strings.Cut(o.Text, "="); ok && strings.EqualFold(k, "ProxyCommand") {
-			a.runScriptArg(inv, Word{Text: v, Src: o.Src}, "scp -o ProxyCommand")
+			a.runScriptArg(inv, shell.Word{Text: v, Src: o.Src}, "scp -o ProxyCommand")
 		}
 	}
 	if len(p.Operands) < 2 {
@@ -135,7 +136,7 @@ func (a *analyzer) scp(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) kubectl(inv *Invocation) {
+func (a *analyzer) kubectl(inv *shell.Invocation) {
 	args := inv.Args()
 	for _, x := range args {
 		a.readOperand(inv, x) // --from-env-file=.env, -f secret.yaml
@@ -154,8 +155,8 @@ func (a *analyzer) kubectl(inv *Invocation) {
 }
 
 // claude: a nested agent must not be started without the guard's hooks.
-func (a *analyzer) claude(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Long: Longs("settings", "setting-sources", "model", "max-turns", "output-format",
+func (a *analyzer) claude(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("settings", "setting-sources", "model", "max-turns", "output-format",
 		"input-format", "permission-mode", "allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools",
 		"append-system-prompt", "system-prompt", "resume", "session-id", "mcp-config", "add-dir", "tools", "agent", "agents",
 		"fallback-model", "effort", "debug-file", "max-budget-usd", "json-schema", "task-budget")})
@@ -174,14 +175,14 @@ func (a *analyzer) claude(inv *Invocation) {
 }
 
 var (
-	curlSpec = sync.OnceValue(func() Spec {
-		return Spec{Short: "oDdFHTKbcEeuUxXAmrwYyzCQ", Long: Longs("output", "data", "data-binary", "data-raw", "data-urlencode",
+	curlSpec = sync.OnceValue(func() shell.Spec {
+		return shell.Spec{Short: "oDdFHTKbcEeuUxXAmrwYyzCQ", Long: shell.Longs("output", "data", "data-binary", "data-raw", "data-urlencode",
 			"data-ascii", "json", "form", "form-string", "upload-file", "header", "user", "config", "cookie", "cookie-jar", "dump-header",
 			"trace", "trace-ascii", "stderr", "proxy", "request", "url", "user-agent", "referer", "max-time", "connect-timeout",
 			"retry", "cacert", "cert", "key", "netrc-file", "write-out", "range", "output-dir", "resolve", "connect-to")}
 	})
-	wgetSpec = sync.OnceValue(func() Spec {
-		return Spec{Short: "OoaiPeUTtwQ", Long: Longs("output-document", "output-file", "append-output", "input-file",
+	wgetSpec = sync.OnceValue(func() shell.Spec {
+		return shell.Spec{Short: "OoaiPeUTtwQ", Long: shell.Longs("output-document", "output-file", "append-output", "input-file",
 			"directory-prefix", "post-file", "body-file", "load-cookies", "save-cookies", "certificate", "private-key",
 			"ca-certificate", "user-agent", "header", "user", "password", "timeout", "tries", "wait", "quota", "execute")}
 	})
@@ -190,9 +191,9 @@ var (
 // fetcher: curl and wget read and write files too (-o, -d @file, -T file).
 // urlFileName is the file curl -O and wget save a URL as: its last path
 // segment (wget's index.html for a bare host is not modelled).
-func urlFileName(u Word) Word {
+func urlFileName(u shell.Word) shell.Word {
 	if !u.Static() {
-		return Word{Dynamic: true}
+		return shell.Word{Dynamic: true}
 	}
 	s, _, _ := strings.Cut(u.Text, "?")
 	s, _, _ = strings.Cut(s, "#")
@@ -202,30 +203,30 @@ func urlFileName(u Word) Word {
 	_, p, ok := strings.Cut(s, "/")
 	name := path.Base("/" + p)
 	if !ok || name == "/" || name == "." || name == ".." {
-		return Word{Dynamic: true}
+		return shell.Word{Dynamic: true}
 	}
-	return Word{Text: name, Src: u.Src}
+	return shell.Word{Text: name, Src: u.Src}
 }
 
-func (a *analyzer) fetcher(inv *Invocation) {
-	out := func(x Word, verb string) {
+func (a *analyzer) fetcher(inv *shell.Invocation) {
+	out := func(x shell.Word, verb string) {
 		if x.Static() && x.Text == "-" {
 			return
 		}
 		a.writePath(inv, x, verb)
 	}
-	atFile := func(o Word) {
+	atFile := func(o shell.Word) {
 		if i := strings.Index(o.Text, "@"); i >= 0 && !o.Dynamic {
 			f, _, _ := strings.Cut(o.Text[i+1:], ";")
 			if f != "" && f != "-" {
-				a.readPath(inv, Word{Text: f, Src: o.Src})
+				a.readPath(inv, shell.Word{Text: f, Src: o.Src})
 			}
 		}
 	}
-	downloaded := &Input{Dynamic: true, Net: true, Desc: "the output of " + inv.Name}
+	downloaded := &shell.Input{Dynamic: true, Net: true, Desc: "the output of " + inv.Name}
 	switch inv.Name {
 	case "curl":
-		p := ParseOpts(inv.Args(), curlSpec())
+		p := shell.ParseOpts(inv.Args(), curlSpec())
 		for _, o := range p.Values("o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr") {
 			out(o, "curl writes")
 		}
@@ -246,7 +247,7 @@ func (a *analyzer) fetcher(inv *Invocation) {
 			}
 		}
 	case "wget":
-		p := ParseOpts(inv.Args(), wgetSpec())
+		p := shell.ParseOpts(inv.Args(), wgetSpec())
 		for _, o := range p.Values("O", "output-document", "o", "output-file", "a", "append-output", "save-cookies") {
 			out(o, "wget writes")
 		}
@@ -255,7 +256,7 @@ func (a *analyzer) fetcher(inv *Invocation) {
 		}
 		d, hasDir := p.Value("P", "directory-prefix")
 		if hasDir {
-			a.writePath(inv, Word{Text: strings.TrimSuffix(d.Text, "/") + "/*", Glob: true, Dynamic: d.Dynamic, Src: d.Src}, "wget writes into")
+			a.writePath(inv, shell.Word{Text: strings.TrimSuffix(d.Text, "/") + "/*", Glob: true, Dynamic: d.Dynamic, Src: d.Src}, "wget writes into")
 		}
 		if o, ok := p.Value("O", "output-document"); ok {
 			a.recordBody(inv, o, downloaded)

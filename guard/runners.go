@@ -4,16 +4,18 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // runner describes a tool whose job is to run another command: poetry run
 // CMD, bundle exec CMD, aws-vault exec PROFILE -- CMD. The guard sees
 // through it like through sudo.
 type runner struct {
-	sub   string // the subcommand that runs a command ("run", "exec"); "" for none
-	spec  Spec   // options before the command (stop at the first operand)
-	skip  int    // operands before the command (aws-vault exec PROFILE)
-	shell string // an option whose value is a shell script (nix-shell --run)
+	sub   string     // the subcommand that runs a command ("run", "exec"); "" for none
+	spec  shell.Spec // options before the command (stop at the first operand)
+	skip  int        // operands before the command (aws-vault exec PROFILE)
+	shell string     // an option whose value is a shell script (nix-shell --run)
 }
 
 var runners = sync.OnceValue(func() map[string]runner {
@@ -22,34 +24,34 @@ var runners = sync.OnceValue(func() map[string]runner {
 		"chronic":     {},
 		"nocache":     {},
 		"torsocks":    {},
-		"xvfb-run":    {spec: Spec{Short: "nsfe", Long: Longs("server-num", "server-args", "auth-file", "error-file")}},
+		"xvfb-run":    {spec: shell.Spec{Short: "nsfe", Long: shell.Longs("server-num", "server-args", "auth-file", "error-file")}},
 		"valgrind":    {},
-		"proxychains": {spec: Spec{Short: "f"}},
+		"proxychains": {spec: shell.Spec{Short: "f"}},
 		"firejail":    {},
 		"direnv":      {sub: "exec", skip: 1},
-		"uv": {sub: "run", spec: Spec{Short: "wp", Long: Longs("with", "from", "python", "package", "env-file", "directory",
+		"uv": {sub: "run", spec: shell.Spec{Short: "wp", Long: shell.Longs("with", "from", "python", "package", "env-file", "directory",
 			"project", "group", "extra", "index", "default-index", "with-requirements", "with-editable", "script")}},
-		"poetry":     {sub: "run", spec: Spec{Short: "C", Long: Longs("directory", "project")}},
+		"poetry":     {sub: "run", spec: shell.Spec{Short: "C", Long: shell.Longs("directory", "project")}},
 		"pipenv":     {sub: "run"},
-		"pdm":        {sub: "run", spec: Spec{Short: "p", Long: Longs("project")}},
+		"pdm":        {sub: "run", spec: shell.Spec{Short: "p", Long: shell.Longs("project")}},
 		"hatch":      {sub: "run"},
 		"rye":        {sub: "run"},
 		"bundle":     {sub: "exec"},
 		"bundler":    {sub: "exec"},
-		"conda":      {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
-		"mamba":      {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
-		"micromamba": {sub: "run", spec: Spec{Short: "np", Long: Longs("name", "prefix", "cwd")}},
-		"aws-vault":  {sub: "exec", skip: 1, spec: Spec{Long: Longs("duration", "region", "mfa-token", "role-ttl")}},
-		"op":         {sub: "run", spec: Spec{Long: Longs("env-file", "account")}},
-		"doppler":    {sub: "run", spec: Spec{Short: "pc", Long: Longs("project", "config", "command", "token")}, shell: "command"},
-		"infisical":  {sub: "run", spec: Spec{Long: Longs("env", "path", "projectId", "token", "command")}, shell: "command"},
+		"conda":      {sub: "run", spec: shell.Spec{Short: "np", Long: shell.Longs("name", "prefix", "cwd")}},
+		"mamba":      {sub: "run", spec: shell.Spec{Short: "np", Long: shell.Longs("name", "prefix", "cwd")}},
+		"micromamba": {sub: "run", spec: shell.Spec{Short: "np", Long: shell.Longs("name", "prefix", "cwd")}},
+		"aws-vault":  {sub: "exec", skip: 1, spec: shell.Spec{Long: shell.Longs("duration", "region", "mfa-token", "role-ttl")}},
+		"op":         {sub: "run", spec: shell.Spec{Long: shell.Longs("env-file", "account")}},
+		"doppler":    {sub: "run", spec: shell.Spec{Short: "pc", Long: shell.Longs("project", "config", "command", "token")}, shell: "command"},
+		"infisical":  {sub: "run", spec: shell.Spec{Long: shell.Longs("env", "path", "projectId", "token", "command")}, shell: "command"},
 		"chamber":    {sub: "exec", skip: 1},
-		"dotenv":     {spec: Spec{Short: "efvc", Long: Longs("env-file", "value", "cascade")}},
-		"env-cmd":    {spec: Spec{Short: "fre", Long: Longs("file", "rc-file", "environments")}},
-		"systemd-run": {spec: Spec{Short: "upEHM", Long: Longs("unit", "property", "uid", "gid", "setenv", "working-directory",
+		"dotenv":     {spec: shell.Spec{Short: "efvc", Long: shell.Longs("env-file", "value", "cascade")}},
+		"env-cmd":    {spec: shell.Spec{Short: "fre", Long: shell.Longs("file", "rc-file", "environments")}},
+		"systemd-run": {spec: shell.Spec{Short: "upEHM", Long: shell.Longs("unit", "property", "uid", "gid", "setenv", "working-directory",
 			"machine", "slice", "description", "host", "nice", "on-calendar", "on-active")}},
-		"unshare":   {spec: Spec{Short: "SGR", Long: Longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
-		"nix-shell": {spec: Spec{Short: "pAI", Long: Longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
+		"unshare":   {spec: shell.Spec{Short: "SGR", Long: shell.Longs("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation")}},
+		"nix-shell": {spec: shell.Spec{Short: "pAI", Long: shell.Longs("run", "command", "packages", "attr", "include", "arg", "argstr")}, shell: "run"},
 		"sg":        {},
 	}
 	return m
@@ -71,7 +73,7 @@ func registerRunners() {
 
 // runCommand handles the runners table. Tools that also install packages
 // (uv, poetry, bundle, conda) are checked for installs first.
-func (a *analyzer) runCommand(inv *Invocation) {
+func (a *analyzer) runCommand(inv *shell.Invocation) {
 	r := runners()[inv.Name]
 	args := inv.Args()
 	if r.sub != "" {
@@ -86,7 +88,7 @@ func (a *analyzer) runCommand(inv *Invocation) {
 	}
 	if inv.Name == "sg" && len(args) > 0 {
 		// sg GROUP -c CMD / sg GROUP CMD
-		p := ParseOpts(args[1:], Spec{Short: "c"})
+		p := shell.ParseOpts(args[1:], shell.Spec{Short: "c"})
 		if c, ok := p.Value("c"); ok {
 			a.runScriptArg(inv, c, "sg -c")
 			return
@@ -94,7 +96,7 @@ func (a *analyzer) runCommand(inv *Invocation) {
 		a.runScriptArg(inv, joinArgs(args[1:]), "sg")
 		return
 	}
-	p := ParseOpts(args, withStop(r.spec))
+	p := shell.ParseOpts(args, withStop(r.spec))
 	if r.shell != "" {
 		if c, ok := p.Value(r.shell); ok {
 			a.runScriptArg(inv, c, inv.Name+" --"+r.shell)
@@ -111,27 +113,27 @@ func (a *analyzer) runCommand(inv *Invocation) {
 	rest = a.leadingAssignments(inv, rest)
 	a.reinvoke(inv, rest, inv.Name)
 	if inv.Name == "systemd-run" && !p.Has("E", "setenv") {
-		a.freshEnvironment(inv, "systemd-run", rest, Word{}) // the service manager's environment
+		a.freshEnvironment(inv, "systemd-run", rest, shell.Word{}) // the service manager's environment
 	}
 }
 
-func withStop(s Spec) Spec {
+func withStop(s shell.Spec) shell.Spec {
 	s.Stop = true
 	return s
 }
 
 // screen -dm [-S name] CMD ARGS runs CMD in a detached session.
-func (a *analyzer) screen(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "SceptTLhX", Stop: true})
+func (a *analyzer) screen(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "SceptTLhX", Stop: true})
 	if c, ok := p.Value("X"); ok && strings.HasPrefix(c.Text, "stuff") {
-		a.runScriptArg(inv, Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
+		a.runScriptArg(inv, shell.Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
 	}
 	a.reinvoke(inv, p.Rest, "screen")
 }
 
 // tmux new-session/new-window/split-window/respawn-pane take a shell
 // command as their last argument; send-keys types one.
-func (a *analyzer) tmux(inv *Invocation) {
+func (a *analyzer) tmux(inv *shell.Invocation) {
 	args := inv.Args()
 	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") {
 		if args[0].Text == "-L" || args[0].Text == "-S" || args[0].Text == "-f" || args[0].Text == "-T" {
@@ -144,13 +146,13 @@ func (a *analyzer) tmux(inv *Invocation) {
 	}
 	switch args[0].Text {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup":
-		p := ParseOpts(args[1:], Spec{Short: "cefnstxyFlp"})
+		p := shell.ParseOpts(args[1:], shell.Spec{Short: "cefnstxyFlp"})
 		if len(p.Operands) > 0 {
 			a.runScriptArg(inv, joinArgs(p.Operands), "tmux "+args[0].Text)
 		}
 	case "send-keys", "send":
-		p := ParseOpts(args[1:], Spec{Short: "tN"})
-		var keys []Word
+		p := shell.ParseOpts(args[1:], shell.Spec{Short: "tN"})
+		var keys []shell.Word
 		for _, k := range p.Operands {
 			if k.Text != "Enter" && k.Text != "C-m" && k.Text != "KPEnter" {
 				keys = append(keys, k)
@@ -163,8 +165,8 @@ func (a *analyzer) tmux(inv *Invocation) {
 }
 
 // at and batch read a script from standard input (or -f FILE).
-func (a *analyzer) atCmd(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Short: "qfTt"})
+func (a *analyzer) atCmd(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "qfTt"})
 	if f, ok := p.Value("f"); ok {
 		a.readPath(inv, f)
 		return
@@ -173,7 +175,7 @@ func (a *analyzer) atCmd(inv *Invocation) {
 }
 
 // nix develop -c CMD, nix shell PKGS -c CMD, nix run: run commands.
-func (a *analyzer) nix(inv *Invocation) {
+func (a *analyzer) nix(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -201,8 +203,8 @@ func (a *analyzer) nix(inv *Invocation) {
 }
 
 // rimraf and friends delete recursively, like rm -rf.
-func (a *analyzer) rimraf(inv *Invocation) {
-	p := ParseOpts(inv.Args(), Spec{Long: Longs("glob")})
+func (a *analyzer) rimraf(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("glob")})
 	for _, x := range p.Operands {
 		a.deletePath(inv, x, true)
 	}
@@ -210,8 +212,8 @@ func (a *analyzer) rimraf(inv *Invocation) {
 
 // npxRun runs the binary of the package npx, pnpm exec, bunx or yarn exec
 // names: npx rimraf ~ is rimraf ~.
-func (a *analyzer) npxRun(inv *Invocation, args []Word, wrapper string) {
-	p := ParseOpts(args, Spec{Short: "pc", Long: Longs("package", "call", "cache", "registry", "prefix", "workspace", "userconfig"), Stop: true})
+func (a *analyzer) npxRun(inv *shell.Invocation, args []shell.Word, wrapper string) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "pc", Long: shell.Longs("package", "call", "cache", "registry", "prefix", "workspace", "userconfig"), Stop: true})
 	if c, ok := p.Value("c", "call"); ok {
 		a.runScriptArg(inv, c, wrapper+" -c")
 		return
@@ -231,5 +233,5 @@ func (a *analyzer) npxRun(inv *Invocation, args []Word, wrapper string) {
 		}
 		bin.Text = path.Base(name)
 	}
-	a.reinvoke(inv, append([]Word{bin}, rest[1:]...), wrapper)
+	a.reinvoke(inv, append([]shell.Word{bin}, rest[1:]...), wrapper)
 }

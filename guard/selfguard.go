@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // The guard protects itself: an agent may not switch it off, loosen it or
@@ -25,9 +26,9 @@ func registerSelfGuard() {
 
 // swarmGuardCLI: read-only verbs are fine; the verbs that loosen the
 // guard are for humans.
-func (a *analyzer) swarmGuardCLI(inv *Invocation) {
+func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 	args := inv.Args()
-	verb, rest := "", []Word(nil)
+	verb, rest := "", []shell.Word(nil)
 	for i, x := range args {
 		if !x.Static() {
 			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard gets an argument only known at run time, which may switch the guard off", Instead: "write the swarm-guard command literally"})
@@ -81,7 +82,7 @@ func (a *analyzer) swarmGuardCLI(inv *Invocation) {
 
 // nestedClaude judges the agent command of a nested swarm-guard run: its
 // claude arguments get the same checks as a plain claude call.
-func (a *analyzer) nestedClaude(inv *Invocation, rest []Word) {
+func (a *analyzer) nestedClaude(inv *shell.Invocation, rest []shell.Word) {
 	for i, x := range rest {
 		if x.Text == "--" && i+1 < len(rest) {
 			a.reinvoke(inv, rest[i+1:], "swarm-guard run")
@@ -92,7 +93,7 @@ func (a *analyzer) nestedClaude(inv *Invocation, rest []Word) {
 
 // hookManagerCLI: installing, uninstalling or re-initialising a hook
 // manager rewrites or removes the git hooks that run the guard.
-func (a *analyzer) hookManagerCLI(inv *Invocation) {
+func (a *analyzer) hookManagerCLI(inv *shell.Invocation) {
 	args := inv.Args()
 	sub := ""
 	for _, x := range args {
@@ -124,7 +125,7 @@ func (a *analyzer) hookManagerCLI(inv *Invocation) {
 
 // removesHookManager: uninstalling husky, lefthook or the pre-commit
 // framework from the project removes the hooks they run.
-func (a *analyzer) removesHookManager(inv *Invocation) {
+func (a *analyzer) removesHookManager(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 || !args[0].Static() {
 		return
@@ -155,7 +156,7 @@ func (a *analyzer) removesHookManager(inv *Invocation) {
 // brings its own Agent-Id (or session) trailer claims to be some agent,
 // and one with the human marker (Committed-By: human) claims to be no
 // agent's at all.
-func (a *analyzer) forgedTrailer(inv *Invocation) {
+func (a *analyzer) forgedTrailer(inv *shell.Invocation) {
 	keys := []string{a.pol.Trailers.AgentKey, a.pol.Trailers.SessionKey, a.pol.Trailers.HumanKey}
 	isKey := func(s string) bool {
 		k, _, _ := strings.Cut(s, ":")
@@ -214,7 +215,7 @@ func (a *analyzer) forgedTrailer(inv *Invocation) {
 // ledgerRefs: the shared budget ledger (refs/swarm-guard/...) is written
 // by swarm-guard run only; an agent that pushed, moved or deleted those
 // refs could erase the swarm's spend.
-func (a *analyzer) ledgerRefs(inv *Invocation) {
+func (a *analyzer) ledgerRefs(inv *shell.Invocation) {
 	var words []string
 	for _, x := range inv.Args() {
 		words = append(words, x.Text)
@@ -235,8 +236,8 @@ func (a *analyzer) ledgerRefs(inv *Invocation) {
 
 // hashObjectCommit: git hash-object -w -t commit writes a commit object
 // whose message, trailers included, never met the git hooks.
-func (a *analyzer) hashObjectCommit(inv *Invocation, args []Word) {
-	p := ParseOpts(args, Spec{Short: "t", Long: Longs("path")})
+func (a *analyzer) hashObjectCommit(inv *shell.Invocation, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Short: "t", Long: shell.Longs("path")})
 	if !p.Has("w") {
 		return
 	}
@@ -248,8 +249,8 @@ func (a *analyzer) hashObjectCommit(inv *Invocation, args []Word) {
 // gitReplace: git replace makes git show another object in place of a
 // commit (--edit, --graft, git replace A B), so history reads as commits
 // the hooks never saw. Listing replacements stays allowed.
-func (a *analyzer) gitReplace(inv *Invocation, args []Word) {
-	p := ParseOpts(args, Spec{Long: Longs("format")})
+func (a *analyzer) gitReplace(inv *shell.Invocation, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("format")})
 	if len(p.Operands) == 0 && !p.Has("edit", "graft", "convert-graft-file") || p.Has("l", "list") {
 		return
 	}
@@ -268,7 +269,7 @@ func path2root(root, p string) string {
 // (a hook manager's config, the policy, Claude Code's settings, the CI
 // workflow) leaves it on disk but makes the next commit delete it from
 // the repository, for every clone: tampering like deleting it.
-func (a *analyzer) untrackProtected(inv *Invocation, operands []Word) {
+func (a *analyzer) untrackProtected(inv *shell.Invocation, operands []shell.Word) {
 	for _, x := range operands {
 		if x.Dynamic {
 			continue

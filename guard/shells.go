@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
@@ -31,7 +32,7 @@ func isShellName(n string) bool {
 
 // shell handles bash -c SCRIPT, bash FILE and bash reading its script from
 // standard input.
-func (a *analyzer) shell(inv *Invocation) {
+func (a *analyzer) shell(inv *shell.Invocation) {
 	args := inv.Args()
 	cflag, sflag, errexit := false, false, false
 	i := 0
@@ -77,8 +78,8 @@ scan:
 		st := inv.State.Clone()
 		st.Positional, st.PosUnknown = nil, false
 		if len(rest) > 1 {
-			st.Vars["0"] = []Word{rest[1]}
-			st.Positional = append([]Word(nil), rest[2:]...)
+			st.Vars["0"] = []shell.Word{rest[1]}
+			st.Positional = append([]shell.Word(nil), rest[2:]...)
 		}
 		st.Errexit = errexit
 		a.script(script.Text, st, nil)
@@ -104,13 +105,13 @@ scan:
 }
 
 // stdinScript checks a script a shell reads from standard input.
-func (a *analyzer) stdinScript(inv *Invocation, what string) {
+func (a *analyzer) stdinScript(inv *shell.Invocation, what string) {
 	a.stdinScriptArgs(inv, what, nil, false)
 }
 
 // stdinScriptArgs checks a script read from standard input with its
 // positional parameters (bash -s ARGS).
-func (a *analyzer) stdinScriptArgs(inv *Invocation, what string, positional []Word, setPositional bool) {
+func (a *analyzer) stdinScriptArgs(inv *shell.Invocation, what string, positional []shell.Word, setPositional bool) {
 	in := inv.Stdin
 	if in == nil || in.File {
 		return // an interactive shell, or a script file (bash < script.sh)
@@ -134,7 +135,7 @@ func (a *analyzer) stdinScriptArgs(inv *Invocation, what string, positional []Wo
 }
 
 // pwsh cannot be analysed: its commands are refused like dynamic ones.
-func (a *analyzer) powershell(inv *Invocation) {
+func (a *analyzer) powershell(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		s := strings.ToLower(x.Text)
 		if s == "-c" || s == "-command" || s == "-encodedcommand" || s == "-e" || s == "-ec" || strings.HasPrefix(s, "-command") {

@@ -5,12 +5,13 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 )
 
 // sqlClient describes where a database client takes SQL from.
 type sqlClient struct {
-	spec    Spec
+	spec    shell.Spec
 	sqlOpts []string // options whose value is SQL
 	// positional: SQL comes as operands after the database file (sqlite3 db 'SQL').
 	positional bool
@@ -21,30 +22,30 @@ type sqlClient struct {
 
 var sqlClients = sync.OnceValue(func() map[string]sqlClient {
 	m := map[string]sqlClient{
-		"psql": {spec: Spec{Short: "cdfhpUvoLPTFR", Long: Longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
+		"psql": {spec: shell.Spec{Short: "cdfhpUvoLPTFR", Long: shell.Longs("command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "log-file", "pset", "field-separator", "record-separator", "table-attr")},
 			sqlOpts: []string{"c", "command"}, outOpts: []string{"o", "output", "L", "log-file"}},
-		"mysql": {spec: Spec{Short: "euhPDSO", Long: Longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
+		"mysql": {spec: shell.Spec{Short: "euhPDSO", Long: shell.Longs("execute", "user", "host", "port", "database", "socket", "defaults-file", "defaults-extra-file", "init-command", "default-character-set", "ssl-ca", "ssl-cert", "ssl-key", "tee", "pager", "login-path")},
 			sqlOpts: []string{"e", "execute", "init-command"}, outOpts: []string{"tee"}, attachedPassword: true},
-		"sqlite3": {spec: Spec{Long: Longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
+		"sqlite3": {spec: shell.Spec{Long: shell.Longs("cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache", "lookaside", "heap")},
 			sqlOpts: []string{"cmd"}, positional: true},
-		"duckdb": {spec: Spec{Short: "cs", Long: Longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
+		"duckdb": {spec: shell.Spec{Short: "cs", Long: shell.Longs("cmd", "init", "separator", "newline", "nullvalue", "c", "s")},
 			sqlOpts: []string{"c", "s", "cmd"}, positional: true},
-		"sqlcmd": {spec: Spec{Short: "QqSUPdiovHlstwWabcefhkmruxyYz", Long: Longs("query", "server", "user-name", "database", "input-file", "output-file")},
+		"sqlcmd": {spec: shell.Spec{Short: "QqSUPdiovHlstwWabcefhkmruxyYz", Long: shell.Longs("query", "server", "user-name", "database", "input-file", "output-file")},
 			sqlOpts: []string{"Q", "q", "query"}, outOpts: []string{"o", "output-file"}},
-		"clickhouse-client": {spec: Spec{Short: "qhpuPd", Long: Longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
+		"clickhouse-client": {spec: shell.Spec{Short: "qhpuPd", Long: shell.Longs("query", "host", "port", "user", "password", "database", "queries-file", "format", "config-file")},
 			sqlOpts: []string{"q", "query"}},
-		"clickhouse-local": {spec: Spec{Short: "qS", Long: Longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
+		"clickhouse-local": {spec: shell.Spec{Short: "qS", Long: shell.Longs("query", "structure", "input-format", "output-format", "file", "queries-file")},
 			sqlOpts: []string{"q", "query"}},
-		"usql":      {spec: Spec{Short: "cfo", Long: Longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
-		"snowsql":   {spec: Spec{Short: "qfacudsrwo", Long: Longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
-		"trino":     {spec: Spec{Long: Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-		"presto":    {spec: Spec{Long: Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
-		"spark-sql": {spec: Spec{Short: "ef", Long: Longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
-		"hive":      {spec: Spec{Short: "ef", Long: Longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-		"beeline":   {spec: Spec{Short: "eufnpd", Long: Longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
-		"pgcli":     {spec: Spec{Short: "hpUd", Long: Longs("host", "port", "username", "dbname")}},
-		"mycli":     {spec: Spec{Short: "hPuDe", Long: Longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
-		"litecli":   {spec: Spec{Short: "e", Long: Longs("execute")}, sqlOpts: []string{"e", "execute"}},
+		"usql":      {spec: shell.Spec{Short: "cfo", Long: shell.Longs("command", "file", "out")}, sqlOpts: []string{"c", "command"}},
+		"snowsql":   {spec: shell.Spec{Short: "qfacudsrwo", Long: shell.Longs("query", "filename", "accountname", "config", "username", "dbname", "schemaname", "rolename", "warehouse", "option")}, sqlOpts: []string{"q", "query"}},
+		"trino":     {spec: shell.Spec{Long: shell.Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"presto":    {spec: shell.Spec{Long: shell.Longs("execute", "server", "catalog", "schema", "user", "file")}, sqlOpts: []string{"execute"}},
+		"spark-sql": {spec: shell.Spec{Short: "ef", Long: shell.Longs("conf", "master", "database")}, sqlOpts: []string{"e"}},
+		"hive":      {spec: shell.Spec{Short: "ef", Long: shell.Longs("database", "hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"beeline":   {spec: shell.Spec{Short: "eufnpd", Long: shell.Longs("hiveconf", "hivevar")}, sqlOpts: []string{"e"}},
+		"pgcli":     {spec: shell.Spec{Short: "hpUd", Long: shell.Longs("host", "port", "username", "dbname")}},
+		"mycli":     {spec: shell.Spec{Short: "hPuDe", Long: shell.Longs("host", "port", "user", "database", "execute")}, sqlOpts: []string{"e", "execute"}},
+		"litecli":   {spec: shell.Spec{Short: "e", Long: shell.Longs("execute")}, sqlOpts: []string{"e", "execute"}},
 	}
 	m["mariadb"] = m["mysql"]
 	m["sqlite"] = m["sqlite3"]
@@ -68,8 +69,8 @@ func registerSQL() {
 // checkSQL hands the SQL inv runs from source (-c/-e, argument, input)
 // to the rules (guard/rules/destructive_sql.go). A part only known at run
 // time reads as a name, so `DELETE FROM $t` is still a DELETE without WHERE.
-func (a *analyzer) checkSQL(inv *Invocation, sql, source string) {
-	a.judge(inv, sqlEffect(inv.Name+" "+source, strings.ReplaceAll(sql, UnknownMark, "x")))
+func (a *analyzer) checkSQL(inv *shell.Invocation, sql, source string) {
+	a.judge(inv, sqlEffect(inv.Name+" "+source, strings.ReplaceAll(sql, shell.UnknownMark, "x")))
 }
 
 // sqlEffect is the SQL text that by runs, read once.
@@ -81,7 +82,7 @@ func sqlEffect(by, text string) effect.SQL {
 	return e
 }
 
-func (a *analyzer) sqlClient(inv *Invocation) {
+func (a *analyzer) sqlClient(inv *shell.Invocation) {
 	c := sqlClients()[inv.Name]
 	args := normalizeSingleDashLong(inv.Args(), c.spec)
 	if c.attachedPassword {
@@ -94,7 +95,7 @@ func (a *analyzer) sqlClient(inv *Invocation) {
 		}
 		args = kept
 	}
-	p := ParseOpts(args, c.spec)
+	p := shell.ParseOpts(args, c.spec)
 	found := false
 	for _, v := range p.Values(c.sqlOpts...) {
 		found = true
@@ -116,8 +117,8 @@ func (a *analyzer) sqlClient(inv *Invocation) {
 
 // normalizeSingleDashLong turns sqlite3's -cmd into --cmd so the generic
 // option parser sees one option, not -c -m -d.
-func normalizeSingleDashLong(args []Word, spec Spec) []Word {
-	out := make([]Word, len(args))
+func normalizeSingleDashLong(args []shell.Word, spec shell.Spec) []shell.Word {
+	out := make([]shell.Word, len(args))
 	for i, x := range args {
 		if !x.Dynamic && len(x.Text) > 2 && x.Text[0] == '-' && x.Text[1] != '-' && spec.Long[x.Text[1:]] {
 			x.Text = "-" + x.Text
@@ -127,7 +128,7 @@ func normalizeSingleDashLong(args []Word, spec Spec) []Word {
 	return out
 }
 
-func (a *analyzer) sqlFromStdin(inv *Invocation) {
+func (a *analyzer) sqlFromStdin(inv *shell.Invocation) {
 	if inv.Stdin == nil || inv.Stdin.File {
 		return
 	}
@@ -137,7 +138,7 @@ func (a *analyzer) sqlFromStdin(inv *Invocation) {
 	a.checkSQL(inv, inv.Stdin.Text, "input")
 }
 
-func (a *analyzer) clickhouse(inv *Invocation) {
+func (a *analyzer) clickhouse(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 {
 		return
@@ -151,16 +152,16 @@ func (a *analyzer) clickhouse(inv *Invocation) {
 	default:
 		return
 	}
-	sub.Argv = append([]Word{{Text: sub.Name}}, args[1:]...)
+	sub.Argv = append([]shell.Word{{Text: sub.Name}}, args[1:]...)
 	a.sqlClient(&sub)
 }
 
-func (a *analyzer) cockroach(inv *Invocation) {
+func (a *analyzer) cockroach(inv *shell.Invocation) {
 	args := inv.Args()
 	if len(args) == 0 || args[0].Text != "sql" {
 		return
 	}
-	p := ParseOpts(args[1:], Spec{Short: "ed", Long: Longs("execute", "database", "url", "host", "user", "certs-dir")})
+	p := shell.ParseOpts(args[1:], shell.Spec{Short: "ed", Long: shell.Longs("execute", "database", "url", "host", "user", "certs-dir")})
 	found := false
 	for _, v := range p.Values("e", "execute") {
 		found = true
@@ -171,7 +172,7 @@ func (a *analyzer) cockroach(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) bigquery(inv *Invocation) {
+func (a *analyzer) bigquery(inv *shell.Invocation) {
 	args := inv.Args()
 	for i, x := range args {
 		if x.Text == "query" {
@@ -188,11 +189,11 @@ func (a *analyzer) bigquery(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) dropdb(inv *Invocation) {
+func (a *analyzer) dropdb(inv *shell.Invocation) {
 	a.judge(inv, effect.DataWipe{Tool: "dropdb", What: effect.WholeDatabase})
 }
 
-func (a *analyzer) mysqladmin(inv *Invocation) {
+func (a *analyzer) mysqladmin(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		if strings.EqualFold(x.Text, "drop") {
 			a.judge(inv, effect.DataWipe{Tool: "mysqladmin drop", What: effect.WholeDatabase})
@@ -201,7 +202,7 @@ func (a *analyzer) mysqladmin(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) redisCli(inv *Invocation) {
+func (a *analyzer) redisCli(inv *shell.Invocation) {
 	for _, x := range inv.Args() {
 		switch strings.ToUpper(x.Text) {
 		case "FLUSHALL", "FLUSHDB":
@@ -217,9 +218,9 @@ func (a *analyzer) redisCli(inv *Invocation) {
 	}
 }
 
-func (a *analyzer) mongo(inv *Invocation) {
+func (a *analyzer) mongo(inv *shell.Invocation) {
 	var code []string
-	p := ParseOpts(inv.Args(), Spec{Long: Longs("eval", "host", "port", "username", "password", "authenticationDatabase", "file")})
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("eval", "host", "port", "username", "password", "authenticationDatabase", "file")})
 	for _, v := range p.Values("eval") {
 		code = append(code, v.Template())
 	}
@@ -255,14 +256,14 @@ func registerDBTasks() {
 
 // dbTask checks a framework's database task, and its arguments as file
 // operands like any command the guard has no model of.
-func (a *analyzer) dbTask(inv *Invocation) {
+func (a *analyzer) dbTask(inv *shell.Invocation) {
 	a.checkDBTask(inv, strings.TrimSuffix(inv.Name, "-cli"), inv.Args())
 	a.genericCommand(inv)
 }
 
 // checkDBTask reports a framework task (rails db:drop, prisma migrate
 // reset, manage.py flush) that destroys a database's data.
-func (a *analyzer) checkDBTask(inv *Invocation, tool string, args []Word) {
+func (a *analyzer) checkDBTask(inv *shell.Invocation, tool string, args []shell.Word) {
 	var words []string
 	for _, x := range args {
 		if x.Dynamic {

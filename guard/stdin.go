@@ -8,28 +8,14 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-)
 
-// Input describes what a command reads on standard input, when that is a
-// script, SQL or code the command will run.
-type Input struct {
-	Text     string      // the text, when known
-	Dynamic  bool        // contents are only known at run time
-	Net      bool        // contents come from a network fetch
-	Subst    bool        // text has $(...) parts: their output becomes part of the text
-	Expanded bool        // echo or printf of expansions: text chosen at run time
-	Paths    []Word      // the file names a command lists (find), as patterns
-	Nul      bool        // the names are NUL-separated (find -print0)
-	File     bool        // read from a file the guard does not read
-	Desc     string      // for messages: "the output of curl", "a here-document"
-	Secret   string      // where secret text in it comes from (exfil.go); "" for none
-	From     syntax.Node // the pipeline stage that produces it, for messages
-}
+	"github.com/swarm-guard/swarm-guard/guard/shell"
+)
 
 // redirects applies the file effects of a statement's redirections and
 // returns what the statement reads on standard input (nil: nothing known).
-func (a *analyzer) redirects(s *syntax.Stmt, st *State) *Input {
-	var in *Input
+func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
+	var in *shell.Input
 	for _, r := range s.Redirs {
 		if !a.visit() {
 			return in
@@ -103,9 +89,9 @@ func procSubstWord(w *syntax.Word) *syntax.ProcSubst {
 }
 
 // procOutput describes what <(cmd) produces: the output of its last stage.
-func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *State) *Input {
+func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Input {
 	if len(ps.Stmts) != 1 {
-		return &Input{Dynamic: true, Net: a.fetches(ps.Stmts), Desc: "the output of a process substitution"}
+		return &shell.Input{Dynamic: true, Net: a.fetches(ps.Stmts), Desc: "the output of a process substitution"}
 	}
 	s := ps.Stmts[0]
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
@@ -118,7 +104,7 @@ func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *State) *Input {
 }
 
 // nestedWithInput analyses a substitution whose first command reads in.
-func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *State, in *Input) {
+func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *shell.State, in *shell.Input) {
 	if a.srcDepth >= maxDepth {
 		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
 		return
@@ -142,11 +128,11 @@ func isNumber(s string) bool {
 
 // redirectTarget checks the file a redirection writes or reads and
 // returns the values its word can take.
-func (a *analyzer) redirectTarget(r *syntax.Redirect, st *State, write bool) []Word {
-	var targets []Word
+func (a *analyzer) redirectTarget(r *syntax.Redirect, st *shell.State, write bool) []shell.Word {
+	var targets []shell.Word
 	for _, alt := range a.evalWord(r.Word, st) {
 		for _, t := range alt {
-			inv := &Invocation{Name: "redirect", Node: r, State: st}
+			inv := &shell.Invocation{Name: "redirect", Node: r, State: st}
 			if write {
 				a.writePath(inv, t, "a redirection writes")
 			} else {
@@ -162,12 +148,12 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *State, write bool) []W
 // output redirection, so a script written and then run is checked. Only
 // text the guard can know (echo, printf, cat) or a download is worth
 // recording: the output of any other program is as unknown as any file.
-func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *State, targets []Word) {
+func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *shell.State, targets []shell.Word) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
 		return
 	}
-	var body *Input
+	var body *shell.Input
 	for _, t := range targets {
 		if !t.Static() {
 			continue
@@ -175,7 +161,7 @@ func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *State, t
 		if body == nil {
 			body = a.stageOutput(s, st)
 		}
-		a.recordBody(&Invocation{Name: "redirect", Node: r, State: st}, t, body)
+		a.recordBody(&shell.Invocation{Name: "redirect", Node: r, State: st}, t, body)
 	}
 }
 
@@ -183,21 +169,21 @@ func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *State, t
 // prints: echo, printf and cat of known text, or a command whose name is
 // only known once expanded.
 func mayPrintKnownText(ce *syntax.CallExpr) bool {
-	switch path.Base(WordLiteral(ce.Args[0])) {
+	switch path.Base(shell.WordLiteral(ce.Args[0])) {
 	case "", ".", "echo", "printf", "cat":
 		return true
 	}
 	return false
 }
 
-func (a *analyzer) fileInput(w *syntax.Word, st *State) *Input {
-	in := &Input{File: true, Dynamic: true, Desc: "a file"}
+func (a *analyzer) fileInput(w *syntax.Word, st *shell.State) *shell.Input {
+	in := &shell.Input{File: true, Dynamic: true, Desc: "a file"}
 	for _, alt := range a.evalWord(w, st) {
 		for _, t := range alt {
 			if t.Proc {
-				return &Input{Dynamic: true, Net: t.Net, Desc: "the output of a process substitution"}
+				return &shell.Input{Dynamic: true, Net: t.Net, Desc: "the output of a process substitution"}
 			}
-			inv := &Invocation{Name: "redirect", Node: w, State: st}
+			inv := &shell.Invocation{Name: "redirect", Node: w, State: st}
 			a.readPath(inv, t)
 			if t.Static() {
 				in.Desc = "the file " + t.Text
@@ -208,9 +194,9 @@ func (a *analyzer) fileInput(w *syntax.Word, st *State) *Input {
 	return in
 }
 
-func (a *analyzer) heredocInput(r *syntax.Redirect, st *State) *Input {
+func (a *analyzer) heredocInput(r *syntax.Redirect, st *shell.State) *shell.Input {
 	if r.Hdoc == nil {
-		return &Input{Text: "", Desc: "a here-document"}
+		return &shell.Input{Text: "", Desc: "a here-document"}
 	}
 	quotedDelim := false
 	for _, p := range r.Word.Parts {
@@ -224,12 +210,12 @@ func (a *analyzer) heredocInput(r *syntax.Redirect, st *State) *Input {
 		}
 	}
 	if quotedDelim {
-		return &Input{Text: WordLiteral(r.Hdoc), Desc: "a here-document"}
+		return &shell.Input{Text: shell.WordLiteral(r.Hdoc), Desc: "a here-document"}
 	}
 	// An unquoted here-document is expanded by the outer shell first. Its
 	// raw text, read as a script, has the same unknowns: $x stays $x.
 	text := a.wordSource(r.Hdoc)
-	return &Input{Text: text, Desc: "a here-document", Net: a.wordFetches(r.Hdoc), Subst: hasSubst(r.Hdoc),
+	return &shell.Input{Text: text, Desc: "a here-document", Net: a.wordFetches(r.Hdoc), Subst: hasSubst(r.Hdoc),
 		Secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
 }
 
@@ -260,12 +246,12 @@ func (a *analyzer) wordFetches(w *syntax.Word) bool {
 	return found
 }
 
-func (a *analyzer) wordInput(w *syntax.Word, st *State, desc string) *Input {
+func (a *analyzer) wordInput(w *syntax.Word, st *shell.State, desc string) *shell.Input {
 	alts := a.evalWord(w, st)
 	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].Dynamic {
-		return &Input{Text: alts[0][0].Text, Desc: desc, Secret: alts[0][0].Secret}
+		return &shell.Input{Text: alts[0][0].Text, Desc: desc, Secret: alts[0][0].Secret}
 	}
-	in := &Input{Dynamic: true, Desc: desc}
+	in := &shell.Input{Dynamic: true, Desc: desc}
 	for _, alt := range alts {
 		for _, f := range alt {
 			in.Net = in.Net || f.Net
@@ -282,13 +268,13 @@ func (a *analyzer) wordInput(w *syntax.Word, st *State, desc string) *Input {
 }
 
 // outputOf describes what a pipeline stage writes to its standard output.
-func (a *analyzer) outputOf(s *syntax.Stmt, st *State) *Input {
+func (a *analyzer) outputOf(s *syntax.Stmt, st *shell.State) *shell.Input {
 	in := a.stageOutput(s, st)
 	in.From = s
 	return in
 }
 
-func (a *analyzer) stageOutput(s *syntax.Stmt, st *State) *Input {
+func (a *analyzer) stageOutput(s *syntax.Stmt, st *shell.State) *shell.Input {
 	in := a.stageOutputText(s, st)
 	if sec := a.stageSecret(s, st); sec != "" {
 		in.Secret = sec
@@ -296,58 +282,58 @@ func (a *analyzer) stageOutput(s *syntax.Stmt, st *State) *Input {
 	return in
 }
 
-func (a *analyzer) stageOutputText(s *syntax.Stmt, st *State) *Input {
+func (a *analyzer) stageOutputText(s *syntax.Stmt, st *shell.State) *shell.Input {
 	if s == nil {
-		return &Input{Dynamic: true, Desc: "the output of a command"}
+		return &shell.Input{Dynamic: true, Desc: "the output of a command"}
 	}
 	net := a.fetches([]*syntax.Stmt{s})
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
-		return &Input{Dynamic: true, Net: net, Desc: "the output of a compound command"}
+		return &shell.Input{Dynamic: true, Net: net, Desc: "the output of a compound command"}
 	}
-	var argv []Word
+	var argv []shell.Word
 	for _, w := range ce.Args {
 		alts := a.evalWord(w, st)
 		if len(alts) != 1 {
-			return &Input{Dynamic: true, Net: net, Desc: "the output of a command"}
+			return &shell.Input{Dynamic: true, Net: net, Desc: "the output of a command"}
 		}
 		argv = append(argv, alts[0]...)
 	}
 	if len(argv) == 0 || argv[0].Dynamic {
-		return &Input{Dynamic: true, Net: net, Desc: "the output of a command"}
+		return &shell.Input{Dynamic: true, Net: net, Desc: "the output of a command"}
 	}
 	name := path.Base(argv[0].Text)
 	if net {
-		return &Input{Dynamic: true, Net: true, Desc: "the output of " + name}
+		return &shell.Input{Dynamic: true, Net: true, Desc: "the output of " + name}
 	}
 	switch name {
 	case "echo":
 		words, escapes := echoWords(argv[1:])
 		text, ok := joinStatic(words)
 		if !ok {
-			return &Input{Dynamic: true, Expanded: true, Desc: "the output of echo with expansions"}
+			return &shell.Input{Dynamic: true, Expanded: true, Desc: "the output of echo with expansions"}
 		}
 		if escapes {
 			text = processEscapes(text)
 		}
-		return &Input{Text: text + "\n", Desc: "echoed text"}
+		return &shell.Input{Text: text + "\n", Desc: "echoed text"}
 	case "printf":
 		args := argv[1:]
 		if len(args) > 0 && args[0].Text == "--" {
 			args = args[1:]
 		}
 		if len(args) == 0 || !args[0].Static() {
-			return &Input{Dynamic: true, Expanded: true, Desc: "the output of printf"}
+			return &shell.Input{Dynamic: true, Expanded: true, Desc: "the output of printf"}
 		}
 		rest, ok := joinStatic(args[1:])
 		if !ok {
-			return &Input{Dynamic: true, Expanded: true, Desc: "the output of printf with expansions"}
+			return &shell.Input{Dynamic: true, Expanded: true, Desc: "the output of printf with expansions"}
 		}
 		text := processEscapes(args[0].Text)
 		if rest != "" {
 			text = strings.Replace(strings.Replace(text, "%s", rest, 1), "%b", processEscapes(rest), 1)
 		}
-		return &Input{Text: text, Desc: "printed text"}
+		return &shell.Input{Text: text, Desc: "printed text"}
 	case "find":
 		return a.findOutput(argv[1:])
 	case "cat":
@@ -364,15 +350,15 @@ func (a *analyzer) stageOutputText(s *syntax.Stmt, st *State) *Input {
 				}
 			}
 		}
-		return &Input{Dynamic: true, Desc: "the contents of a file"}
+		return &shell.Input{Dynamic: true, Desc: "the contents of a file"}
 	}
-	return &Input{Dynamic: true, Desc: "the output of " + name}
+	return &shell.Input{Dynamic: true, Desc: "the output of " + name}
 }
 
 // stdinOf returns the here-document or here-string a statement reads,
 // without the side effects of redirects (which would call back here).
-func (a *analyzer) stdinOf(s *syntax.Stmt, st *State) *Input {
-	var in *Input
+func (a *analyzer) stdinOf(s *syntax.Stmt, st *shell.State) *shell.Input {
+	var in *shell.Input
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue
@@ -389,7 +375,7 @@ func (a *analyzer) stdinOf(s *syntax.Stmt, st *State) *Input {
 	return in
 }
 
-func echoWords(args []Word) ([]Word, bool) {
+func echoWords(args []shell.Word) ([]shell.Word, bool) {
 	escapes := false
 	for len(args) > 0 && args[0].Static() && len(args[0].Text) > 1 && args[0].Text[0] == '-' && strings.Trim(args[0].Text[1:], "neE") == "" {
 		if strings.Contains(args[0].Text, "e") {
@@ -400,7 +386,7 @@ func echoWords(args []Word) ([]Word, bool) {
 	return args, escapes
 }
 
-func joinStatic(args []Word) (string, bool) {
+func joinStatic(args []shell.Word) (string, bool) {
 	parts := make([]string, len(args))
 	for i, x := range args {
 		if x.Dynamic {
@@ -501,13 +487,13 @@ func hexValue(s string, width int) (int, int) {
 // substitutions analyses the command and process substitutions inside a
 // node as the commands they are. Their effects are isolated: a subshell's
 // cd or assignment does not change the caller's state.
-func (a *analyzer) substitutions(n syntax.Node, st *State) {
+func (a *analyzer) substitutions(n syntax.Node, st *shell.State) {
 	a.substitutionsOut(n, st, nil)
 }
 
 // substitutionsOut is substitutions where >(cmd) arguments read out: the
 // command writes into them (curl -o >(bash)).
-func (a *analyzer) substitutionsOut(n syntax.Node, st *State, out func() *Input) {
+func (a *analyzer) substitutionsOut(n syntax.Node, st *shell.State, out func() *shell.Input) {
 	if n == nil {
 		return
 	}
@@ -531,7 +517,7 @@ func (a *analyzer) substitutionsOut(n syntax.Node, st *State, out func() *Input)
 	})
 }
 
-func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *State) {
+func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *shell.State) {
 	for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
 		if e != nil {
 			a.substitutions(e, st)
@@ -539,7 +525,7 @@ func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *State) {
 	}
 }
 
-func (a *analyzer) nested(stmts []*syntax.Stmt, st *State) {
+func (a *analyzer) nested(stmts []*syntax.Stmt, st *shell.State) {
 	if a.srcDepth >= maxDepth {
 		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
 		return
@@ -552,7 +538,7 @@ func (a *analyzer) nested(stmts []*syntax.Stmt, st *State) {
 // knownOutput returns what a statement prints when the guard can tell:
 // echo, printf and cat of a here-document, piped through decoders an
 // obfuscated command uses (base64 -d, xxd -r -p, rev, tr).
-func (a *analyzer) knownOutput(s *syntax.Stmt, st *State) (string, bool) {
+func (a *analyzer) knownOutput(s *syntax.Stmt, st *shell.State) (string, bool) {
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -588,7 +574,7 @@ func (a *analyzer) knownOutput(s *syntax.Stmt, st *State) (string, bool) {
 }
 
 // filterOutput applies a decoding filter stage to known text.
-func (a *analyzer) filterOutput(s *syntax.Stmt, st *State, text string) (string, bool) {
+func (a *analyzer) filterOutput(s *syntax.Stmt, st *shell.State, text string) (string, bool) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(s.Redirs) > 0 || len(ce.Assigns) > 0 {
 		return "", false

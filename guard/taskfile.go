@@ -4,13 +4,14 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // taskCmd judges `task [options] [task...] [VAR=value] [-- args]` (go-task):
 // the tasks named (or "default"), their deps and the tasks they call, read
 // from the Taskfile.
-func (a *analyzer) taskCmd(inv *Invocation) {
-	var file, dir *Word
+func (a *analyzer) taskCmd(inv *shell.Invocation) {
+	var file, dir *shell.Word
 	var goals []string
 	args := inv.Args()
 	for i := 0; i < len(args); i++ {

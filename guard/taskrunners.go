@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Task runners (make, npm/pnpm/yarn/bun scripts, just, task) run commands
@@ -64,7 +65,7 @@ func (a *analyzer) runnerFile(p string) (string, fileStatus) {
 // runnerCwds are the directories a runner started by inv runs in: its
 // cwd, or dir (absolute, or relative to the cwd) when given. ok is false
 // when the directory cannot be told.
-func (a *analyzer) runnerCwds(inv *Invocation, dir *Word) ([]string, bool) {
+func (a *analyzer) runnerCwds(inv *shell.Invocation, dir *shell.Word) ([]string, bool) {
 	if inv.State.Remote || inv.State.CwdUnknown || len(inv.State.Cwds) == 0 {
 		return nil, false
 	}
@@ -84,7 +85,7 @@ func (a *analyzer) runnerCwds(inv *Invocation, dir *Word) ([]string, bool) {
 // runLines judges the commands a runner runs from file, each line as its
 // own shell script in dir (make and just run each recipe line in a new
 // shell), and names the runner in every finding they produce.
-func (a *analyzer) runLines(inv *Invocation, what, dir string, lines []string) {
+func (a *analyzer) runLines(inv *shell.Invocation, what, dir string, lines []string) {
 	if a.runnerDepth >= maxRunnerDepth {
 		a.judge(inv, effect.HiddenCode{By: what, What: itoa(maxRunnerDepth), Why: effect.TooDeep})
 		return
@@ -106,7 +107,7 @@ func (a *analyzer) runLines(inv *Invocation, what, dir string, lines []string) {
 }
 
 // unreadableRunner reports a runner whose file exists but cannot be read.
-func (a *analyzer) unreadableRunner(inv *Invocation, what, file string) {
+func (a *analyzer) unreadableRunner(inv *shell.Invocation, what, file string) {
 	a.judge(inv, effect.HiddenCode{By: what, What: file, Why: effect.UnreadableFile})
 }
 

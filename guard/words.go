@@ -3,66 +3,15 @@ package guard
 import (
 	"mvdan.cc/sh/v3/pattern"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
-
-// Word is one shell word after the expansion the analysis can do statically.
-type Word struct {
-	Text    string // the expanded text, quotes removed
-	Dynamic bool   // part of the value is only known at run time
-	Glob    bool   // unquoted glob metacharacters remain in s
-	Net     bool   // dynamic text that comes from a network fetch
-	Proc    bool   // a process substitution <(...)
-	// Secret says where Secret text in the word comes from: "the
-	// environment (env)", "gh auth token", or "$NAME" for a credential
-	// variable (exfil.go). "" when none.
-	Secret string
-	// Echoed marks text the guard computed from a $(echo ...) or similar:
-	// known, but spelled to hide it, so never trusted as a command name.
-	Echoed bool
-	// Walk marks a pattern for what find visits: unlike a shell glob, it
-	// includes hidden names (.git).
-	Walk bool
-	Src  string // the word as written, for messages
-	// Tmpl is s with every unknown part replaced by unknownMark, so code in
-	// a partly dynamic word (python -c "...$f...") can still be read.
-	Tmpl string
-}
-
-// UnknownMark stands for an unknown part in arg.tmpl. A NUL byte cannot
-// occur in a shell word, so it never collides with real text.
-const UnknownMark = "\x00"
-
-// Template returns the text of x with unknown parts marked.
-func (x Word) Template() string {
-	if !x.Dynamic {
-		return x.Text
-	}
-	if x.Tmpl == "" {
-		return UnknownMark
-	}
-	return x.Tmpl
-}
-
-// Static reports whether the value is fully known and is not a pattern.
-func (x Word) Static() bool { return !x.Dynamic && !x.Glob }
-
-// Show is how an argument appears in messages and allow-entry matching.
-func (x Word) Show() string {
-	if x.Dynamic && x.Src != "" {
-		return x.Src
-	}
-	if x.Text == "" && x.Src != "" {
-		return x.Src
-	}
-	return x.Text
-}
 
 // piece is an intermediate chunk of a word.
 type piece struct {
@@ -76,13 +25,13 @@ type piece struct {
 	proc    bool
 	echoed  bool
 	secret  string
-	fields  []Word // "$@": several ready-made fields
+	fields  []shell.Word // "$@": several ready-made fields
 }
 
 // builder accumulates the fields of one alternative expansion of a word.
 type builder struct {
-	fields []Word
-	cur    Word
+	fields []shell.Word
+	cur    shell.Word
 	has    bool // cur has content or a quoted part
 }
 
@@ -93,7 +42,7 @@ const maxValueBytes = MaxCommandBytes
 
 func (b builder) add(p piece) builder {
 	if len(b.cur.Text)+len(p.text) > maxValueBytes {
-		b.cur = Word{Dynamic: true, Tmpl: UnknownMark}
+		b.cur = shell.Word{Dynamic: true, Tmpl: shell.UnknownMark}
 		b.has = true
 		return b
 	}
@@ -130,11 +79,11 @@ func (b builder) add(p piece) builder {
 				if b.has {
 					b.fields = append(b.fields, b.cur)
 				}
-				b.cur, b.has = Word{}, false
+				b.cur, b.has = shell.Word{}, false
 			}
 			b.cur.Text += c
 			b.cur.Tmpl += c
-			b.cur.Glob = b.cur.Glob || HasGlobMeta(c)
+			b.cur.Glob = b.cur.Glob || shell.HasGlobMeta(c)
 			b.cur.Echoed = b.cur.Echoed || p.echoed
 			if p.secret != "" {
 				b.cur.Secret = p.secret
@@ -143,13 +92,13 @@ func (b builder) add(p piece) builder {
 		}
 		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
 			b.fields = append(b.fields, b.cur)
-			b.cur, b.has = Word{}, false
+			b.cur, b.has = shell.Word{}, false
 		}
 		return b
 	}
 	b.cur.Text += p.text
 	if p.dynamic {
-		b.cur.Tmpl += UnknownMark
+		b.cur.Tmpl += shell.UnknownMark
 	} else {
 		b.cur.Tmpl += p.text
 	}
@@ -167,7 +116,7 @@ func (b builder) add(p piece) builder {
 	return b
 }
 
-func (b builder) finish(src string) []Word {
+func (b builder) finish(src string) []shell.Word {
 	out := b.fields
 	if b.has {
 		out = append(out, b.cur)
@@ -180,19 +129,19 @@ func (b builder) finish(src string) []Word {
 
 // evalWord expands a word into its possible values; each alternative is a
 // list of fields (an unquoted expansion may split into several arguments).
-func (a *analyzer) evalWord(w *syntax.Word, st *State) [][]Word {
+func (a *analyzer) evalWord(w *syntax.Word, st *shell.State) [][]shell.Word {
 	if w == nil {
 		return nil
 	}
 	src := a.wordSource(w)
-	if HasBraces(w) {
+	if shell.HasBraces(w) {
 		// SplitBraces rewrites the word in place; split a copy so the AST
 		// keeps valid positions for messages ({,*} yields empty words).
 		c := &syntax.Word{Parts: slices.Clone(w.Parts)}
 		syntax.SplitBraces(c)
-		words := BraceWords(c, MaxAlternatives)
+		words := shell.BraceWords(c, shell.MaxAlternatives)
 		if words == nil {
-			return [][]Word{{{Dynamic: true, Glob: true, Src: src}}}
+			return [][]shell.Word{{{Dynamic: true, Glob: true, Src: src}}}
 		}
 		if len(words) > 1 {
 			// Brace expansion makes separate words: {git,push,-f} is
@@ -203,10 +152,10 @@ func (a *analyzer) evalWord(w *syntax.Word, st *State) [][]Word {
 	}
 	bs := []builder{{}}
 	bs = a.addParts(bs, w.Parts, false, st, true)
-	if len(bs) > MaxAlternatives {
-		return [][]Word{{{Dynamic: true, Src: src}}}
+	if len(bs) > shell.MaxAlternatives {
+		return [][]shell.Word{{{Dynamic: true, Src: src}}}
 	}
-	out := make([][]Word, 0, len(bs))
+	out := make([][]shell.Word, 0, len(bs))
 	for _, b := range bs {
 		out = append(out, b.finish(src))
 	}
@@ -215,18 +164,18 @@ func (a *analyzer) evalWord(w *syntax.Word, st *State) [][]Word {
 
 // evalWords expands the words a brace expansion made and concatenates
 // their fields.
-func (a *analyzer) evalWords(words []*syntax.Word, st *State, src string) [][]Word {
-	alts := [][]Word{nil}
+func (a *analyzer) evalWords(words []*syntax.Word, st *shell.State, src string) [][]shell.Word {
+	alts := [][]shell.Word{nil}
 	for _, w := range words {
 		wa := a.evalWord(w, st)
-		var next [][]Word
+		var next [][]shell.Word
 		for _, prefix := range alts {
 			for _, alt := range wa {
 				next = append(next, append(slices.Clone(prefix), alt...))
 			}
 		}
-		if len(next) > MaxAlternatives {
-			return [][]Word{{{Dynamic: true, Src: src}}}
+		if len(next) > shell.MaxAlternatives {
+			return [][]shell.Word{{{Dynamic: true, Src: src}}}
 		}
 		alts = next
 	}
@@ -238,88 +187,12 @@ func (a *analyzer) evalWords(words []*syntax.Word, st *State, src string) [][]Wo
 	return alts
 }
 
-// BraceWords expands the BraceExp parts of a word (after SplitBraces) into
-// the words bash makes of it. nil means more than limit words.
-func BraceWords(w *syntax.Word, limit int) []*syntax.Word {
-	prefixes := [][]syntax.WordPart{{}}
-	for _, part := range w.Parts {
-		be, ok := part.(*syntax.BraceExp)
-		if !ok {
-			for i := range prefixes {
-				prefixes[i] = append(prefixes[i], part)
-			}
-			continue
-		}
-		var elems [][]syntax.WordPart
-		if be.Sequence {
-			seq := BraceSequence(be, limit)
-			if seq == nil {
-				return nil
-			}
-			for _, v := range seq {
-				elems = append(elems, []syntax.WordPart{&syntax.Lit{Value: v}})
-			}
-		} else {
-			for _, e := range be.Elems {
-				sub := BraceWords(e, limit)
-				if sub == nil {
-					return nil
-				}
-				for _, sw := range sub {
-					elems = append(elems, sw.Parts)
-				}
-			}
-		}
-		next := make([][]syntax.WordPart, 0, len(prefixes)*len(elems))
-		for _, p := range prefixes {
-			for _, e := range elems {
-				next = append(next, append(slices.Clone(p), e...))
-			}
-		}
-		if len(next) > limit {
-			return nil
-		}
-		prefixes = next
-	}
-	out := make([]*syntax.Word, len(prefixes))
-	for i, p := range prefixes {
-		out[i] = &syntax.Word{Parts: p}
-	}
-	return out
-}
-
-// BraceSequence expands {1..5}, {a..e}, {0..10..2} and {01..10} with
-// mvdan/sh's own brace expansion, which does what bash does (zero padding,
-// descending ranges, steps). nil means more than limit words.
-func BraceSequence(be *syntax.BraceExp, limit int) []string {
-	var out []string
-	for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{be}}) {
-		if err != nil || len(out) >= limit {
-			return nil
-		}
-		out = append(out, w.Lit())
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func HasBraces(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") && strings.Contains(l.Value, "}") {
-			return true
-		}
-	}
-	return false
-}
-
 // evalAssignValue expands the right side of NAME=value: no field splitting.
-func (a *analyzer) evalAssignValue(w *syntax.Word, st *State) []Word {
-	var vals []Word
+func (a *analyzer) evalAssignValue(w *syntax.Word, st *shell.State) []shell.Word {
+	var vals []shell.Word
 	for _, alt := range a.evalWord(w, st) {
 		if len(alt) == 0 {
-			vals = append(vals, Word{Src: a.wordSource(w)})
+			vals = append(vals, shell.Word{Src: a.wordSource(w)})
 			continue
 		}
 		joined := alt[0]
@@ -334,12 +207,12 @@ func (a *analyzer) evalAssignValue(w *syntax.Word, st *State) []Word {
 	if special := a.specialSubstValue(w, st); special != nil {
 		return special
 	}
-	return UnionWords(nil, vals)
+	return shell.UnionWords(nil, vals)
 }
 
 // staticWord returns the value of a word that expands to exactly one known,
 // non-pattern field.
-func (a *analyzer) staticWord(w *syntax.Word, st *State) (string, bool) {
+func (a *analyzer) staticWord(w *syntax.Word, st *shell.State) (string, bool) {
 	alts := a.evalWord(w, st)
 	if len(alts) != 1 || len(alts[0]) != 1 || !alts[0][0].Static() {
 		return "", false
@@ -347,15 +220,15 @@ func (a *analyzer) staticWord(w *syntax.Word, st *State) (string, bool) {
 	return alts[0][0].Text, true
 }
 
-func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *State, first bool) []builder {
+func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *shell.State, first bool) []builder {
 	for i, part := range parts {
 		var ps []piece
 		switch p := part.(type) {
 		case *syntax.Lit:
 			if quoted {
-				ps = []piece{{text: UnescapeDouble(p.Value), quoted: true}}
+				ps = []piece{{text: shell.UnescapeDouble(p.Value), quoted: true}}
 			} else {
-				text, glob := UnescapeUnquoted(p.Value)
+				text, glob := shell.UnescapeUnquoted(p.Value)
 				if first && i == 0 && strings.HasPrefix(p.Value, "~") {
 					text, glob = a.tilde(p.Value, st)
 					if text == "" {
@@ -367,7 +240,7 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				ps = []piece{{text: ANSIC(p), quoted: true}}
+				ps = []piece{{text: shell.ANSIC(p), quoted: true}}
 			} else {
 				ps = []piece{{text: p.Value, quoted: true}}
 			}
@@ -406,7 +279,7 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			secret := a.secretSource(p.Stmts, st)
 			if v := a.substValue(p.Stmts, st); v != nil {
 				for _, x := range v {
-					ps = append(ps, piece{text: x.Text, glob: (x.Glob || x.Echoed && HasGlobMeta(x.Text)) && !quoted, quoted: quoted, dynamic: x.Dynamic,
+					ps = append(ps, piece{text: x.Text, glob: (x.Glob || x.Echoed && shell.HasGlobMeta(x.Text)) && !quoted, quoted: quoted, dynamic: x.Dynamic,
 						echoed: x.Echoed, split: x.Echoed && !quoted, ifs: a.ifs(st), secret: secret})
 				}
 				break
@@ -456,19 +329,19 @@ func quotedAtOnly(q *syntax.DblQuoted) bool {
 }
 
 func capBuilders(bs []builder) []builder {
-	if len(bs) > MaxAlternatives {
-		return []builder{{cur: Word{Dynamic: true}, has: true}}
+	if len(bs) > shell.MaxAlternatives {
+		return []builder{{cur: shell.Word{Dynamic: true}, has: true}}
 	}
 	return bs
 }
 
-func (a *analyzer) bracePieces(b *syntax.BraceExp, st *State) []piece {
+func (a *analyzer) bracePieces(b *syntax.BraceExp, st *shell.State) []piece {
 	if b.Sequence {
 		// mvdan/sh expands sequences as bash does: {01..03} keeps the
 		// zero padding, {a..e} letters, {9..1..2} steps and descends.
 		var ps []piece
 		for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{b}}) {
-			if err != nil || len(ps) >= MaxAlternatives {
+			if err != nil || len(ps) >= shell.MaxAlternatives {
 				return []piece{{text: "*", glob: true}}
 			}
 			ps = append(ps, piece{text: w.Lit()})
@@ -497,13 +370,13 @@ func (a *analyzer) bracePieces(b *syntax.BraceExp, st *State) []piece {
 }
 
 // tilde expands ~ and ~/x; "" means the value is unknown (~user, ~-).
-func (a *analyzer) tilde(lit string, st *State) (string, bool) {
+func (a *analyzer) tilde(lit string, st *shell.State) (string, bool) {
 	rest := lit[1:]
 	name, tail, _ := strings.Cut(rest, "/")
 	if strings.Contains(rest, "/") {
 		tail = "/" + tail
 	}
-	text, glob := UnescapeUnquoted(tail)
+	text, glob := shell.UnescapeUnquoted(tail)
 	switch name {
 	case "":
 		home := a.env.Home
@@ -547,7 +420,7 @@ func (a *analyzer) tilde(lit string, st *State) (string, bool) {
 
 // paramPieces expands $name, ${name} and the few ${name...} forms whose
 // result can be known statically.
-func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
+func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *shell.State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	if p.Index != nil && p.Param != nil && !p.Excl && !p.Length && p.Exp == nil && p.Slice == nil && p.Repl == nil {
 		return a.arrayPieces(p, quoted, st)
@@ -586,14 +459,14 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []pie
 	ifs := a.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
+		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || shell.HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
 	}
 	return ps
 }
 
 // ifs returns the field separators of unquoted expansions: $IFS when the
 // command set it, else the default blanks.
-func (a *analyzer) ifs(st *State) string {
+func (a *analyzer) ifs(st *shell.State) string {
 	v, ok := st.Vars["IFS"]
 	if !ok || len(v) != 1 || v[0].Dynamic {
 		return ""
@@ -605,14 +478,14 @@ func (a *analyzer) ifs(st *State) string {
 }
 
 // arrayPieces expands ${arr[@]}, ${arr[*]} and ${arr[N]}.
-func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
+func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *shell.State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	elems, ok := st.Arrays[p.Param.Value]
 	idx, isWord := p.Index.(*syntax.Word)
 	if !ok || !isWord {
 		return dyn
 	}
-	switch lit := WordLiteral(idx); lit {
+	switch lit := shell.WordLiteral(idx); lit {
 	case "@", "*":
 		if quoted && lit == "@" {
 			if len(elems) == 0 {
@@ -641,7 +514,7 @@ func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *State) []pie
 	}
 }
 
-func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quoted bool, st *State) []piece {
+func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known, quoted bool, st *shell.State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	op := p.Exp.Op
 	wordVals := func() []piece {
@@ -712,7 +585,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quote
 				return dyn
 			}
 			for _, v := range vals {
-				a.promptString(&Invocation{Name: "${" + p.Param.Value + "@P}", State: st, Node: p}, v, st)
+				a.promptString(&shell.Invocation{Name: "${" + p.Param.Value + "@P}", State: st, Node: p}, v, st)
 			}
 		}
 		return dyn
@@ -724,7 +597,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quote
 		if !ok {
 			return dyn
 		}
-		rx, err := PatternRegexp(pat)
+		rx, err := shell.PatternRegexp(pat)
 		if err != nil {
 			return dyn
 		}
@@ -733,7 +606,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quote
 			if v.Dynamic {
 				return dyn
 			}
-			ps = append(ps, piece{text: TrimPattern(v.Text, rx, op), split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: shell.TrimPattern(v.Text, rx, op), split: !quoted, quoted: quoted})
 		}
 		return ps
 	}
@@ -743,7 +616,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []Word, known, quote
 // staticPattern returns the shell pattern of a ${x#pattern} word, quoting
 // kept: in bash "\*" and '*' are a literal star, a bare * matches
 // anything, and an unquoted expansion is itself a pattern.
-func (a *analyzer) staticPattern(w *syntax.Word, st *State) (string, bool) {
+func (a *analyzer) staticPattern(w *syntax.Word, st *shell.State) (string, bool) {
 	var b strings.Builder
 	var part func(p syntax.WordPart, quoted bool) bool
 	part = func(p syntax.WordPart, quoted bool) bool {
@@ -787,50 +660,8 @@ func (a *analyzer) staticPattern(w *syntax.Word, st *State) (string, bool) {
 	return b.String(), true
 }
 
-// PatternRegexp compiles a shell pattern with mvdan/sh's own
-// translation (bash's semantics: [!...], \x, character classes), to
-// match a whole string.
-func PatternRegexp(pat string) (*regexp.Regexp, error) {
-	src, err := pattern.Regexp(pat, pattern.EntireString)
-	if err != nil {
-		return nil, err
-	}
-	return regexp.Compile(src)
-}
-
-func TrimPattern(s string, rx *regexp.Regexp, op syntax.ParExpOperator) string {
-	match := func(c string) bool { return rx.MatchString(c) }
-	switch op {
-	case syntax.RemSmallPrefix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemLargePrefix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemSmallSuffix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	case syntax.RemLargeSuffix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	}
-	return s
-}
-
 // lookup returns the known values of a variable or special parameter.
-func (a *analyzer) lookup(name string, st *State) ([]Word, bool) {
+func (a *analyzer) lookup(name string, st *shell.State) ([]shell.Word, bool) {
 	switch name {
 	case "@", "*":
 		if st.PosUnknown {
@@ -853,7 +684,7 @@ func (a *analyzer) lookup(name string, st *State) ([]Word, bool) {
 		if n-1 < len(st.Positional) {
 			return st.Positional[n-1 : n], true
 		}
-		return []Word{{}}, true
+		return []shell.Word{{}}, true
 	}
 	if v, ok := st.Vars[name]; ok {
 		for _, x := range v {
@@ -866,20 +697,20 @@ func (a *analyzer) lookup(name string, st *State) ([]Word, bool) {
 	switch name {
 	case "HOME":
 		if a.env.Home != "" {
-			return []Word{{Text: a.env.Home}}, true
+			return []shell.Word{{Text: a.env.Home}}, true
 		}
 	case "PWD":
 		if st.CwdUnknown {
 			return nil, false
 		}
-		vals := make([]Word, len(st.Cwds))
+		vals := make([]shell.Word, len(st.Cwds))
 		for i, c := range st.Cwds {
-			vals[i] = Word{Text: c}
+			vals[i] = shell.Word{Text: c}
 		}
 		return vals, true
 	}
 	if v, ok := a.env.Vars[name]; ok {
-		return []Word{{Text: v}}, true
+		return []shell.Word{{Text: v}}, true
 	}
 	if a.env.Unset[name] {
 		// Known to be unset in the agent's shell: ${TMPDIR:-/tmp} is /tmp.
@@ -890,12 +721,12 @@ func (a *analyzer) lookup(name string, st *State) ([]Word, bool) {
 
 // substValue knows the output of a few command substitutions that scripts
 // use to build paths: $(pwd), $(mktemp), $(git rev-parse --show-toplevel).
-func (a *analyzer) substValue(stmts []*syntax.Stmt, st *State) []Word {
+func (a *analyzer) substValue(stmts []*syntax.Stmt, st *shell.State) []shell.Word {
 	if len(stmts) != 1 {
 		return nil
 	}
 	if text, ok := a.knownOutput(stmts[0], st); ok {
-		return []Word{{Text: strings.TrimRight(text, "\n"), Echoed: true}}
+		return []shell.Word{{Text: strings.TrimRight(text, "\n"), Echoed: true}}
 	}
 	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
@@ -925,18 +756,18 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *State) []Word {
 		default:
 			p = path.Base(p)
 		}
-		return []Word{{Text: p}}
+		return []shell.Word{{Text: p}}
 	case "pwd":
 		if st.CwdUnknown {
 			return nil
 		}
-		vals := make([]Word, len(st.Cwds))
+		vals := make([]shell.Word, len(st.Cwds))
 		for i, c := range st.Cwds {
-			vals[i] = Word{Text: c}
+			vals[i] = shell.Word{Text: c}
 		}
 		return vals
 	case "mktemp":
-		return []Word{a.mktempValue(words[1:], st)}
+		return []shell.Word{a.mktempValue(words[1:], st)}
 	case "git":
 		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.Remote && a.env.Root != "" {
 			for _, c := range st.Cwds {
@@ -945,7 +776,7 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *State) []Word {
 				}
 			}
 			if !st.CwdUnknown {
-				return []Word{{Text: a.env.Root}}
+				return []shell.Word{{Text: a.env.Root}}
 			}
 		}
 	}
@@ -954,7 +785,7 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *State) []Word {
 
 // mktempValue is "some new file under the temp dir": a glob that the path
 // classification sees as writable.
-func (a *analyzer) mktempValue(args []string, st *State) Word {
+func (a *analyzer) mktempValue(args []string, st *shell.State) shell.Word {
 	dir := a.tempDir()
 	tmpl := ""
 	for i := 0; i < len(args); i++ {
@@ -977,18 +808,11 @@ func (a *analyzer) mktempValue(args []string, st *State) Word {
 	if tmpl != "" {
 		base := strings.TrimRight(tmpl, "X")
 		if strings.Contains(tmpl, "/") && !strings.Contains(strings.Join(args, " "), "-t") {
-			return Word{Text: cleanJoin(st.FirstCwd(a.env.Cwd), base) + "*", Glob: true}
+			return shell.Word{Text: cleanJoin(st.FirstCwd(a.env.Cwd), base) + "*", Glob: true}
 		}
-		return Word{Text: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", Glob: true}
+		return shell.Word{Text: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", Glob: true}
 	}
-	return Word{Text: strings.TrimSuffix(dir, "/") + "/tmp.*", Glob: true}
-}
-
-func (s *State) FirstCwd(def string) string {
-	if len(s.Cwds) > 0 {
-		return s.Cwds[0]
-	}
-	return def
+	return shell.Word{Text: strings.TrimSuffix(dir, "/") + "/tmp.*", Glob: true}
 }
 
 func (a *analyzer) tempDir() string {
@@ -1002,7 +826,7 @@ func (a *analyzer) tempDir() string {
 }
 
 // specialSubstValue handles x=$(mktemp) and friends in assignments.
-func (a *analyzer) specialSubstValue(w *syntax.Word, st *State) []Word {
+func (a *analyzer) specialSubstValue(w *syntax.Word, st *shell.State) []shell.Word {
 	if len(w.Parts) != 1 {
 		if len(w.Parts) == 1 {
 			return nil
@@ -1022,77 +846,6 @@ func (a *analyzer) specialSubstValue(w *syntax.Word, st *State) []Word {
 		return nil
 	}
 	return a.substValue(cs.Stmts, st)
-}
-
-func (s *State) PositionalAll() []Word { return s.Positional }
-
-// UnescapeUnquoted removes backslash quoting from an unquoted literal and
-// reports whether unquoted glob metacharacters remain.
-func UnescapeUnquoted(s string) (string, bool) {
-	if !strings.ContainsAny(s, `\*?[`) {
-		return s, false
-	}
-	var b strings.Builder
-	glob := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-			b.WriteByte(s[i])
-			continue
-		}
-		if c == '*' || c == '?' || c == '[' && strings.Contains(s[i+1:], "]") {
-			glob = true
-		}
-		b.WriteByte(c)
-	}
-	return b.String(), glob
-}
-
-// UnescapeDouble removes the backslashes that are quoting inside "...".
-func UnescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-				b.WriteByte(s[i])
-				continue
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// ANSIC decodes $'...' quoting. expand.Literal is safe for this word shape:
-// it has no substitutions to run.
-func ANSIC(q *syntax.SglQuoted) string {
-	s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{q}})
-	if err != nil {
-		return q.Value
-	}
-	return s
-}
-
-// HasGlobMeta reports unquoted glob syntax; a lone "[" (the test command)
-// is not a pattern.
-func HasGlobMeta(s string) bool {
-	if strings.ContainsAny(s, "*?") {
-		return true
-	}
-	i := strings.IndexByte(s, '[')
-	return i >= 0 && strings.Contains(s[i+1:], "]")
 }
 
 // wordSource returns a word as written.
@@ -1127,7 +880,7 @@ func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
 			}
 			if ce, ok := n.(*syntax.CallExpr); ok {
 				for _, w := range ce.Args {
-					if lit := WordLiteral(w); fetchers[path.Base(lit)] {
+					if lit := shell.WordLiteral(w); fetchers[path.Base(lit)] {
 						found = true
 						return false
 					}
@@ -1137,33 +890,4 @@ func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
 		})
 	}
 	return found
-}
-
-// WordLiteral is the quote-removed text of a word without expansions, or "".
-func WordLiteral(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			t, _ := UnescapeUnquoted(x.Value)
-			b.WriteString(t)
-		case *syntax.SglQuoted:
-			if x.Dollar {
-				b.WriteString(ANSIC(x))
-			} else {
-				b.WriteString(x.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return ""
-				}
-				b.WriteString(UnescapeDouble(l.Value))
-			}
-		default:
-			return ""
-		}
-	}
-	return b.String()
 }

@@ -1,0 +1,19 @@
+// Package shell is the shell layer of swarm-guard's engine: the types a
+// command becomes once its shell syntax has been seen through, before any
+// tool family says what it does.
+//
+// Its one job is to describe invocations: a [Word] is one argument after
+// the expansion that can be done statically (its text, or that it is only
+// known at run time, a pattern, fed by a secret); an [Invocation] is one
+// simple command as it will run (name, argv, environment assignments, the
+// wrappers seen through, the [State] of the shell it runs in: possible
+// working directories, variables, functions, aliases; and its standard
+// [Input]); [ParseOpts] splits an argv into options and operands by a
+// command's [Spec], the normalized view tool families read (flags,
+// operands, the subcommand path).
+//
+// The walk that turns a parsed script into invocations is still in package
+// guard (analyzer.go, words.go, stdin.go, commands.go); it builds these
+// types. Like the rest of the engine, this package is pure: no process
+// execution, environment, clock or file system.
+package shell

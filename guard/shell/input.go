@@ -1,0 +1,19 @@
+package shell
+
+import "mvdan.cc/sh/v3/syntax"
+
+// Input describes what a command reads on standard input, when that is a
+// script, SQL or code the command will run.
+type Input struct {
+	Text     string      // the text, when known
+	Dynamic  bool        // contents are only known at run time
+	Net      bool        // contents come from a network fetch
+	Subst    bool        // text has $(...) parts: their output becomes part of the text
+	Expanded bool        // echo or printf of expansions: text chosen at run time
+	Paths    []Word      // the file names a command lists (find), as patterns
+	Nul      bool        // the names are NUL-separated (find -print0)
+	File     bool        // read from a file the guard does not read
+	Desc     string      // for messages: "the output of curl", "a here-document"
+	Secret   string      // where secret text in it comes from (exfil.go); "" for none
+	From     syntax.Node // the pipeline stage that produces it, for messages
+}
