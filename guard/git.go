@@ -252,11 +252,11 @@ func (a *analyzer) commitsOnto(g *gitCtx, sub string, args []shell.Word) {
 // runsHome reports whether git runs in the agent's own worktree only
 // (no --git-dir, every possible cwd inside it).
 func (a *analyzer) runsHome(g *gitCtx) bool {
-	st := g.inv.st
-	if st.remote || g.gitDir.s != "" || g.gitDir.dynamic || st.cwdUnknown || len(st.cwds) == 0 {
+	st := g.inv.State
+	if st.Remote || g.gitDir.Text != "" || g.gitDir.Dynamic || st.CwdUnknown || len(st.Cwds) == 0 {
 		return false
 	}
-	for _, c := range st.cwds {
+	for _, c := range st.Cwds {
 		if !a.inOwnWorktree(c) {
 			return false
 		}
