@@ -372,7 +372,7 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 				if x.Text == "--url" {
 					hosts = append(hosts, urlHost(args[i].Text))
 					inURL = append(inURL, urlSecret(args[i])...)
-					a.sentURL(inv.name, args[i])
+					a.sentURL(inv.Name, args[i])
 				}
 				continue
 			}
@@ -383,7 +383,7 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 					v := x
 					v.Text = val
 					inURL = append(inURL, urlSecret(v)...)
-					a.sentURL(inv.name, v)
+					a.sentURL(inv.Name, v)
 				}
 				continue
 			}
@@ -394,7 +394,7 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 			if h := urlHost(x.Text); h != "" {
 				hosts = append(hosts, h)
 				inURL = append(inURL, urlSecret(x)...)
-				a.sentURL(inv.name, x)
+				a.sentURL(inv.Name, x)
 			}
 			if inv.Name != "curl" && inv.Name != "wget" && strings.ContainsAny(x.Text, "=:@") {
 				fileArg(x, x.Text) // httpie items: field=value, field=@file

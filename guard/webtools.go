@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // The client's own network tools: WebFetch fetches a URL the agent names,
@@ -106,9 +107,9 @@ func (e *Engine) SentURLs(cmd string, env *Env) []SentURL {
 }
 
 // sentURL records a URL argument of a network client for SentURLs.
-func (a *analyzer) sentURL(by string, x arg) {
-	if x.static() {
-		a.urls = append(a.urls, SentURL{By: by, URL: x.s})
+func (a *analyzer) sentURL(by string, x shell.Word) {
+	if x.Static() {
+		a.urls = append(a.urls, SentURL{By: by, URL: x.Text})
 	}
 }
 
