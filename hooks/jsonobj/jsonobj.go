@@ -23,7 +23,7 @@ import (
 // space). It returns false when data is not valid JSON, not an object, or
 // f returned false.
 func Members(data []byte, f func(key string, raw []byte) bool) bool {
-	if !json.Valid(data) {
+	if !Valid(data) {
 		return false
 	}
 	i := skipSpace(data, 0)
@@ -176,8 +176,12 @@ func String(raw []byte) (s string, ok bool) {
 		case c == '"' || c < ' ':
 			return "", false
 		case c < utf8.RuneSelf:
-			out = append(out, c)
-			r++
+			j := r + 1
+			for j < len(in) && in[j] < utf8.RuneSelf && in[j] >= ' ' && in[j] != '\\' && in[j] != '"' {
+				j++
+			}
+			out = append(out, in[r:j]...)
+			r = j
 		default:
 			rr, size := utf8.DecodeRune(in[r:])
 			out = utf8.AppendRune(out, rr)

@@ -3,6 +3,7 @@ package jsonobj
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -135,4 +136,39 @@ func checkAppendString(t *testing.T, s string) {
 func FuzzAppendString(f *testing.F) {
 	f.Add("a\"b\\c\n<\u2028\xff")
 	f.Fuzz(checkAppendString)
+}
+
+// validInputs are JSON texts, valid and not, for Valid against json.Valid.
+var validInputs = []string{
+	``, ` `, `{}`, `[]`, `""`, `0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e5`, `1E+5`, `1e-`, `1e`, `-01`, `123abc`, `true`, `tru`, `truex`,
+	`null`, `nul`, `false`, `[1,]`, `[,1]`, `{"a":1,}`, `{"a" 1}`, `{a:1}`, `{"a":1 "b":2}`, `"\u12"`, `"\u12g4"`, `"\uABCD"`, `"\x"`,
+	"\"\x1f\"", "\"\x7f\xff\"", `"\/\b\f\n\r\t\"\\"`, ` [ 1 , { "a" : [ ] } ] `, `[1] [2]`, `{"a":"b"} x`, "\t\n\r{}\r\n", `[[[[]]]]`,
+	`[1,2`, `{"a":`, `"abc`, `"abc\`, `{"a":{"b":{"c":"}"}}}`, `-1.2e-3`, `1.2.3`, `+1`, `[true,false,null]`, "{\"\xff\":1}",
+}
+
+func TestValidIsEncodingJSONs(t *testing.T) {
+	for _, s := range validInputs {
+		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid says %v", s, got, want)
+		}
+	}
+	deep := func(n int) []byte {
+		return []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+	}
+	for _, n := range []int{9999, 10000, 10001} {
+		if got, want := Valid(deep(n)), json.Valid(deep(n)); got != want {
+			t.Errorf("Valid(%d nested arrays) = %v, json.Valid says %v", n, got, want)
+		}
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range validInputs {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid says %v", data, got, want)
+		}
+	})
 }
