@@ -31,7 +31,7 @@ func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) gua
 		if in.ToolName != guard.ToolWebSearch && !bytes.Contains(in.ToolInput, []byte("://")) {
 			return guard.Decision{}
 		}
-		ti, err := guard.DecodeToolInput(in.ToolInput)
+		ti, err := claude.DecodeToolInput(in.ToolInput) // a Bash call's without reflection
 		switch {
 		case err != nil:
 			return guard.Decision{}
