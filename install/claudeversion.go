@@ -9,6 +9,20 @@ import (
 	"time"
 )
 
+// hooksSince is the first Claude Code version that knows every hook event
+// install registers: before 2.0.56 the client does not know
+// PostToolUseFailure and ignores every hook of a settings file that
+// registers it, so swarm-guard's settings run no hook at all (measured with
+// 2.0.0 and 2.0.55; 2.0.56 runs them).
+var hooksSince = [3]int{2, 0, 56}
+
+// HooksSince is that first version, for messages.
+const HooksSince = "2.0.56"
+
+// RunsOurHooks reports whether a `claude --version` answer is a version
+// that runs swarm-guard's hooks at all.
+func RunsOurHooks(version string) bool { return versionAtLeast(version, hooksSince) }
+
 // onFailureSince is the first Claude Code version that understands
 // "onFailure": "block" on hook handlers.
 var onFailureSince = [3]int{2, 1, 295}
