@@ -19,8 +19,13 @@ all: build
 build:
 	$(BUILD_ENV) $(GO) build $(BUILD_FLAGS) -o $(BIN)/ ./cmd/...
 
+# Each installed binary is then rewritten in one pass: the linker writes
+# 4 KB at a time, and a binary the page cache holds in 4 KB pages starts
+# about 0.25 ms slower on every hook call (README, Performance).
 install:
 	$(BUILD_ENV) GOBIN="$$($(GO) env GOPATH)/bin" $(GO) install $(BUILD_FLAGS) ./cmd/...
+	@bin="$$($(GO) env GOPATH)/bin"; for b in swarm-guard swarm-guard-secrets; do \
+		cat "$$bin/$$b" > "$$bin/.$$b.tmp" && chmod 755 "$$bin/.$$b.tmp" && mv -f "$$bin/.$$b.tmp" "$$bin/$$b" || exit 1; done
 	@echo "installed into $$($(GO) env GOPATH)/bin; next: cd <your repo> && swarm-guard install && swarm-guard doctor"
 
 # The engine and hook packages also run under the race detector (needs cgo

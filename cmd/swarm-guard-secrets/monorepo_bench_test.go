@@ -132,5 +132,6 @@ func emptyGo(b *testing.B, tools string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
+	installCopy(b, bin)
 	return bin
 }

