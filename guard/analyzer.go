@@ -2,7 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +24,10 @@ type analyzer struct {
 	nodes    int  // syntax nodes visited, bounded by maxNodes
 	aborted  bool // a limit was hit; the decision is already a denial
 
-	src      string // source of the script being analysed, for trigger excerpts
-	srcDepth int    // nesting depth of scripts (bash -c, eval, ...)
+	// x expands words; x.Src is the source of the script being analysed,
+	// for words as written and trigger excerpts.
+	x        shell.Expander
+	srcDepth int // nesting depth of scripts (bash -c, eval, ...)
 	// stdinSecret is where secret text on the standard input of the
 	// pipeline stage being analysed comes from (exfil.go); "" for none.
 	stdinSecret string
@@ -71,7 +72,9 @@ func (e *Engine) newAnalyzer(env *Env) *analyzer {
 	if env == nil {
 		env = &Env{Cwd: "/", Root: "/"}
 	}
-	return &analyzer{eng: e, pol: e.pol, env: env, m: compileMatchers(e.pol, env), called: map[*syntax.FuncDecl]bool{}}
+	a := &analyzer{eng: e, pol: e.pol, env: env, m: compileMatchers(e.pol, env), called: map[*syntax.FuncDecl]bool{}}
+	a.x = shell.Expander{Tools: a, Env: shell.Env{Home: env.Home, Cwd: env.Cwd, Root: env.Root, Temp: env.Temp, Vars: env.Vars, Unset: env.Unset}}
+	return a
 }
 
 func (a *analyzer) add(f finding) {
@@ -203,8 +206,8 @@ func (a *analyzer) script(src string, st *shell.State, _ *shell.Input) {
 			trigger: clip(src), alt: "fix the shell syntax (quotes, parentheses, here-documents) and try again"})
 		return
 	}
-	savedSrc := a.src
-	a.src = src
+	savedSrc := a.x.Src
+	a.x.Src = src
 	a.srcDepth++
 	a.stmts(file.Stmts, st)
 	if a.srcDepth == 1 {
@@ -212,7 +215,7 @@ func (a *analyzer) script(src string, st *shell.State, _ *shell.Input) {
 		a.checkFileRuns()
 	}
 	a.srcDepth--
-	a.src = savedSrc
+	a.x.Src = savedSrc
 }
 
 // parseScript parses bash, falling back to zsh syntax: Claude Code runs
@@ -343,7 +346,7 @@ func (a *analyzer) command(cmd syntax.Command, st *shell.State, in *shell.Input,
 			}
 			for _, it := range loop.Items {
 				a.substitutions(it, st)
-				for _, alt := range a.evalWord(it, st) {
+				for _, alt := range a.x.Expand(it, st) {
 					vals = append(vals, alt...)
 				}
 			}
@@ -484,7 +487,7 @@ func (a *analyzer) declClause(c *syntax.DeclClause, st *shell.State) {
 	for _, as := range c.Args {
 		if as.Naked {
 			if as.Name == nil && as.Value != nil {
-				if w, ok := a.staticWord(as.Value, st); ok && (w == "-x" || strings.HasPrefix(w, "-") && strings.Contains(w, "x")) {
+				if w, ok := a.x.StaticWord(as.Value, st); ok && (w == "-x" || strings.HasPrefix(w, "-") && strings.Contains(w, "x")) {
 					exported = true
 				}
 				continue
@@ -521,7 +524,7 @@ func (a *analyzer) assignment(as *syntax.Assign, st *shell.State, declared bool)
 			if el.Value == nil {
 				continue
 			}
-			alts := a.evalWord(el.Value, st)
+			alts := a.x.Expand(el.Value, st)
 			if len(alts) != 1 {
 				known = false
 			}
@@ -550,7 +553,7 @@ func (a *analyzer) assignment(as *syntax.Assign, st *shell.State, declared bool)
 	if as.Value == nil {
 		val = []shell.Word{{Text: "", Src: ""}}
 	} else {
-		val = a.evalAssignValue(as.Value, st)
+		val = a.x.AssignValue(as.Value, st)
 	}
 	if as.Index != nil {
 		delete(st.Arrays, name)
@@ -592,16 +595,16 @@ func (a *analyzer) excerptSpan(from, to syntax.Node) (s string) {
 		}
 	}()
 	start, end := int(from.Pos().Offset()), int(to.End().Offset())
-	if a.src == "" || start < 0 || end > len(a.src) || start >= end {
+	if a.x.Src == "" || start < 0 || end > len(a.x.Src) || start >= end {
 		return ""
 	}
-	return clip(a.src[start:end])
+	return clip(a.x.Src[start:end])
 }
 
 // excerpt returns the source text of a node of the script being analysed.
 // It is only a message: if a node's positions are unusable, it says nothing.
 func (a *analyzer) excerpt(n syntax.Node) (s string) {
-	if n == nil || a.src == "" {
+	if n == nil || a.x.Src == "" {
 		return ""
 	}
 	defer func() {
@@ -610,15 +613,8 @@ func (a *analyzer) excerpt(n syntax.Node) (s string) {
 		}
 	}()
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
-	if start < 0 || end > len(a.src) || start >= end {
+	if start < 0 || end > len(a.x.Src) || start >= end {
 		return ""
 	}
-	return clip(a.src[start:end])
-}
-
-func cleanJoin(dir, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
-	}
-	return path.Clean(dir + "/" + p)
+	return clip(a.x.Src[start:end])
 }

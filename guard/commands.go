@@ -181,11 +181,11 @@ func commandName(s string) string {
 func (a *analyzer) callExpr(ce *syntax.CallExpr, st *shell.State, in *shell.Input, guarded bool) {
 	if len(ce.Args) > 0 && len(st.Aliases) > 0 {
 		if lit, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok && len(ce.Args[0].Parts) == 1 {
-			if val, ok := st.Aliases[lit.Value]; ok && a.src != "" {
+			if val, ok := st.Aliases[lit.Value]; ok && a.x.Src != "" {
 				// An alias replaces the first word of the command text.
 				rest := ""
-				if end, stop := int(ce.Args[0].End().Offset()), int(ce.End().Offset()); end <= stop && stop <= len(a.src) {
-					rest = a.src[end:stop]
+				if end, stop := int(ce.Args[0].End().Offset()), int(ce.End().Offset()); end <= stop && stop <= len(a.x.Src) {
+					rest = a.x.Src[end:stop]
 				}
 				delete(st.Aliases, lit.Value) // an alias is not expanded inside itself
 				a.script(val+rest, st, in)
@@ -208,7 +208,7 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *shell.State, in *shell.Inpu
 		}
 		var val []shell.Word
 		if as.Value != nil {
-			val = a.evalAssignValue(as.Value, st)
+			val = a.x.AssignValue(as.Value, st)
 		} else {
 			val = []shell.Word{{}}
 		}
@@ -233,7 +233,7 @@ func (a *analyzer) callExpr(ce *syntax.CallExpr, st *shell.State, in *shell.Inpu
 func (a *analyzer) argvCandidates(words []*syntax.Word, st *shell.State) [][]shell.Word {
 	cands := [][]shell.Word{make([]shell.Word, 0, len(words))}
 	for _, w := range words {
-		alts := a.evalWord(w, st)
+		alts := a.x.Expand(w, st)
 		if len(alts) == 1 {
 			// The common case: one value, no branching, no copying.
 			for i := range cands {
@@ -242,7 +242,7 @@ func (a *analyzer) argvCandidates(words []*syntax.Word, st *shell.State) [][]she
 			continue
 		}
 		if len(cands)*len(alts) > 16 {
-			alts = [][]shell.Word{{{Dynamic: true, Src: a.wordSource(w)}}}
+			alts = [][]shell.Word{{{Dynamic: true, Src: a.x.Source(w)}}}
 		}
 		next := make([][]shell.Word, 0, len(cands)*len(alts))
 		for _, c := range cands {
@@ -424,13 +424,13 @@ func (a *analyzer) cd(inv *shell.Invocation) {
 		unknown = true
 	} else {
 		for _, c := range st.Cwds {
-			next = append(next, a.resolve(cleanJoin(c, target.Text)))
+			next = append(next, a.resolve(shell.CleanJoin(c, target.Text)))
 		}
 		// With CDPATH set, cd name may go to $dir/name for a CDPATH entry.
 		if !path.IsAbs(target.Text) && !strings.HasPrefix(target.Text, "./") && !strings.HasPrefix(target.Text, "../") && target.Text != "." && target.Text != ".." {
 			cdpath, known := inv.Env["CDPATH"]
 			if !known {
-				cdpath, known = a.lookup("CDPATH", st)
+				cdpath, known = a.x.Lookup("CDPATH", st)
 			}
 			switch {
 			case known:
@@ -441,7 +441,7 @@ func (a *analyzer) cd(inv *shell.Invocation) {
 					}
 					for _, dir := range strings.Split(v.Text, ":") {
 						if dir != "" {
-							next = append(next, a.resolve(cleanJoin(dir, target.Text)))
+							next = append(next, a.resolve(shell.CleanJoin(dir, target.Text)))
 						}
 					}
 				}
@@ -812,7 +812,7 @@ func (a *analyzer) withCwd(inv *shell.Invocation, d shell.Word) *shell.Invocatio
 	}
 	var cwds []string
 	for _, c := range inv.State.Cwds {
-		cwds = append(cwds, a.resolve(cleanJoin(c, d.Text)))
+		cwds = append(cwds, a.resolve(shell.CleanJoin(c, d.Text)))
 	}
 	n.State.SetCwds(cwds, inv.State.CwdUnknown && !path.IsAbs(d.Text))
 	return &n

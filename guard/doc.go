@@ -13,9 +13,11 @@
 //   - the shell core turns a command into invocations: program,
 //     arguments, the working directories it may run in, its input and the
 //     state of the shell. Its types (shell.Word, shell.Invocation,
-//     shell.State, shell.Input) and option parsing (shell.ParseOpts) are
-//     package guard/shell; the walk that builds them is still here
-//     (analyzer.go, words.go, stdin.go, commands.go, interp.go);
+//     shell.State, shell.Input), word expansion (shell.Expander) and
+//     option parsing (shell.ParseOpts) are package guard/shell; the walk
+//     over statements, pipelines, redirections, builtins and wrappers that
+//     builds invocations is still here (analyzer.go, stdin.go,
+//     commands.go, shells.go, interp.go);
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

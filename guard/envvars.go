@@ -159,8 +159,8 @@ func (a *analyzer) promptString(inv *shell.Invocation, v shell.Word, st *shell.S
 		a.judge(inv, effect.HiddenCode{What: v.Text, Why: effect.PromptUnparsed})
 		return
 	}
-	saved := a.src
-	a.src = v.Text
+	saved := a.x.Src
+	a.x.Src = v.Text
 	a.substitutions(w, st)
-	a.src = saved
+	a.x.Src = saved
 }

@@ -294,7 +294,7 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 		return ""
 	}
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-		if name, ok := a.staticWord(ce.Args[0], st); ok {
+		if name, ok := a.x.StaticWord(ce.Args[0], st); ok {
 			switch path.Base(name) {
 			case "wc", "true", "false", ":", "sleep":
 				return ""

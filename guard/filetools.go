@@ -31,7 +31,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 	}
 	a := e.newAnalyzer(env)
 	st := a.initialState()
-	abs := cleanJoin(env.Cwd, p)
+	abs := shell.CleanJoin(env.Cwd, p)
 	real := a.resolve(abs)
 	inv := &shell.Invocation{Name: opTool[op], Argv: []shell.Word{{Text: opTool[op]}, {Text: p}}, State: st}
 	secret := a.isSecret(abs) || a.isSecret(real)
@@ -66,7 +66,7 @@ func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
 	a := e.newAnalyzer(env)
 	base := env.Cwd
 	if dir != "" {
-		base = cleanJoin(env.Cwd, dir)
+		base = shell.CleanJoin(env.Cwd, dir)
 	}
 	s, _ := a.globReachesSecret(path.Join(base, glob))
 	inv := &shell.Invocation{Name: ToolGrep, Argv: []shell.Word{{Text: ToolGrep}, {Text: glob}}, State: a.initialState()}
@@ -89,7 +89,7 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 	st := a.initialState()
 	dir := env.Cwd
 	if in.Path != "" {
-		dir = cleanJoin(env.Cwd, in.Path)
+		dir = shell.CleanJoin(env.Cwd, in.Path)
 	}
 	pattern := in.Pattern
 	if tool == ToolGlob && strings.HasPrefix(pattern, "/") {
@@ -115,7 +115,7 @@ func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
 		return Decision{} // a new worktree of the agent's own
 	}
 	a := e.newAnalyzer(env)
-	abs := a.resolve(cleanJoin(env.Cwd, p))
+	abs := a.resolve(shell.CleanJoin(env.Cwd, p))
 	inv := &shell.Invocation{Name: ToolEnterWorktree, Argv: []shell.Word{{Text: ToolEnterWorktree}, {Text: p}}, State: a.initialState()}
 	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: []effect.WorkDir{{Path: abs}}, Session: true})
 	return a.decision()

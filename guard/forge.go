@@ -276,7 +276,7 @@ func (a *analyzer) forgeBody(inv *shell.Invocation, v string, fileRefs bool) str
 	if file == "-" || file == "" || a.env.ReadFile == nil || inv.State.Remote {
 		return unreadBody
 	}
-	data, err := a.env.ReadFile(cleanJoin(inv.State.FirstCwd(a.env.Cwd), file))
+	data, err := a.env.ReadFile(shell.CleanJoin(inv.State.FirstCwd(a.env.Cwd), file))
 	if err != nil || len(data) > 1<<20 {
 		return unreadBody
 	}

@@ -491,7 +491,7 @@ func (a *analyzer) currentBranches(g *gitCtx) (branches []string, unknown bool) 
 		if a.env.Repo == nil || len(st.Cwds) == 0 {
 			return nil, true
 		}
-		dir := cleanJoin(st.Cwds[0], g.gitDir.Text)
+		dir := shell.CleanJoin(st.Cwds[0], g.gitDir.Text)
 		if b, ok := a.env.Repo.BranchAt(dir); ok {
 			return []string{b}, false
 		}
@@ -783,7 +783,7 @@ func (a *analyzer) isWorktreePath(g *gitCtx, name string) bool {
 			}
 		}
 		for _, c := range st.Cwds {
-			if a.env.Repo.Exists(cleanJoin(c, name)) {
+			if a.env.Repo.Exists(shell.CleanJoin(c, name)) {
 				return true
 			}
 		}

@@ -138,7 +138,7 @@ func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []
 			if dir == "" || !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".") {
 				continue
 			}
-			abs := cleanJoin(st.FirstCwd(a.env.Cwd), dir)
+			abs := shell.CleanJoin(st.FirstCwd(a.env.Cwd), dir)
 			if a.underRoot(abs) || a.writable(abs) {
 				a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " puts " + abs + ", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
 					Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"})

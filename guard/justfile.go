@@ -53,7 +53,7 @@ func (a *analyzer) justCmd(inv *shell.Invocation) {
 				a.judge(inv, effect.HiddenCode{By: "just", What: file.Show(), Why: effect.JustfileName})
 				return
 			}
-			name = cleanJoin(d, file.Text)
+			name = shell.CleanJoin(d, file.Text)
 			text, st = a.runnerFile(name)
 		} else {
 			name, text, st = a.findUp(d, "justfile", "Justfile", ".justfile", "JUSTFILE")
@@ -68,7 +68,7 @@ func (a *analyzer) justCmd(inv *shell.Invocation) {
 		jf := parseJustfile(text)
 		runDir := name[:strings.LastIndexByte(name, '/')]
 		if dir != nil && dir.Static() {
-			runDir = cleanJoin(d, dir.Text)
+			runDir = shell.CleanJoin(d, dir.Text)
 		}
 		var goals []string
 		for _, w := range words {

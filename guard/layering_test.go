@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // TestEngineIsPure keeps the engine (guard/... and policy) free of the
@@ -63,5 +65,14 @@ func TestEngineIsPure(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("checked only %d files", checked)
+	}
+}
+
+// TestShellLimits keeps the shell layer's cap on an expanded word equal to
+// the longest command the engine accepts: expansion may not make a word
+// longer than a command could be written.
+func TestShellLimits(t *testing.T) {
+	if shell.MaxValueBytes != MaxCommandBytes {
+		t.Fatalf("shell.MaxValueBytes = %d, MaxCommandBytes = %d: keep them equal", shell.MaxValueBytes, MaxCommandBytes)
 	}
 }

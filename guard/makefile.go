@@ -83,7 +83,7 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 	var name string
 	if len(files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-			p := cleanJoin(dir, n)
+			p := shell.CleanJoin(dir, n)
 			text, st := a.runnerFile(p)
 			if st == fileMissing {
 				continue
@@ -112,7 +112,7 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 				mf.parse(inv.Stdin.Text)
 				continue
 			}
-			p := cleanJoin(dir, f.Text)
+			p := shell.CleanJoin(dir, f.Text)
 			text, st := a.runnerFile(p)
 			switch st {
 			case fileMissing:
@@ -132,7 +132,7 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 		if strings.ContainsAny(inc, "$%*?[") {
 			continue
 		}
-		if text, st := a.runnerFile(cleanJoin(dir, inc)); st == fileKnown {
+		if text, st := a.runnerFile(shell.CleanJoin(dir, inc)); st == fileKnown {
 			mf.parse(text)
 		}
 	}

@@ -106,7 +106,7 @@ func (a *analyzer) gitInForeignWorktree(g *gitCtx, sub string, args []shell.Word
 	}
 	dirs := append([]string(nil), g.inv.State.Cwds...)
 	if g.workTree.Static() && g.workTree.Text != "" && len(g.inv.State.Cwds) > 0 {
-		dirs = []string{cleanJoin(g.inv.State.Cwds[0], g.workTree.Text)}
+		dirs = []string{shell.CleanJoin(g.inv.State.Cwds[0], g.workTree.Text)}
 	}
 	unknown := g.inv.State.CwdUnknown && !(g.workTree.Static() && g.workTree.Text != "") || g.workTree.Dynamic || g.gitDir.Dynamic
 	w := effect.WorkIn{Tool: "git " + sub, Dynamic: unknown && !g.inv.State.Remote}

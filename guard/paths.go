@@ -162,13 +162,7 @@ func (a *analyzer) resolve(p string) string {
 }
 
 // underRoot reports whether p is inside the worktree (the root itself counts).
-func (a *analyzer) underRoot(p string) bool {
-	root := a.env.Root
-	if root == "" {
-		return false
-	}
-	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
-}
+func (a *analyzer) underRoot(p string) bool { return shell.UnderRoot(p, a.env.Root) }
 
 func under(p, dir string) bool {
 	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
@@ -489,7 +483,7 @@ func (a *analyzer) resolveArg(x shell.Word, st *shell.State) target {
 		bases = []string{"/"}
 	}
 	for _, c := range bases {
-		abs := cleanJoin(c, p)
+		abs := shell.CleanJoin(c, p)
 		if t.glob {
 			// .. after a glob component can climb anywhere.
 			if i := strings.IndexAny(p, "*?["); i >= 0 && strings.Contains(p[i:], "..") {

@@ -22,9 +22,9 @@ func registerRemote() {
 	handlers["sftp"] = (*analyzer).scp
 	handlers["pwsh"] = (*analyzer).powershell
 	handlers["powershell"] = (*analyzer).powershell
-	for n := range fetchers {
+	for n := range shell.Fetchers {
 		// scp fetches too, but has its own handler for its local operands.
-		if _, own := handlers[n]; fetchers[n] && !own {
+		if _, own := handlers[n]; shell.Fetchers[n] && !own {
 			handlers[n] = (*analyzer).fetcher
 		}
 	}

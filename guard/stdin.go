@@ -50,7 +50,7 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
 			a.redirectTarget(r, st, false)
 		case syntax.DplOut, syntax.DplIn:
 			// >&2 and <&0 duplicate descriptors; bash's ">& file" writes a file.
-			if w, ok := a.staticWord(r.Word, st); ok && (isNumber(w) || w == "-") {
+			if w, ok := a.x.StaticWord(r.Word, st); ok && (isNumber(w) || w == "-") {
 				continue
 			}
 			if r.Op == syntax.DplOut {
@@ -91,13 +91,13 @@ func procSubstWord(w *syntax.Word) *syntax.ProcSubst {
 // procOutput describes what <(cmd) produces: the output of its last stage.
 func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Input {
 	if len(ps.Stmts) != 1 {
-		return &shell.Input{Dynamic: true, Net: a.fetches(ps.Stmts), Desc: "the output of a process substitution"}
+		return &shell.Input{Dynamic: true, Net: shell.Fetches(ps.Stmts), Desc: "the output of a process substitution"}
 	}
 	s := ps.Stmts[0]
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
 		stages := pipelineStages(b)
 		in := a.outputOf(stages[len(stages)-1], st)
-		in.Net = in.Net || a.fetches(ps.Stmts)
+		in.Net = in.Net || shell.Fetches(ps.Stmts)
 		return in
 	}
 	return a.outputOf(s, st)
@@ -130,7 +130,7 @@ func isNumber(s string) bool {
 // returns the values its word can take.
 func (a *analyzer) redirectTarget(r *syntax.Redirect, st *shell.State, write bool) []shell.Word {
 	var targets []shell.Word
-	for _, alt := range a.evalWord(r.Word, st) {
+	for _, alt := range a.x.Expand(r.Word, st) {
 		for _, t := range alt {
 			inv := &shell.Invocation{Name: "redirect", Node: r, State: st}
 			if write {
@@ -150,7 +150,7 @@ func (a *analyzer) redirectTarget(r *syntax.Redirect, st *shell.State, write boo
 // recording: the output of any other program is as unknown as any file.
 func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *shell.State, targets []shell.Word) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !a.fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
+	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !shell.Fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
 		return
 	}
 	var body *shell.Input
@@ -178,7 +178,7 @@ func mayPrintKnownText(ce *syntax.CallExpr) bool {
 
 func (a *analyzer) fileInput(w *syntax.Word, st *shell.State) *shell.Input {
 	in := &shell.Input{File: true, Dynamic: true, Desc: "a file"}
-	for _, alt := range a.evalWord(w, st) {
+	for _, alt := range a.x.Expand(w, st) {
 		for _, t := range alt {
 			if t.Proc {
 				return &shell.Input{Dynamic: true, Net: t.Net, Desc: "the output of a process substitution"}
@@ -214,7 +214,7 @@ func (a *analyzer) heredocInput(r *syntax.Redirect, st *shell.State) *shell.Inpu
 	}
 	// An unquoted here-document is expanded by the outer shell first. Its
 	// raw text, read as a script, has the same unknowns: $x stays $x.
-	text := a.wordSource(r.Hdoc)
+	text := a.x.Source(r.Hdoc)
 	return &shell.Input{Text: text, Desc: "a here-document", Net: a.wordFetches(r.Hdoc), Subst: hasSubst(r.Hdoc),
 		Secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
 }
@@ -235,10 +235,10 @@ func hasSubst(w *syntax.Word) bool {
 func (a *analyzer) wordFetches(w *syntax.Word) bool {
 	found := false
 	syntax.Walk(w, func(n syntax.Node) bool {
-		if cs, ok := n.(*syntax.CmdSubst); ok && a.fetches(cs.Stmts) {
+		if cs, ok := n.(*syntax.CmdSubst); ok && shell.Fetches(cs.Stmts) {
 			found = true
 		}
-		if ps, ok := n.(*syntax.ProcSubst); ok && a.fetches(ps.Stmts) {
+		if ps, ok := n.(*syntax.ProcSubst); ok && shell.Fetches(ps.Stmts) {
 			found = true
 		}
 		return !found
@@ -247,7 +247,7 @@ func (a *analyzer) wordFetches(w *syntax.Word) bool {
 }
 
 func (a *analyzer) wordInput(w *syntax.Word, st *shell.State, desc string) *shell.Input {
-	alts := a.evalWord(w, st)
+	alts := a.x.Expand(w, st)
 	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].Dynamic {
 		return &shell.Input{Text: alts[0][0].Text, Desc: desc, Secret: alts[0][0].Secret}
 	}
@@ -286,14 +286,14 @@ func (a *analyzer) stageOutputText(s *syntax.Stmt, st *shell.State) *shell.Input
 	if s == nil {
 		return &shell.Input{Dynamic: true, Desc: "the output of a command"}
 	}
-	net := a.fetches([]*syntax.Stmt{s})
+	net := shell.Fetches([]*syntax.Stmt{s})
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return &shell.Input{Dynamic: true, Net: net, Desc: "the output of a compound command"}
 	}
 	var argv []shell.Word
 	for _, w := range ce.Args {
-		alts := a.evalWord(w, st)
+		alts := a.x.Expand(w, st)
 		if len(alts) != 1 {
 			return &shell.Input{Dynamic: true, Net: net, Desc: "the output of a command"}
 		}
@@ -581,7 +581,7 @@ func (a *analyzer) filterOutput(s *syntax.Stmt, st *shell.State, text string) (s
 	}
 	var words []string
 	for _, w := range ce.Args {
-		v, ok := a.staticWord(w, st)
+		v, ok := a.x.StaticWord(w, st)
 		if !ok {
 			return "", false
 		}

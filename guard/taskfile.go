@@ -52,7 +52,7 @@ func (a *analyzer) taskCmd(inv *shell.Invocation) {
 		var name, text string
 		var st fileStatus
 		if file != nil {
-			name = cleanJoin(d, file.Text)
+			name = shell.CleanJoin(d, file.Text)
 			text, st = a.runnerFile(name)
 		} else {
 			name, text, st = a.findUp(d, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
@@ -85,7 +85,7 @@ func (a *analyzer) taskCmd(inv *shell.Invocation) {
 			}
 			runDir := base
 			if tk.dir != "" {
-				runDir = cleanJoin(base, tk.dir)
+				runDir = shell.CleanJoin(base, tk.dir)
 			}
 			for _, c := range tk.cmds {
 				if sub, ok := strings.CutPrefix(c, "\x00task:"); ok {

@@ -77,7 +77,7 @@ func (a *analyzer) runnerCwds(inv *shell.Invocation, dir *shell.Word) ([]string,
 	}
 	var out []string
 	for _, c := range inv.State.Cwds {
-		out = append(out, cleanJoin(c, dir.Text))
+		out = append(out, shell.CleanJoin(c, dir.Text))
 	}
 	return out, true
 }
@@ -117,7 +117,7 @@ func (a *analyzer) unreadableRunner(inv *shell.Invocation, what, file string) {
 func (a *analyzer) findUp(dir string, names ...string) (string, string, fileStatus) {
 	for d := dir; ; d = path.Dir(d) {
 		for _, n := range names {
-			p := cleanJoin(d, n)
+			p := shell.CleanJoin(d, n)
 			if text, st := a.runnerFile(p); st != fileMissing {
 				return p, text, st
 			}

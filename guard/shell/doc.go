@@ -12,8 +12,14 @@
 // command's [Spec], the normalized view tool families read (flags,
 // operands, the subcommand path).
 //
-// The walk that turns a parsed script into invocations is still in package
-// guard (analyzer.go, words.go, stdin.go, commands.go); it builds these
-// types. Like the rest of the engine, this package is pure: no process
-// execution, environment, clock or file system.
+// An [Expander] expands a parsed word into its possible values as far as
+// they can be known before the command runs (quoting, known variables,
+// ~, braces, ${x#pattern}, $IFS splitting, $(pwd) and the like); what
+// only the tool families know (secrets, the output of some commands) it
+// asks through [Tools].
+//
+// The walk over statements, pipelines, redirections and wrappers that
+// builds invocations is still in package guard (analyzer.go, stdin.go,
+// commands.go). Like the rest of the engine, this package is pure: no
+// process execution, environment, clock or file system.
 package shell

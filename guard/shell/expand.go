@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"mvdan.cc/sh/v3/pattern"
@@ -9,8 +9,6 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // piece is an intermediate chunk of a word.
@@ -25,24 +23,25 @@ type piece struct {
 	proc    bool
 	echoed  bool
 	secret  string
-	fields  []shell.Word // "$@": several ready-made fields
+	fields  []Word // "$@": several ready-made fields
 }
 
 // builder accumulates the fields of one alternative expansion of a word.
 type builder struct {
-	fields []shell.Word
-	cur    shell.Word
+	fields []Word
+	cur    Word
 	has    bool // cur has content or a quoted part
 }
 
-// maxValueBytes caps what one expanded word may grow to. Literal text is
+// MaxValueBytes caps what one expanded word may grow to. Literal text is
 // bounded by the command's own length; only expansion can grow beyond it
 // (x=$x$x repeated doubles without end), and then the value is unknown.
-const maxValueBytes = MaxCommandBytes
+// It equals guard.MaxCommandBytes (TestShellLimits pins it).
+const MaxValueBytes = 256 << 10
 
 func (b builder) add(p piece) builder {
-	if len(b.cur.Text)+len(p.text) > maxValueBytes {
-		b.cur = shell.Word{Dynamic: true, Tmpl: shell.UnknownMark}
+	if len(b.cur.Text)+len(p.text) > MaxValueBytes {
+		b.cur = Word{Dynamic: true, Tmpl: UnknownMark}
 		b.has = true
 		return b
 	}
@@ -79,11 +78,11 @@ func (b builder) add(p piece) builder {
 				if b.has {
 					b.fields = append(b.fields, b.cur)
 				}
-				b.cur, b.has = shell.Word{}, false
+				b.cur, b.has = Word{}, false
 			}
 			b.cur.Text += c
 			b.cur.Tmpl += c
-			b.cur.Glob = b.cur.Glob || shell.HasGlobMeta(c)
+			b.cur.Glob = b.cur.Glob || HasGlobMeta(c)
 			b.cur.Echoed = b.cur.Echoed || p.echoed
 			if p.secret != "" {
 				b.cur.Secret = p.secret
@@ -92,13 +91,13 @@ func (b builder) add(p piece) builder {
 		}
 		if strings.ContainsAny(p.text[len(p.text)-1:], ifs) && b.has {
 			b.fields = append(b.fields, b.cur)
-			b.cur, b.has = shell.Word{}, false
+			b.cur, b.has = Word{}, false
 		}
 		return b
 	}
 	b.cur.Text += p.text
 	if p.dynamic {
-		b.cur.Tmpl += shell.UnknownMark
+		b.cur.Tmpl += UnknownMark
 	} else {
 		b.cur.Tmpl += p.text
 	}
@@ -116,7 +115,7 @@ func (b builder) add(p piece) builder {
 	return b
 }
 
-func (b builder) finish(src string) []shell.Word {
+func (b builder) finish(src string) []Word {
 	out := b.fields
 	if b.has {
 		out = append(out, b.cur)
@@ -127,55 +126,55 @@ func (b builder) finish(src string) []shell.Word {
 	return out
 }
 
-// evalWord expands a word into its possible values; each alternative is a
+// Expand expands a word into its possible values; each alternative is a
 // list of fields (an unquoted expansion may split into several arguments).
-func (a *analyzer) evalWord(w *syntax.Word, st *shell.State) [][]shell.Word {
+func (ex *Expander) Expand(w *syntax.Word, st *State) [][]Word {
 	if w == nil {
 		return nil
 	}
-	src := a.wordSource(w)
-	if shell.HasBraces(w) {
+	src := ex.Source(w)
+	if HasBraces(w) {
 		// SplitBraces rewrites the word in place; split a copy so the AST
 		// keeps valid positions for messages ({,*} yields empty words).
 		c := &syntax.Word{Parts: slices.Clone(w.Parts)}
 		syntax.SplitBraces(c)
-		words := shell.BraceWords(c, shell.MaxAlternatives)
+		words := BraceWords(c, MaxAlternatives)
 		if words == nil {
-			return [][]shell.Word{{{Dynamic: true, Glob: true, Src: src}}}
+			return [][]Word{{{Dynamic: true, Glob: true, Src: src}}}
 		}
 		if len(words) > 1 {
 			// Brace expansion makes separate words: {git,push,-f} is
 			// three arguments, and comes before every other expansion.
-			return a.evalWords(words, st, src)
+			return ex.expandWords(words, st, src)
 		}
 		w = words[0]
 	}
 	bs := []builder{{}}
-	bs = a.addParts(bs, w.Parts, false, st, true)
-	if len(bs) > shell.MaxAlternatives {
-		return [][]shell.Word{{{Dynamic: true, Src: src}}}
+	bs = ex.addParts(bs, w.Parts, false, st, true)
+	if len(bs) > MaxAlternatives {
+		return [][]Word{{{Dynamic: true, Src: src}}}
 	}
-	out := make([][]shell.Word, 0, len(bs))
+	out := make([][]Word, 0, len(bs))
 	for _, b := range bs {
 		out = append(out, b.finish(src))
 	}
 	return out
 }
 
-// evalWords expands the words a brace expansion made and concatenates
+// expandWords expands the words a brace expansion made and concatenates
 // their fields.
-func (a *analyzer) evalWords(words []*syntax.Word, st *shell.State, src string) [][]shell.Word {
-	alts := [][]shell.Word{nil}
+func (ex *Expander) expandWords(words []*syntax.Word, st *State, src string) [][]Word {
+	alts := [][]Word{nil}
 	for _, w := range words {
-		wa := a.evalWord(w, st)
-		var next [][]shell.Word
+		wa := ex.Expand(w, st)
+		var next [][]Word
 		for _, prefix := range alts {
 			for _, alt := range wa {
 				next = append(next, append(slices.Clone(prefix), alt...))
 			}
 		}
-		if len(next) > shell.MaxAlternatives {
-			return [][]shell.Word{{{Dynamic: true, Src: src}}}
+		if len(next) > MaxAlternatives {
+			return [][]Word{{{Dynamic: true, Src: src}}}
 		}
 		alts = next
 	}
@@ -187,12 +186,12 @@ func (a *analyzer) evalWords(words []*syntax.Word, st *shell.State, src string) 
 	return alts
 }
 
-// evalAssignValue expands the right side of NAME=value: no field splitting.
-func (a *analyzer) evalAssignValue(w *syntax.Word, st *shell.State) []shell.Word {
-	var vals []shell.Word
-	for _, alt := range a.evalWord(w, st) {
+// AssignValue expands the right side of NAME=value: no field splitting.
+func (ex *Expander) AssignValue(w *syntax.Word, st *State) []Word {
+	var vals []Word
+	for _, alt := range ex.Expand(w, st) {
 		if len(alt) == 0 {
-			vals = append(vals, shell.Word{Src: a.wordSource(w)})
+			vals = append(vals, Word{Src: ex.Source(w)})
 			continue
 		}
 		joined := alt[0]
@@ -204,33 +203,33 @@ func (a *analyzer) evalAssignValue(w *syntax.Word, st *shell.State) []shell.Word
 		joined.Glob = false // assignment values are not globbed
 		vals = append(vals, joined)
 	}
-	if special := a.specialSubstValue(w, st); special != nil {
+	if special := ex.specialSubstValue(w, st); special != nil {
 		return special
 	}
-	return shell.UnionWords(nil, vals)
+	return UnionWords(nil, vals)
 }
 
-// staticWord returns the value of a word that expands to exactly one known,
+// StaticWord returns the value of a word that expands to exactly one known,
 // non-pattern field.
-func (a *analyzer) staticWord(w *syntax.Word, st *shell.State) (string, bool) {
-	alts := a.evalWord(w, st)
+func (ex *Expander) StaticWord(w *syntax.Word, st *State) (string, bool) {
+	alts := ex.Expand(w, st)
 	if len(alts) != 1 || len(alts[0]) != 1 || !alts[0][0].Static() {
 		return "", false
 	}
 	return alts[0][0].Text, true
 }
 
-func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *shell.State, first bool) []builder {
+func (ex *Expander) addParts(bs []builder, parts []syntax.WordPart, quoted bool, st *State, first bool) []builder {
 	for i, part := range parts {
 		var ps []piece
 		switch p := part.(type) {
 		case *syntax.Lit:
 			if quoted {
-				ps = []piece{{text: shell.UnescapeDouble(p.Value), quoted: true}}
+				ps = []piece{{text: UnescapeDouble(p.Value), quoted: true}}
 			} else {
-				text, glob := shell.UnescapeUnquoted(p.Value)
+				text, glob := UnescapeUnquoted(p.Value)
 				if first && i == 0 && strings.HasPrefix(p.Value, "~") {
-					text, glob = a.tilde(p.Value, st)
+					text, glob = ex.tilde(p.Value, st)
 					if text == "" {
 						ps = []piece{{dynamic: true}}
 						break
@@ -240,12 +239,12 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				ps = []piece{{text: shell.ANSIC(p), quoted: true}}
+				ps = []piece{{text: ANSIC(p), quoted: true}}
 			} else {
 				ps = []piece{{text: p.Value, quoted: true}}
 			}
 		case *syntax.DblQuoted:
-			nested := a.addParts([]builder{{}}, p.Parts, true, st, false)
+			nested := ex.addParts([]builder{{}}, p.Parts, true, st, false)
 			// Each nested alternative joins the word: its first field continues
 			// the current field, further fields ("$@") stand alone.
 			var out []builder
@@ -270,29 +269,29 @@ func (a *analyzer) addParts(bs []builder, parts []syntax.WordPart, quoted bool, 
 		case *syntax.ParamExp:
 			if p.Short && !quoted && i+1 < len(parts) && zshModifier(parts[i+1]) {
 				// $x:h is $x then ":h" in bash but x's dirname in zsh,
-				// and Claude Code may run either shell.
+				// and Claude Code may run either
 				ps = []piece{{dynamic: true}}
 				break
 			}
-			ps = a.paramPieces(p, quoted, st)
+			ps = ex.paramPieces(p, quoted, st)
 		case *syntax.CmdSubst:
-			secret := a.secretSource(p.Stmts, st)
-			if v := a.substValue(p.Stmts, st); v != nil {
+			secret := ex.Tools.SecretSource(p.Stmts, st)
+			if v := ex.substValue(p.Stmts, st); v != nil {
 				for _, x := range v {
-					ps = append(ps, piece{text: x.Text, glob: (x.Glob || x.Echoed && shell.HasGlobMeta(x.Text)) && !quoted, quoted: quoted, dynamic: x.Dynamic,
-						echoed: x.Echoed, split: x.Echoed && !quoted, ifs: a.ifs(st), secret: secret})
+					ps = append(ps, piece{text: x.Text, glob: (x.Glob || x.Echoed && HasGlobMeta(x.Text)) && !quoted, quoted: quoted, dynamic: x.Dynamic,
+						echoed: x.Echoed, split: x.Echoed && !quoted, ifs: ex.ifs(st), secret: secret})
 				}
 				break
 			}
-			ps = []piece{{dynamic: true, net: a.fetches(p.Stmts), quoted: quoted, secret: secret}}
+			ps = []piece{{dynamic: true, net: Fetches(p.Stmts), quoted: quoted, secret: secret}}
 		case *syntax.ProcSubst:
-			ps = []piece{{dynamic: true, proc: true, net: a.fetches(p.Stmts), quoted: true}}
+			ps = []piece{{dynamic: true, proc: true, net: Fetches(p.Stmts), quoted: true}}
 		case *syntax.ArithmExp:
 			ps = []piece{{dynamic: true, quoted: quoted}}
 		case *syntax.ExtGlob:
 			ps = []piece{{text: p.Op.String() + p.Pattern.Value + ")", glob: true}}
 		case *syntax.BraceExp:
-			ps = a.bracePieces(p, st)
+			ps = ex.bracePieces(p, st)
 		default:
 			ps = []piece{{dynamic: true, quoted: quoted}}
 		}
@@ -329,19 +328,19 @@ func quotedAtOnly(q *syntax.DblQuoted) bool {
 }
 
 func capBuilders(bs []builder) []builder {
-	if len(bs) > shell.MaxAlternatives {
-		return []builder{{cur: shell.Word{Dynamic: true}, has: true}}
+	if len(bs) > MaxAlternatives {
+		return []builder{{cur: Word{Dynamic: true}, has: true}}
 	}
 	return bs
 }
 
-func (a *analyzer) bracePieces(b *syntax.BraceExp, st *shell.State) []piece {
+func (ex *Expander) bracePieces(b *syntax.BraceExp, st *State) []piece {
 	if b.Sequence {
 		// mvdan/sh expands sequences as bash does: {01..03} keeps the
 		// zero padding, {a..e} letters, {9..1..2} steps and descends.
 		var ps []piece
 		for w, err := range expand.BracesSeq(nil, &syntax.Word{Parts: []syntax.WordPart{b}}) {
-			if err != nil || len(ps) >= shell.MaxAlternatives {
+			if err != nil || len(ps) >= MaxAlternatives {
 				return []piece{{text: "*", glob: true}}
 			}
 			ps = append(ps, piece{text: w.Lit()})
@@ -353,7 +352,7 @@ func (a *analyzer) bracePieces(b *syntax.BraceExp, st *shell.State) []piece {
 	}
 	var ps []piece
 	for _, el := range b.Elems {
-		for _, alt := range a.evalWord(el, st) {
+		for _, alt := range ex.Expand(el, st) {
 			txt, dyn, glob := "", false, false
 			for i, f := range alt {
 				if i > 0 {
@@ -370,16 +369,16 @@ func (a *analyzer) bracePieces(b *syntax.BraceExp, st *shell.State) []piece {
 }
 
 // tilde expands ~ and ~/x; "" means the value is unknown (~user, ~-).
-func (a *analyzer) tilde(lit string, st *shell.State) (string, bool) {
+func (ex *Expander) tilde(lit string, st *State) (string, bool) {
 	rest := lit[1:]
 	name, tail, _ := strings.Cut(rest, "/")
 	if strings.Contains(rest, "/") {
 		tail = "/" + tail
 	}
-	text, glob := shell.UnescapeUnquoted(tail)
+	text, glob := UnescapeUnquoted(tail)
 	switch name {
 	case "":
-		home := a.env.Home
+		home := ex.Env.Home
 		if v, ok := st.Vars["HOME"]; ok {
 			if len(v) != 1 || !v[0].Static() {
 				return "", false
@@ -400,16 +399,16 @@ func (a *analyzer) tilde(lit string, st *shell.State) (string, bool) {
 		// the user's home to sit beside the agent's own (/home/bob next to
 		// /home/agent, /Users/bob next to /Users/agent). A guess, but one
 		// that keeps ~agent/.ssh a secret and ~bob an outside path.
-		if a.env.Home == "" || strings.ContainsAny(name, "$`\\\"'*?[") {
+		if ex.Env.Home == "" || strings.ContainsAny(name, "$`\\\"'*?[") {
 			return "", false
 		}
-		if name == path.Base(a.env.Home) {
-			return a.env.Home + text, glob
+		if name == path.Base(ex.Env.Home) {
+			return ex.Env.Home + text, glob
 		}
 		if name == "root" {
 			return "/root" + text, glob
 		}
-		homes := path.Dir(a.env.Home)
+		homes := path.Dir(ex.Env.Home)
 		if homes == "/" {
 			homes = "/home" // the agent runs as root: users live in /home
 		}
@@ -420,18 +419,18 @@ func (a *analyzer) tilde(lit string, st *shell.State) (string, bool) {
 
 // paramPieces expands $name, ${name} and the few ${name...} forms whose
 // result can be known statically.
-func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *shell.State) []piece {
+func (ex *Expander) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	if p.Index != nil && p.Param != nil && !p.Excl && !p.Length && p.Exp == nil && p.Slice == nil && p.Repl == nil {
-		return a.arrayPieces(p, quoted, st)
+		return ex.arrayPieces(p, quoted, st)
 	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.NestedParam != nil ||
 		p.Flags != nil || len(p.Modifiers) > 0 || p.Slice != nil || p.Repl != nil || p.Names != 0 {
 		return dyn
 	}
 	name := p.Param.Value
-	vals, known := a.lookup(name, st)
-	if sec := a.varSecret(name, st); sec != "" {
+	vals, known := ex.Lookup(name, st)
+	if sec := ex.Tools.VarSecret(name, st); sec != "" {
 		dyn = []piece{{dynamic: true, quoted: quoted, secret: sec}}
 	}
 	if name == "@" || name == "*" {
@@ -451,22 +450,22 @@ func (a *analyzer) paramPieces(p *syntax.ParamExp, quoted bool, st *shell.State)
 		return []piece{{text: strings.Join(joined, " "), split: !quoted, quoted: quoted}}
 	}
 	if p.Exp != nil {
-		return a.expansionPieces(p, vals, known, quoted, st)
+		return ex.expansionPieces(p, vals, known, quoted, st)
 	}
 	if !known {
 		return dyn
 	}
-	ifs := a.ifs(st)
+	ifs := ex.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || shell.HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
+		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
 	}
 	return ps
 }
 
 // ifs returns the field separators of unquoted expansions: $IFS when the
 // command set it, else the default blanks.
-func (a *analyzer) ifs(st *shell.State) string {
+func (ex *Expander) ifs(st *State) string {
 	v, ok := st.Vars["IFS"]
 	if !ok || len(v) != 1 || v[0].Dynamic {
 		return ""
@@ -478,14 +477,14 @@ func (a *analyzer) ifs(st *shell.State) string {
 }
 
 // arrayPieces expands ${arr[@]}, ${arr[*]} and ${arr[N]}.
-func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *shell.State) []piece {
+func (ex *Expander) arrayPieces(p *syntax.ParamExp, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	elems, ok := st.Arrays[p.Param.Value]
 	idx, isWord := p.Index.(*syntax.Word)
 	if !ok || !isWord {
 		return dyn
 	}
-	switch lit := shell.WordLiteral(idx); lit {
+	switch lit := WordLiteral(idx); lit {
 	case "@", "*":
 		if quoted && lit == "@" {
 			if len(elems) == 0 {
@@ -514,7 +513,7 @@ func (a *analyzer) arrayPieces(p *syntax.ParamExp, quoted bool, st *shell.State)
 	}
 }
 
-func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known, quoted bool, st *shell.State) []piece {
+func (ex *Expander) expansionPieces(p *syntax.ParamExp, vals []Word, known, quoted bool, st *State) []piece {
 	dyn := []piece{{dynamic: true, quoted: quoted}}
 	op := p.Exp.Op
 	wordVals := func() []piece {
@@ -522,7 +521,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known,
 			return []piece{{quoted: quoted}}
 		}
 		var ps []piece
-		for _, alt := range a.evalWord(p.Exp.Word, st) {
+		for _, alt := range ex.Expand(p.Exp.Word, st) {
 			for _, f := range alt {
 				ps = append(ps, piece{text: f.Text, dynamic: f.Dynamic, glob: f.Glob && !quoted, split: !quoted, quoted: quoted})
 			}
@@ -585,7 +584,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known,
 				return dyn
 			}
 			for _, v := range vals {
-				a.promptString(&shell.Invocation{Name: "${" + p.Param.Value + "@P}", State: st, Node: p}, v, st)
+				ex.Tools.PromptString(&Invocation{Name: "${" + p.Param.Value + "@P}", State: st, Node: p}, v, st)
 			}
 		}
 		return dyn
@@ -593,11 +592,11 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known,
 		if !known || p.Exp.Word == nil {
 			return dyn
 		}
-		pat, ok := a.staticPattern(p.Exp.Word, st)
+		pat, ok := ex.staticPattern(p.Exp.Word, st)
 		if !ok {
 			return dyn
 		}
-		rx, err := shell.PatternRegexp(pat)
+		rx, err := PatternRegexp(pat)
 		if err != nil {
 			return dyn
 		}
@@ -606,7 +605,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known,
 			if v.Dynamic {
 				return dyn
 			}
-			ps = append(ps, piece{text: shell.TrimPattern(v.Text, rx, op), split: !quoted, quoted: quoted})
+			ps = append(ps, piece{text: TrimPattern(v.Text, rx, op), split: !quoted, quoted: quoted})
 		}
 		return ps
 	}
@@ -616,7 +615,7 @@ func (a *analyzer) expansionPieces(p *syntax.ParamExp, vals []shell.Word, known,
 // staticPattern returns the shell pattern of a ${x#pattern} word, quoting
 // kept: in bash "\*" and '*' are a literal star, a bare * matches
 // anything, and an unquoted expansion is itself a pattern.
-func (a *analyzer) staticPattern(w *syntax.Word, st *shell.State) (string, bool) {
+func (ex *Expander) staticPattern(w *syntax.Word, st *State) (string, bool) {
 	var b strings.Builder
 	var part func(p syntax.WordPart, quoted bool) bool
 	part = func(p syntax.WordPart, quoted bool) bool {
@@ -636,7 +635,7 @@ func (a *analyzer) staticPattern(w *syntax.Word, st *shell.State) (string, bool)
 				}
 			}
 		case *syntax.ParamExp:
-			alts := a.evalWord(&syntax.Word{Parts: []syntax.WordPart{x}}, st)
+			alts := ex.Expand(&syntax.Word{Parts: []syntax.WordPart{x}}, st)
 			if len(alts) != 1 || len(alts[0]) > 1 || len(alts[0]) == 1 && alts[0][0].Dynamic {
 				return false
 			}
@@ -660,8 +659,8 @@ func (a *analyzer) staticPattern(w *syntax.Word, st *shell.State) (string, bool)
 	return b.String(), true
 }
 
-// lookup returns the known values of a variable or special parameter.
-func (a *analyzer) lookup(name string, st *shell.State) ([]shell.Word, bool) {
+// Lookup returns the known values of a variable or special parameter.
+func (ex *Expander) Lookup(name string, st *State) ([]Word, bool) {
 	switch name {
 	case "@", "*":
 		if st.PosUnknown {
@@ -684,7 +683,7 @@ func (a *analyzer) lookup(name string, st *shell.State) ([]shell.Word, bool) {
 		if n-1 < len(st.Positional) {
 			return st.Positional[n-1 : n], true
 		}
-		return []shell.Word{{}}, true
+		return []Word{{}}, true
 	}
 	if v, ok := st.Vars[name]; ok {
 		for _, x := range v {
@@ -696,23 +695,23 @@ func (a *analyzer) lookup(name string, st *shell.State) ([]shell.Word, bool) {
 	}
 	switch name {
 	case "HOME":
-		if a.env.Home != "" {
-			return []shell.Word{{Text: a.env.Home}}, true
+		if ex.Env.Home != "" {
+			return []Word{{Text: ex.Env.Home}}, true
 		}
 	case "PWD":
 		if st.CwdUnknown {
 			return nil, false
 		}
-		vals := make([]shell.Word, len(st.Cwds))
+		vals := make([]Word, len(st.Cwds))
 		for i, c := range st.Cwds {
-			vals[i] = shell.Word{Text: c}
+			vals[i] = Word{Text: c}
 		}
 		return vals, true
 	}
-	if v, ok := a.env.Vars[name]; ok {
-		return []shell.Word{{Text: v}}, true
+	if v, ok := ex.Env.Vars[name]; ok {
+		return []Word{{Text: v}}, true
 	}
-	if a.env.Unset[name] {
+	if ex.Env.Unset[name] {
 		// Known to be unset in the agent's shell: ${TMPDIR:-/tmp} is /tmp.
 		return nil, true
 	}
@@ -721,12 +720,12 @@ func (a *analyzer) lookup(name string, st *shell.State) ([]shell.Word, bool) {
 
 // substValue knows the output of a few command substitutions that scripts
 // use to build paths: $(pwd), $(mktemp), $(git rev-parse --show-toplevel).
-func (a *analyzer) substValue(stmts []*syntax.Stmt, st *shell.State) []shell.Word {
+func (ex *Expander) substValue(stmts []*syntax.Stmt, st *State) []Word {
 	if len(stmts) != 1 {
 		return nil
 	}
-	if text, ok := a.knownOutput(stmts[0], st); ok {
-		return []shell.Word{{Text: strings.TrimRight(text, "\n"), Echoed: true}}
+	if text, ok := ex.Tools.KnownOutput(stmts[0], st); ok {
+		return []Word{{Text: strings.TrimRight(text, "\n"), Echoed: true}}
 	}
 	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
@@ -734,7 +733,7 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *shell.State) []shell.Wor
 	}
 	var words []string
 	for _, w := range ce.Args {
-		s, ok := a.staticWord(w, st)
+		s, ok := ex.StaticWord(w, st)
 		if !ok {
 			return nil
 		}
@@ -756,27 +755,27 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *shell.State) []shell.Wor
 		default:
 			p = path.Base(p)
 		}
-		return []shell.Word{{Text: p}}
+		return []Word{{Text: p}}
 	case "pwd":
 		if st.CwdUnknown {
 			return nil
 		}
-		vals := make([]shell.Word, len(st.Cwds))
+		vals := make([]Word, len(st.Cwds))
 		for i, c := range st.Cwds {
-			vals[i] = shell.Word{Text: c}
+			vals[i] = Word{Text: c}
 		}
 		return vals
 	case "mktemp":
-		return []shell.Word{a.mktempValue(words[1:], st)}
+		return []Word{ex.mktempValue(words[1:], st)}
 	case "git":
-		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.Remote && a.env.Root != "" {
+		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.Remote && ex.Env.Root != "" {
 			for _, c := range st.Cwds {
-				if !a.underRoot(c) {
+				if !UnderRoot(c, ex.Env.Root) {
 					return nil
 				}
 			}
 			if !st.CwdUnknown {
-				return []shell.Word{{Text: a.env.Root}}
+				return []Word{{Text: ex.Env.Root}}
 			}
 		}
 	}
@@ -785,8 +784,8 @@ func (a *analyzer) substValue(stmts []*syntax.Stmt, st *shell.State) []shell.Wor
 
 // mktempValue is "some new file under the temp dir": a glob that the path
 // classification sees as writable.
-func (a *analyzer) mktempValue(args []string, st *shell.State) shell.Word {
-	dir := a.tempDir()
+func (ex *Expander) mktempValue(args []string, st *State) Word {
+	dir := ex.tempDir()
 	tmpl := ""
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -808,25 +807,25 @@ func (a *analyzer) mktempValue(args []string, st *shell.State) shell.Word {
 	if tmpl != "" {
 		base := strings.TrimRight(tmpl, "X")
 		if strings.Contains(tmpl, "/") && !strings.Contains(strings.Join(args, " "), "-t") {
-			return shell.Word{Text: cleanJoin(st.FirstCwd(a.env.Cwd), base) + "*", Glob: true}
+			return Word{Text: CleanJoin(st.FirstCwd(ex.Env.Cwd), base) + "*", Glob: true}
 		}
-		return shell.Word{Text: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", Glob: true}
+		return Word{Text: strings.TrimSuffix(dir, "/") + "/" + path.Base(base) + "*", Glob: true}
 	}
-	return shell.Word{Text: strings.TrimSuffix(dir, "/") + "/tmp.*", Glob: true}
+	return Word{Text: strings.TrimSuffix(dir, "/") + "/tmp.*", Glob: true}
 }
 
-func (a *analyzer) tempDir() string {
-	if v, ok := a.env.Vars["TMPDIR"]; ok && v != "" {
+func (ex *Expander) tempDir() string {
+	if v, ok := ex.Env.Vars["TMPDIR"]; ok && v != "" {
 		return v
 	}
-	if a.env.Temp != "" {
-		return a.env.Temp
+	if ex.Env.Temp != "" {
+		return ex.Env.Temp
 	}
 	return "/tmp"
 }
 
 // specialSubstValue handles x=$(mktemp) and friends in assignments.
-func (a *analyzer) specialSubstValue(w *syntax.Word, st *shell.State) []shell.Word {
+func (ex *Expander) specialSubstValue(w *syntax.Word, st *State) []Word {
 	if len(w.Parts) != 1 {
 		if len(w.Parts) == 1 {
 			return nil
@@ -845,33 +844,33 @@ func (a *analyzer) specialSubstValue(w *syntax.Word, st *shell.State) []shell.Wo
 	if cs == nil {
 		return nil
 	}
-	return a.substValue(cs.Stmts, st)
+	return ex.substValue(cs.Stmts, st)
 }
 
-// wordSource returns a word as written.
-func (a *analyzer) wordSource(w *syntax.Word) string {
+// Source returns a word as written.
+func (ex *Expander) Source(w *syntax.Word) string {
 	if w == nil || len(w.Parts) == 0 {
 		return ""
 	}
 	start, end := int(w.Pos().Offset()), int(w.End().Offset())
-	if a.src != "" && start >= 0 && end <= len(a.src) && start < end {
-		return a.src[start:end]
+	if ex.Src != "" && start >= 0 && end <= len(ex.Src) && start < end {
+		return ex.Src[start:end]
 	}
 	var b strings.Builder
 	syntax.NewPrinter(syntax.Minify(true)).Print(&b, w)
 	return b.String()
 }
 
-// fetchers download content from the network.
-var fetchers = map[string]bool{
+// Fetchers download content from the network.
+var Fetchers = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true,
 	"aria2c": true, "lwp-request": true, "GET": true, "POST": true, "nc": true, "ncat": true, "netcat": true,
 	"socat": true, "ftp": true, "tftp": true, "lynx": true, "links": true, "w3m": true, "httpie": true,
 	"gh": false, "scp": true, "rsync": false, "Invoke-WebRequest": true, "iwr": true,
 }
 
-// fetches reports whether any simple command in stmts downloads content.
-func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
+// Fetches reports whether any simple command in stmts downloads content.
+func Fetches(stmts []*syntax.Stmt) bool {
 	found := false
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
@@ -880,7 +879,7 @@ func (a *analyzer) fetches(stmts []*syntax.Stmt) bool {
 			}
 			if ce, ok := n.(*syntax.CallExpr); ok {
 				for _, w := range ce.Args {
-					if lit := shell.WordLiteral(w); fetchers[path.Base(lit)] {
+					if lit := WordLiteral(w); Fetchers[path.Base(lit)] {
 						found = true
 						return false
 					}
