@@ -62,6 +62,12 @@ func IsOurHook(command, binary string) bool {
 // mergeSettings adds swarm-guard's hooks to a settings document (nil: none
 // yet), replacing earlier swarm-guard entries and keeping everything else.
 func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, error) {
+	return mergeSettingsWith(old, binary, onFailureBlock, nil)
+}
+
+// mergeSettingsWith is mergeSettings with the command of some events given
+// (commands[event]); HookCommand for the others.
+func mergeSettingsWith(old []byte, binary string, onFailureBlock bool, commands map[string]string) ([]byte, error) {
 	root, err := settingsRoot(old)
 	if err != nil {
 		return nil, err
@@ -74,7 +80,11 @@ func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, erro
 	for _, ev := range claudeEvents {
 		handler := newObject()
 		handler.set("type", "command")
-		handler.set("command", HookCommand())
+		command := HookCommand()
+		if c, ok := commands[ev.name]; ok {
+			command = c
+		}
+		handler.set("command", command)
 		handler.set("timeout", json.Number(fmt.Sprint(ev.timeout)))
 		if onFailureBlock {
 			handler.set("onFailure", "block")
@@ -283,9 +293,21 @@ func isEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) ==
 // RunSettings is a settings document holding only swarm-guard's hooks:
 // swarm-guard run passes it to claude with --settings, so the agent runs
 // the guard even when the repository's .claude/settings.json lost it.
-// Claude Code runs identical hook commands from several files once.
-func RunSettings(binary string, onFailureBlock bool) ([]byte, error) {
-	return mergeSettings(nil, binary, onFailureBlock)
+// Claude Code runs an identical hook command from several files once, so
+// where project (the content of the worktree's .claude/settings.json, nil
+// when there is none) runs swarm-guard through a launcher of an earlier
+// form, the document uses that same command for the event: otherwise the
+// client would start the hook twice per event (measured with 2.1.330).
+// Only a launcher is reused: it finds the binary by the lookup rule and
+// blocks when it is missing, so reusing it weakens nothing.
+func RunSettings(binary string, onFailureBlock bool, project []byte) ([]byte, error) {
+	commands := map[string]string{}
+	eachOurHandler(project, func(event, command string, _ *object) {
+		if _, seen := commands[event]; !seen && IsLauncher(command) {
+			commands[event] = command
+		}
+	})
+	return mergeSettingsWith(nil, binary, onFailureBlock, commands)
 }
 
 // ourOnFailureBlock reports whether a settings document has swarm-guard

@@ -188,3 +188,35 @@ func jsonString(s string) string {
 	}
 	return string(b)
 }
+
+// TestRunSettingsReuseTheProjectLauncher: swarm-guard run's --settings use
+// the project's launcher command when it is one (the client then runs it
+// once, not once per file); an absolute-path command, none or no file
+// gets the current launcher.
+func TestRunSettingsReuseTheProjectLauncher(t *testing.T) {
+	for _, tt := range []struct {
+		project []byte
+		want    string
+	}{
+		{nil, HookCommand()},
+		{[]byte(`{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(earlierLaunchers[1]) + `}]}]}}`), earlierLaunchers[1]},
+		{[]byte(`{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": ` + jsonString(earlierLaunchers[2]) + `}]}]}}`), HookCommand()},
+		{[]byte(`not json`), HookCommand()},
+	} {
+		doc, err := RunSettings(bin, true, tt.project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := ourHookCommands(doc)
+		if got := cmds["PreToolUse"]; len(got) != 1 || got[0] != tt.want {
+			t.Errorf("project %s: run's PreToolUse command %q, want %q", tt.project, got, tt.want)
+		}
+		// Events the project does not register get the current launcher.
+		if got := cmds["PostToolUse"]; len(got) != 1 || got[0] != HookCommand() {
+			t.Errorf("project %s: run's PostToolUse command %q, want the current launcher", tt.project, got)
+		}
+		if !ourOnFailureBlock(doc) {
+			t.Errorf("run's settings lost onFailure: block: %s", doc)
+		}
+	}
+}

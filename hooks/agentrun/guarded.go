@@ -27,8 +27,8 @@ func liveMarker(stateDir, runID string) string {
 }
 
 // guardAgent checks claude's arguments and environment, and adds the
-// guard's own hooks.
-func (r *runner) guardAgent() error {
+// guard's own hooks; root is the worktree claude starts in.
+func (r *runner) guardAgent(root string) error {
 	if !isClaude(r.argv[0]) {
 		return nil
 	}
@@ -88,7 +88,10 @@ func (r *runner) guardAgent() error {
 	if err != nil {
 		return fmt.Errorf("cannot find the swarm-guard executable for the agent's hooks: %w", err)
 	}
-	doc, err := install.RunSettings(exe, true)
+	// The project's own settings, so that an identical command is not
+	// run twice (RunSettings); none or unreadable: the current command.
+	project, _ := os.ReadFile(install.SettingsPath(root))
+	doc, err := install.RunSettings(exe, true, project)
 	if err != nil {
 		return err
 	}

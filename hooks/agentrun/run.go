@@ -181,7 +181,7 @@ func newRunner(c Env, ws Workspace, f *Flags) (*runner, error) {
 	if err := r.restrictMCP(root); err != nil {
 		return nil, err
 	}
-	if err := r.guardAgent(); err != nil {
+	if err := r.guardAgent(root); err != nil {
 		return nil, err
 	}
 	if err := r.openShared(root); err != nil {
