@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -197,23 +198,41 @@ func DecodeResult(data []byte) (Result, error) {
 	return res, err
 }
 
-// Decoder reads a request stream.
+// Decoder reads a request stream: one JSON value per line, as Encoder
+// writes it.
 type Decoder struct {
-	dec *json.Decoder
+	r *bufio.Reader
 }
 
 // NewDecoder returns a decoder reading JSON lines from r.
 func NewDecoder(r io.Reader) *Decoder {
-	return &Decoder{dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+	return &Decoder{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// line returns the next line that is not blank; io.EOF at the end.
+func (d *Decoder) line() ([]byte, error) {
+	for {
+		line, err := d.r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Request reads the opening request and checks its version.
 func (d *Decoder) Request() (Request, error) {
 	var req Request
-	if err := d.dec.Decode(&req); err != nil {
-		if err == io.EOF {
-			return req, fmt.Errorf("no scan request on stdin; swarm-guard-secrets is run by swarm-guard, not by hand")
-		}
+	line, err := d.line()
+	if err == io.EOF {
+		return req, fmt.Errorf("no scan request on stdin; swarm-guard-secrets is run by swarm-guard, not by hand")
+	}
+	if err == nil {
+		err = decodeRequest(line, &req)
+	}
+	if err != nil {
 		return req, fmt.Errorf("bad scan request: %w", err)
 	}
 	if req.Version != Version {
@@ -225,13 +244,73 @@ func (d *Decoder) Request() (Request, error) {
 // Block reads the next block; io.EOF ends the stream.
 func (d *Decoder) Block() (Block, error) {
 	var b Block
-	if err := d.dec.Decode(&b); err != nil {
-		if err == io.EOF {
-			return b, io.EOF
-		}
+	line, err := d.line()
+	if err == io.EOF {
+		return b, io.EOF
+	}
+	if err == nil {
+		err = decodeBlock(line, &b)
+	}
+	if err != nil {
 		return b, fmt.Errorf("bad block in the scan request: %w", err)
 	}
 	return b, nil
+}
+
+// decodeRequest is json.Unmarshal into a Request, reading the usual
+// shape without reflection (package jsonobj).
+func decodeRequest(line []byte, req *Request) error {
+	var out Request
+	if jsonobj.Members(line, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "version"):
+			return setInt(raw, &out.Version)
+		case jsonobj.Is(key, "root"):
+			return jsonobj.SetString(raw, &out.Root)
+		case jsonobj.Is(key, "gitleaks_allow"):
+			return jsonobj.SetBool(raw, &out.GitleaksAllow)
+		}
+		return true
+	}) {
+		*req = out
+		return nil
+	}
+	return json.Unmarshal(line, req)
+}
+
+// decodeBlock is json.Unmarshal into a Block, reading a block of text
+// without reflection; one with Data goes through encoding/json.
+func decodeBlock(line []byte, b *Block) error {
+	var out Block
+	if jsonobj.Members(line, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "file"):
+			return jsonobj.SetString(raw, &out.File)
+		case jsonobj.Is(key, "commit"):
+			return jsonobj.SetString(raw, &out.Commit)
+		case jsonobj.Is(key, "line"):
+			return setInt(raw, &out.Line)
+		case jsonobj.Is(key, "text"):
+			return jsonobj.SetString(raw, &out.Text)
+		case jsonobj.Is(key, "data"):
+			return false
+		}
+		return true
+	}) {
+		*b = out
+		return nil
+	}
+	return json.Unmarshal(line, b)
+}
+
+// setInt decodes raw into *dst as encoding/json decodes an int field.
+func setInt(raw []byte, dst *int) bool {
+	v := int64(*dst)
+	if !jsonobj.SetInt64(raw, &v) || int64(int(v)) != v {
+		return false
+	}
+	*dst = int(v)
+	return true
 }
 
 // VersionError says two builds that speak different protocols met.

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"testing"
 )
@@ -56,6 +57,63 @@ func TestDecodeResultIsEncodingJSON(t *testing.T) {
 		wantErr := json.Unmarshal([]byte(s), &want)
 		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: %+v %v, want %+v %v", s, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// TestDecoderReadsWhatEncoderWrites: a stream written by the Encoder
+// reads back value for value, blocks of text and of bytes alike, and
+// each line decodes as json.Unmarshal decodes it.
+func TestDecoderReadsWhatEncoderWrites(t *testing.T) {
+	req := Request{Version: Version, Root: "/r/é", GitleaksAllow: true}
+	blocks := []Block{
+		NewBlock("a.go", "", 1, []byte("package a\n\tkey := \"v\" // <&> \u2028\n")), NewBlock("b", "abc123", 7, nil),
+		NewBlock("bin", "", 3, []byte("\xff\xfe invalid")), {File: "x", Line: -2, Text: "\x00"},
+	}
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	if err := enc.Encode(req); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range blocks {
+		if err := enc.Encode(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	buf.WriteString("\n  \n") // blank lines are skipped
+	dec := NewDecoder(&buf)
+	if got, err := dec.Request(); err != nil || got != req {
+		t.Fatalf("request %+v, %v", got, err)
+	}
+	for _, want := range blocks {
+		got, err := dec.Block()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("block %+v, %v; want %+v", got, err, want)
+		}
+	}
+	if _, err := dec.Block(); err != io.EOF {
+		t.Fatalf("after the last block: %v", err)
+	}
+	for _, line := range []string{
+		`{"file":"a","line":1,"text":"t"}`, `{"file":"a","line":1.5}`, `{"line":"x"}`, `{"data":"AAE="}`, `{"data":"!!"}`, `{"file":null,"line":null}`,
+		`{"line":99999999999999999999}`, `[]`, `x`, `{"text":"a","text":null}`, `{"commit":"c","Text":"upper"}`,
+	} {
+		var got, want Block
+		gotErr := decodeBlock([]byte(line), &got)
+		wantErr := json.Unmarshal([]byte(line), &want)
+		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %+v %v, want %+v %v", line, got, gotErr, want, wantErr)
+		}
+	}
+	for _, line := range []string{`{"version":1,"root":"/r","gitleaks_allow":true}`, `{"version":"1"}`, `{"root":1}`, `{"gitleaks_allow":"yes"}`, `{}`} {
+		var got, want Request
+		gotErr := decodeRequest([]byte(line), &got)
+		wantErr := json.Unmarshal([]byte(line), &want)
+		if (gotErr == nil) != (wantErr == nil) || got != want {
+			t.Fatalf("%s: %+v %v, want %+v %v", line, got, gotErr, want, wantErr)
 		}
 	}
 }
