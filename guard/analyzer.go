@@ -48,6 +48,10 @@ type analyzer struct {
 	runs   []fileRun                 // files run as scripts or programs
 
 	ruleFacts *rules.Facts // what the rules know besides an effect (effects.go)
+
+	// trace, when set (by tests), sees every invocation the walk
+	// dispatches to a builtin, wrapper or tool family.
+	trace func(*shell.Invocation)
 }
 
 // declaredFunc is a function declaration with the state it was declared in.

@@ -289,6 +289,9 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 		// case (macOS): judge them as the program that runs.
 		inv.Name = strings.ToLower(inv.Name)
 	}
+	if a.trace != nil {
+		a.trace(inv)
+	}
 	initHandlers()
 	if h, ok := handlers[inv.Name]; ok {
 		h(a, inv)
