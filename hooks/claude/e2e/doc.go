@@ -14,5 +14,10 @@
 // them, runs the stand-in's own tests and skips the rest.
 // SWARM_GUARD_E2E_DEBUG=1 logs every result; SWARM_GUARD_E2E_DUMP=FILE
 // writes the last conversation the stand-in received (where to look when
-// the client changes its requests).
+// the client changes its requests). SWARM_GUARD_E2E_TIMING_EARLIER=1 adds
+// the earlier sh -c launcher to the timing scenario. CLAUDE_CODE_VERSION
+// picks another client: with 2.1.138 the hook-command scenarios
+// (binary-missing-without-onfailure, hook-shell-env, earlier-launcher,
+// delete-outside, force-push) pass, and write-outside fails because that
+// client refuses a Write to an unread file before any hook runs.
 package e2e
