@@ -221,15 +221,26 @@ func TestPostToolUseCleanFile(t *testing.T) {
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("notes\nnote\n"), 0o644)
+	// A git on PATH that only says it ran: a clean file needs no git.
+	bin := t.TempDir()
+	ran := filepath.Join(bin, "git-ran")
+	os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\ntouch '"+ran+"'\nexit 1\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
 	in := postInput(t, root, "Bash", map[string]string{"command": "echo note >> notes.txt"}, map[string]string{"stdout": ""})
 	missing := runnerWith(t, "")
 	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); r.Stdout != "" || r.Stderr != "" {
 		t.Fatalf("a clean file went to the scanner: %+v", r)
 	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("git ran for a file the default rules provably find nothing in")
+	}
 	os.WriteFile(filepath.Join(root, ".gitleaks.toml"), []byte("[extend]\nuseDefault = true\n"), 0o644)
 	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); !strings.Contains(r.Stdout, "swarm-guard-secrets not found") {
 		t.Fatalf("with a .gitleaks.toml the scanner was not asked: %+v", r)
+	}
+	if _, err := os.Stat(ran); err != nil {
+		t.Fatal("with a .gitleaks.toml git was not asked which lines are new")
 	}
 }
 
