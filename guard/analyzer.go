@@ -24,9 +24,10 @@ type analyzer struct {
 	nodes    int  // syntax nodes visited, bounded by maxNodes
 	aborted  bool // a limit was hit; the decision is already a denial
 
-	// x expands words; x.Src is the source of the script being analysed,
-	// for words as written and trigger excerpts.
-	x        shell.Expander
+	// x is the shell core: word expansion and the state builtins. x.Src is
+	// the source of the script being analysed, for words as written and
+	// trigger excerpts.
+	x        shell.Walker
 	srcDepth int // nesting depth of scripts (bash -c, eval, ...)
 	// stdinSecret is where secret text on the standard input of the
 	// pipeline stage being analysed comes from (exfil.go); "" for none.
@@ -77,7 +78,8 @@ func (e *Engine) newAnalyzer(env *Env) *analyzer {
 		env = &Env{Cwd: "/", Root: "/"}
 	}
 	a := &analyzer{eng: e, pol: e.pol, env: env, m: compileMatchers(e.pol, env), called: map[*syntax.FuncDecl]bool{}}
-	a.x = shell.Expander{Tools: a, Env: shell.Env{Home: env.Home, Cwd: env.Cwd, Root: env.Root, Temp: env.Temp, Vars: env.Vars, Unset: env.Unset}}
+	a.x = shell.Walker{Expander: shell.Expander{Tools: a, Env: shell.Env{Home: env.Home, Cwd: env.Cwd, Root: env.Root, Temp: env.Temp,
+		Vars: env.Vars, Unset: env.Unset, Resolve: env.Resolve}}}
 	return a
 }
 

@@ -52,9 +52,10 @@ var handlersOnce sync.Once
 
 func registerHandlers() {
 	handlers = map[string]handler{
-		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": (*analyzer).popd, "chdir": (*analyzer).cd,
-		"set": (*analyzer).set, "shift": (*analyzer).shift,
-		"read": (*analyzer).readVars, "mapfile": (*analyzer).readVars, "readarray": (*analyzer).readVars,
+		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": (*analyzer).cd, "chdir": (*analyzer).cd,
+		"set":   func(_ *analyzer, inv *shell.Invocation) { shell.Set(inv) },
+		"shift": func(_ *analyzer, inv *shell.Invocation) { shell.Shift(inv) },
+		"read":  (*analyzer).readVars, "mapfile": (*analyzer).readVars, "readarray": (*analyzer).readVars,
 		"getopts": (*analyzer).readVars, "printf": (*analyzer).printfCmd,
 		"export": (*analyzer).exportCmd, "declare": (*analyzer).exportCmd, "typeset": (*analyzer).exportCmd,
 		"local": (*analyzer).exportCmd, "readonly": (*analyzer).exportCmd,
@@ -395,121 +396,8 @@ func (a *analyzer) uncalledFunctions() {
 
 // --- shell builtins that change the analysis state ---
 
-func (a *analyzer) cd(inv *shell.Invocation) {
-	st := inv.State
-	if !inv.InThisShell() {
-		return // `sudo cd` runs no cd in this shell
-	}
-	p := shell.ParseOpts(inv.Args(), shell.Spec{})
-	var target shell.Word
-	switch {
-	case len(p.Operands) == 0:
-		if inv.Name == "popd" {
-			st.SetCwds(nil, true)
-			return
-		}
-		target = shell.Word{Text: a.env.Home}
-		if v, ok := st.Vars["HOME"]; ok && len(v) == 1 {
-			target = v[0]
-		}
-	default:
-		target = p.Operands[0]
-	}
-	if inv.Name == "pushd" && strings.HasPrefix(target.Text, "+") {
-		st.SetCwds(nil, true)
-		return
-	}
-	var next []string
-	unknown := false
-	if target.Dynamic || target.Glob || target.Text == "-" {
-		unknown = true
-	} else if st.CwdUnknown && !path.IsAbs(target.Text) {
-		unknown = true
-	} else {
-		for _, c := range st.Cwds {
-			next = append(next, a.resolve(shell.CleanJoin(c, target.Text)))
-		}
-		// With CDPATH set, cd name may go to $dir/name for a CDPATH entry.
-		if !path.IsAbs(target.Text) && !strings.HasPrefix(target.Text, "./") && !strings.HasPrefix(target.Text, "../") && target.Text != "." && target.Text != ".." {
-			cdpath, known := inv.Env["CDPATH"]
-			if !known {
-				cdpath, known = a.x.Lookup("CDPATH", st)
-			}
-			switch {
-			case known:
-				for _, v := range cdpath {
-					if v.Dynamic {
-						unknown = true
-						continue
-					}
-					for _, dir := range strings.Split(v.Text, ":") {
-						if dir != "" {
-							next = append(next, a.resolve(shell.CleanJoin(dir, target.Text)))
-						}
-					}
-				}
-			}
-		}
-	}
-	if st.Strong && (inv.Guarded || st.Errexit) {
-		st.SetCwds(next, unknown)
-		return
-	}
-	// The cd may fail, leaving the old directory in place.
-	st.SetCwds(append(append([]string(nil), st.Cwds...), next...), st.CwdUnknown || unknown)
-}
-
-func (a *analyzer) popd(inv *shell.Invocation) {
-	if inv.InThisShell() {
-		inv.State.SetCwds(nil, true)
-	}
-}
-
-func (a *analyzer) set(inv *shell.Invocation) {
-	args := inv.Args()
-	for i, x := range args {
-		switch {
-		case x.Dynamic:
-			inv.State.PosUnknown = true
-		case x.Text == "--":
-			inv.State.Positional, inv.State.PosUnknown = append([]shell.Word(nil), args[i+1:]...), false
-			return
-		case x.Text == "-o" && i+1 < len(args) && args[i+1].Text == "errexit":
-			inv.State.Errexit = true
-		case strings.HasPrefix(x.Text, "-") && strings.Contains(x.Text, "e") && x.Text != "--":
-			inv.State.Errexit = true
-		case strings.HasPrefix(x.Text, "+") && strings.Contains(x.Text, "e"):
-			inv.State.Errexit = false
-		}
-	}
-}
-
-func (a *analyzer) shift(inv *shell.Invocation) {
-	n := 1
-	if args := inv.Args(); len(args) > 0 {
-		if args[0].Dynamic || !isNumber(args[0].Text) {
-			inv.State.PosUnknown = true
-			return
-		}
-		n = atoi(args[0].Text)
-	}
-	if n <= len(inv.State.Positional) {
-		inv.State.Positional = inv.State.Positional[n:]
-	} else {
-		inv.State.Positional = nil
-	}
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-		if n > 1<<20 {
-			return 1 << 20
-		}
-	}
-	return n
-}
+// cd, chdir, pushd and popd change the working directories (shell.Walker.Cd).
+func (a *analyzer) cd(inv *shell.Invocation) { a.x.Cd(inv) }
 
 // readVars marks the variables a command assigns at run time as unknown.
 func (a *analyzer) readVars(inv *shell.Invocation) {

@@ -13,8 +13,9 @@
 //   - the shell core turns a command into invocations: program,
 //     arguments, the working directories it may run in, its input and the
 //     state of the shell. Its types (shell.Word, shell.Invocation,
-//     shell.State, shell.Input), word expansion (shell.Expander) and
-//     option parsing (shell.ParseOpts) are package guard/shell; the walk
+//     shell.State, shell.Input), word expansion (shell.Expander), the
+//     state builtins (cd, set, shift) and option parsing
+//     (shell.ParseOpts) are package guard/shell; the walk
 //     over statements, pipelines, redirections, builtins and wrappers that
 //     builds invocations is still here (analyzer.go, stdin.go,
 //     commands.go, shells.go, interp.go);

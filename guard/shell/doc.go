@@ -18,8 +18,10 @@
 // only the tool families know (secrets, the output of some commands) it
 // asks through [Tools].
 //
-// The walk over statements, pipelines, redirections and wrappers that
-// builds invocations is still in package guard (analyzer.go, stdin.go,
-// commands.go). Like the rest of the engine, this package is pure: no
+// A [Walker] holds the Expander and applies the builtins that only change
+// the shell's state ([Walker.Cd] for cd, chdir, pushd and popd; [Set];
+// [Shift]). The walk over statements, pipelines, redirections and
+// wrappers that builds invocations is still in package guard
+// (analyzer.go, stdin.go, commands.go). Like the rest of the engine, this package is pure: no
 // process execution, environment, clock or file system.
 package shell

@@ -28,6 +28,10 @@ type Env struct {
 	Temp  string            // the temporary directory when $TMPDIR is unset
 	Vars  map[string]string // the agent's environment variables known to be set
 	Unset map[string]bool   // variables known to be unset
+	// Resolve resolves symlinks in an absolute path (nil: paths are
+	// taken as they are). The adapter provides it; it is the only way
+	// the shell layer learns about the file system.
+	Resolve func(path string) string
 }
 
 // Tools is what expansion asks of the tool families (package guard):
