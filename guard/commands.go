@@ -61,17 +61,17 @@ func registerHandlers() {
 		"local": (*analyzer).exportCmd, "readonly": (*analyzer).exportCmd,
 		"unset": (*analyzer).unsetCmd, "alias": (*analyzer).aliasCmd, "trap": (*analyzer).trapCmd,
 		"eval": (*analyzer).evalCmd, "source": (*analyzer).sourceCmd, ".": (*analyzer).sourceCmd,
-		"exec": (*analyzer).execCmd, "command": (*analyzer).commandCmd, "builtin": (*analyzer).builtinCmd,
+		"exec": (*analyzer).plainWrapper, "command": (*analyzer).plainWrapper, "builtin": (*analyzer).plainWrapper,
 
 		"sudo": (*analyzer).sudo, "doas": (*analyzer).doas, "env": (*analyzer).envCmd,
 		"nohup": (*analyzer).plainWrapper, "unbuffer": (*analyzer).plainWrapper, "catchsegv": (*analyzer).plainWrapper,
-		"nice": (*analyzer).nice, "ionice": (*analyzer).ionice, "timeout": (*analyzer).timeout,
-		"time": (*analyzer).timeCmd, "stdbuf": (*analyzer).stdbuf, "setsid": (*analyzer).setsid,
-		"chrt": (*analyzer).chrt, "taskset": (*analyzer).taskset, "caffeinate": (*analyzer).caffeinate,
+		"nice": (*analyzer).plainWrapper, "ionice": (*analyzer).plainWrapper, "timeout": (*analyzer).plainWrapper,
+		"time": (*analyzer).timeCmd, "stdbuf": (*analyzer).plainWrapper, "setsid": (*analyzer).plainWrapper,
+		"chrt": (*analyzer).plainWrapper, "taskset": (*analyzer).plainWrapper, "caffeinate": (*analyzer).plainWrapper,
 		"xargs": (*analyzer).xargs, "parallel": (*analyzer).parallel, "flock": (*analyzer).flock,
 		"watch": (*analyzer).watch, "script": (*analyzer).scriptCmd, "su": (*analyzer).su,
 		"runuser": (*analyzer).runuser, "strace": (*analyzer).strace, "ltrace": (*analyzer).strace,
-		"busybox": (*analyzer).busybox, "toybox": (*analyzer).busybox, "chroot": (*analyzer).chroot,
+		"busybox": (*analyzer).plainWrapper, "toybox": (*analyzer).plainWrapper, "chroot": (*analyzer).plainWrapper,
 		"sudoedit": (*analyzer).sudoedit,
 
 		"git": (*analyzer).git,
@@ -563,28 +563,13 @@ func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 	}
 }
 
-func (a *analyzer) execCmd(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "a", Stop: true})
-	a.reinvoke(inv, p.Rest, "exec")
-}
-
-func (a *analyzer) commandCmd(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
-	if p.Has("v", "V") {
-		return // command -v only looks the name up
-	}
-	a.reinvoke(inv, p.Rest, "command")
-}
-
-func (a *analyzer) builtinCmd(inv *shell.Invocation) {
-	a.reinvoke(inv, inv.Args(), "builtin")
-}
-
 // --- wrappers: commands that run another command ---
 
+// plainWrapper sees through a wrapper that only runs another command
+// (nohup, timeout, nice, exec, command ...): shell.Wrapped knows their
+// arguments.
 func (a *analyzer) plainWrapper(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
-	a.reinvoke(inv, p.Rest, inv.Name)
+	a.reinvoke(inv, shell.Wrapped(inv), inv.Name)
 }
 
 // leadingAssignments moves NAME=value words (sudo, env) into the environment.
@@ -709,28 +694,6 @@ func (a *analyzer) withCwd(inv *shell.Invocation, d shell.Word) *shell.Invocatio
 	return &n
 }
 
-func (a *analyzer) nice(inv *shell.Invocation) {
-	args := inv.Args()
-	// nice -5 cmd and nice -n 5 cmd
-	if len(args) > 0 && len(args[0].Text) > 1 && args[0].Text[0] == '-' && isNumber(args[0].Text[1:]) {
-		args = args[1:]
-	}
-	p := shell.ParseOpts(args, shell.Spec{Short: "n", Long: shell.Longs("adjustment"), Stop: true})
-	a.reinvoke(inv, p.Rest, "nice")
-}
-
-func (a *analyzer) ionice(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cnp", Long: shell.Longs("class", "classdata", "pid", "pgid", "uid"), Stop: true})
-	a.reinvoke(inv, p.Rest, "ionice")
-}
-
-func (a *analyzer) timeout(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "sk", Long: shell.Longs("signal", "kill-after"), Stop: true})
-	if len(p.Rest) > 0 {
-		a.reinvoke(inv, p.Rest[1:], "timeout") // skip DURATION
-	}
-}
-
 func (a *analyzer) timeCmd(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "fo", Long: shell.Longs("format", "output"), Stop: true})
 	for _, o := range p.Values("o", "output") {
@@ -739,55 +702,12 @@ func (a *analyzer) timeCmd(inv *shell.Invocation) {
 	a.reinvoke(inv, p.Rest, "time")
 }
 
-func (a *analyzer) stdbuf(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ioe", Long: shell.Longs("input", "output", "error"), Stop: true})
-	a.reinvoke(inv, p.Rest, "stdbuf")
-}
-
-func (a *analyzer) setsid(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
-	a.reinvoke(inv, p.Rest, "setsid")
-}
-
-func (a *analyzer) chrt(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "T P D", Stop: true})
-	if len(p.Rest) > 0 && isNumber(p.Rest[0].Text) {
-		a.reinvoke(inv, p.Rest[1:], "chrt")
-	}
-}
-
-func (a *analyzer) taskset(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Stop: true})
-	if len(p.Rest) > 0 && !p.Has("p", "pid") {
-		a.reinvoke(inv, p.Rest[1:], "taskset") // skip the CPU mask
-	}
-}
-
-func (a *analyzer) caffeinate(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "tw", Stop: true})
-	a.reinvoke(inv, p.Rest, "caffeinate")
-}
-
-func (a *analyzer) chroot(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Long: shell.Longs("userspec", "groups"), Stop: true})
-	if len(p.Rest) > 1 {
-		a.reinvoke(inv, p.Rest[1:], "chroot")
-	}
-}
-
 func (a *analyzer) strace(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "eoOpPsSuIXbEa", Long: shell.Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
 	for _, o := range p.Values("o", "output") {
 		a.writePath(inv, o, inv.Name+" -o writes")
 	}
 	a.reinvoke(inv, p.Rest, inv.Name)
-}
-
-func (a *analyzer) busybox(inv *shell.Invocation) {
-	args := inv.Args()
-	if len(args) > 0 && !strings.HasPrefix(args[0].Text, "-") {
-		a.reinvoke(inv, args, inv.Name)
-	}
 }
 
 func (a *analyzer) flock(inv *shell.Invocation) {

@@ -14,7 +14,8 @@
 //     arguments, the working directories it may run in, its input and the
 //     state of the shell. Its types (shell.Word, shell.Invocation,
 //     shell.State, shell.Input), word expansion (shell.Expander), the
-//     state builtins (cd, set, shift) and option parsing
+//     state builtins (cd, set, shift), the plain wrappers (shell.Wrapped:
+//     nohup, timeout, nice, exec ...) and option parsing
 //     (shell.ParseOpts) are package guard/shell; the walk
 //     over statements, pipelines, redirections, builtins and wrappers that
 //     builds invocations is still here (analyzer.go, stdin.go,
