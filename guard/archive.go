@@ -118,7 +118,7 @@ func (a *analyzer) tar(inv *shell.Invocation) {
 			}
 			a.writePath(inv, f, "tar writes")
 		}
-		sub := a.withCwd(inv, dir)
+		sub := a.x.WithCwd(inv, dir)
 		for _, m := range p.Operands {
 			a.readTree(sub, m, "tar")
 			if p.Has("remove-files") {

@@ -418,7 +418,7 @@ func (a *analyzer) readVars(inv *shell.Invocation) {
 		if x.Src == "\x00skip" {
 			continue
 		}
-		if isName(x.Text) {
+		if shell.IsName(x.Text) {
 			a.identityTarget(inv, nil, inv.State, x.Text, inv.Name)
 			inv.State.Vars[x.Text] = []shell.Word{{Dynamic: true, Src: "$" + x.Text}}
 		}
@@ -431,23 +431,11 @@ func (a *analyzer) readVars(inv *shell.Invocation) {
 func (a *analyzer) printfCmd(inv *shell.Invocation) {
 	args := inv.Args()
 	for i := 0; i+1 < len(args); i++ {
-		if args[i].Text == "-v" && isName(args[i+1].Text) {
+		if args[i].Text == "-v" && shell.IsName(args[i+1].Text) {
 			a.identityTarget(inv, nil, inv.State, args[i+1].Text, "printf -v")
 			inv.State.Vars[args[i+1].Text] = []shell.Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
 		}
 	}
-}
-
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // exportCmd handles export/declare/local when the parser sees them as plain
@@ -458,7 +446,7 @@ func (a *analyzer) exportCmd(inv *shell.Invocation) {
 			continue
 		}
 		name, val, ok := strings.Cut(x.Text, "=")
-		if !isName(name) {
+		if !shell.IsName(name) {
 			continue
 		}
 		if !ok {
@@ -475,7 +463,7 @@ func (a *analyzer) unsetCmd(inv *shell.Invocation) {
 		if !x.Dynamic {
 			a.judge(inv, effect.Variable{Name: x.Text, How: "unset", Unset: true})
 		}
-		if !x.Dynamic && isName(x.Text) {
+		if !x.Dynamic && shell.IsName(x.Text) {
 			inv.State.Vars[x.Text] = []shell.Word{{Text: ""}}
 			delete(inv.State.Funcs, x.Text)
 		}
@@ -512,7 +500,7 @@ func (a *analyzer) evalCmd(inv *shell.Invocation) {
 	if len(args) == 0 {
 		return
 	}
-	script := joinArgs(args)
+	script := shell.JoinWords(args)
 	if script.Dynamic {
 		a.dynamicScript(inv, script, "eval")
 		return
@@ -576,7 +564,7 @@ func (a *analyzer) plainWrapper(inv *shell.Invocation) {
 func (a *analyzer) leadingAssignments(inv *shell.Invocation, args []shell.Word) []shell.Word {
 	for len(args) > 0 && !args[0].Dynamic {
 		name, val, ok := strings.Cut(args[0].Text, "=")
-		if !ok || !isName(name) {
+		if !ok || !shell.IsName(name) {
 			break
 		}
 		v := []shell.Word{{Text: val, Src: args[0].Src}}
@@ -601,7 +589,7 @@ func (a *analyzer) sudo(inv *shell.Invocation) {
 	}
 	rest := a.leadingAssignments(inv, p.Rest)
 	if d, ok := p.Value("D", "chdir"); ok {
-		inv = a.withCwd(inv, d)
+		inv = a.x.WithCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "sudo")
 	if !p.Has("E", "preserve-env") {
@@ -652,7 +640,7 @@ func (a *analyzer) envCmd(inv *shell.Invocation) {
 		a.envUnsets(inv, p)
 		n := inv
 		if d, ok := p.Value("C", "chdir"); ok {
-			n = a.withCwd(inv, d)
+			n = a.x.WithCwd(inv, d)
 		}
 		split := *n
 		split.Argv = argv
@@ -662,7 +650,7 @@ func (a *analyzer) envCmd(inv *shell.Invocation) {
 	a.envUnsets(inv, p)
 	rest = a.leadingAssignments(inv, rest)
 	if d, ok := p.Value("C", "chdir"); ok {
-		inv = a.withCwd(inv, d)
+		inv = a.x.WithCwd(inv, d)
 	}
 	a.reinvoke(inv, rest, "env")
 	a.envIgnoresEnvironment(inv, p, rest)
@@ -676,22 +664,6 @@ func (a *analyzer) envUnsets(inv *shell.Invocation, p shell.Parsed) {
 			a.judge(inv, effect.Variable{Name: u.Text, How: "env -u", Unset: true})
 		}
 	}
-}
-
-// withCwd returns a copy of inv whose command runs in directory d.
-func (a *analyzer) withCwd(inv *shell.Invocation, d shell.Word) *shell.Invocation {
-	n := *inv
-	n.State = inv.State.Clone()
-	if d.Dynamic || d.Glob {
-		n.State.SetCwds(nil, true)
-		return &n
-	}
-	var cwds []string
-	for _, c := range inv.State.Cwds {
-		cwds = append(cwds, a.resolve(shell.CleanJoin(c, d.Text)))
-	}
-	n.State.SetCwds(cwds, inv.State.CwdUnknown && !path.IsAbs(d.Text))
-	return &n
 }
 
 func (a *analyzer) timeCmd(inv *shell.Invocation) {
@@ -732,25 +704,7 @@ func (a *analyzer) watch(inv *shell.Invocation) {
 		a.reinvoke(inv, p.Rest, "watch")
 		return
 	}
-	a.runScriptArg(inv, joinArgs(p.Rest), "watch")
-}
-
-func joinArgs(args []shell.Word) shell.Word {
-	if len(args) == 0 {
-		return shell.Word{}
-	}
-	j := args[0]
-	j.Tmpl = j.Template()
-	for _, x := range args[1:] {
-		j.Text += " " + x.Text
-		j.Tmpl += " " + x.Template()
-		j.Dynamic = j.Dynamic || x.Dynamic
-		j.Net = j.Net || x.Net
-		j.Proc = j.Proc || x.Proc
-		j.Src += " " + x.Src
-	}
-	j.Glob = false
-	return j
+	a.runScriptArg(inv, shell.JoinWords(p.Rest), "watch")
 }
 
 func (a *analyzer) scriptCmd(inv *shell.Invocation) {

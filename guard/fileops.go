@@ -656,7 +656,7 @@ func (a *analyzer) find(inv *shell.Invocation) {
 			}
 			sub := inv
 			if e.dir {
-				sub = a.withCwd(inv, start)
+				sub = a.x.WithCwd(inv, start)
 			}
 			a.reinvoke(sub, argv, "find -exec")
 		}

@@ -55,7 +55,7 @@ func (a *analyzer) gitArgs(inv *shell.Invocation, args []shell.Word, aliasDepth 
 		switch {
 		case s == "-C":
 			if d, ok := next(); ok {
-				g.inv = a.withCwd(g.inv, d)
+				g.inv = a.x.WithCwd(g.inv, d)
 			}
 		case s == "-c":
 			if kv, ok := next(); ok {
@@ -462,7 +462,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 				for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "--") {
 					rest = rest[1:]
 				}
-				a.runScriptArg(inv, joinArgs(rest), "git submodule foreach")
+				a.runScriptArg(inv, shell.JoinWords(rest), "git submodule foreach")
 				return
 			}
 		}

@@ -63,7 +63,7 @@ func (a *analyzer) ssh(inv *shell.Invocation) {
 		a.stdinScript(&remote, "ssh")
 		return
 	}
-	script := joinArgs(cmd)
+	script := shell.JoinWords(cmd)
 	if script.Dynamic {
 		a.dynamicScript(inv, script, "ssh")
 		return

@@ -93,7 +93,7 @@ func (a *analyzer) runCommand(inv *shell.Invocation) {
 			a.runScriptArg(inv, c, "sg -c")
 			return
 		}
-		a.runScriptArg(inv, joinArgs(args[1:]), "sg")
+		a.runScriptArg(inv, shell.JoinWords(args[1:]), "sg")
 		return
 	}
 	p := shell.ParseOpts(args, withStop(r.spec))
@@ -148,7 +148,7 @@ func (a *analyzer) tmux(inv *shell.Invocation) {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup":
 		p := shell.ParseOpts(args[1:], shell.Spec{Short: "cefnstxyFlp"})
 		if len(p.Operands) > 0 {
-			a.runScriptArg(inv, joinArgs(p.Operands), "tmux "+args[0].Text)
+			a.runScriptArg(inv, shell.JoinWords(p.Operands), "tmux "+args[0].Text)
 		}
 	case "send-keys", "send":
 		p := shell.ParseOpts(args[1:], shell.Spec{Short: "tN"})
@@ -159,7 +159,7 @@ func (a *analyzer) tmux(inv *shell.Invocation) {
 			}
 		}
 		if len(keys) > 0 {
-			a.runScriptArg(inv, joinArgs(keys), "tmux send-keys")
+			a.runScriptArg(inv, shell.JoinWords(keys), "tmux send-keys")
 		}
 	}
 }

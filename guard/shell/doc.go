@@ -20,10 +20,11 @@
 //
 // A [Walker] holds the Expander and applies the builtins that only change
 // the shell's state ([Walker.Cd] for cd, chdir, pushd and popd; [Set];
-// [Shift]). [Wrapped] knows the plain wrappers (nohup, timeout, nice,
-// exec, command, chroot, busybox ...): the command each runs. The walk
-// over statements, pipelines, redirections and
-// wrappers that builds invocations is still in package guard
-// (analyzer.go, stdin.go, commands.go). Like the rest of the engine, this package is pure: no
-// process execution, environment, clock or file system.
+// [Shift]; [Walker.WithCwd] for -C and --chdir options). [Wrapped] knows
+// the plain wrappers (nohup, timeout, nice, exec, command, chroot,
+// busybox ...): the command each runs. The walk over statements,
+// pipelines, redirections and the other wrappers that builds invocations
+// is still in package guard (analyzer.go, stdin.go, commands.go). Like
+// the rest of the engine, this package is pure: no process execution,
+// environment, clock or file system.
 package shell

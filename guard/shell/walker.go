@@ -149,3 +149,52 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// WithCwd returns a copy of inv whose command runs in directory d.
+func (w *Walker) WithCwd(inv *Invocation, d Word) *Invocation {
+	n := *inv
+	n.State = inv.State.Clone()
+	if d.Dynamic || d.Glob {
+		n.State.SetCwds(nil, true)
+		return &n
+	}
+	var cwds []string
+	for _, c := range inv.State.Cwds {
+		cwds = append(cwds, w.resolve(CleanJoin(c, d.Text)))
+	}
+	n.State.SetCwds(cwds, inv.State.CwdUnknown && !path.IsAbs(d.Text))
+	return &n
+}
+
+// IsName reports whether s is a shell variable name.
+func IsName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// JoinWords joins words with spaces into one word, as "$*" or a
+// command given as several arguments (watch ls -l) does.
+func JoinWords(args []Word) Word {
+	if len(args) == 0 {
+		return Word{}
+	}
+	j := args[0]
+	j.Tmpl = j.Template()
+	for _, x := range args[1:] {
+		j.Text += " " + x.Text
+		j.Tmpl += " " + x.Template()
+		j.Dynamic = j.Dynamic || x.Dynamic
+		j.Net = j.Net || x.Net
+		j.Proc = j.Proc || x.Proc
+		j.Src += " " + x.Src
+	}
+	j.Glob = false
+	return j
+}

@@ -76,3 +76,29 @@ func TestSetShift(t *testing.T) {
 		t.Error("shift $X: positional parameters unknown")
 	}
 }
+
+func TestWithCwdJoinName(t *testing.T) {
+	w := &Walker{Expander{Env: Env{Resolve: func(p string) string { return strings.Replace(p, "/w/link", "/real", 1) }}}}
+	st := NewState("/w")
+	st.SetCwds([]string{"/w", "/w/sub"}, false)
+	inv := &Invocation{Name: "env", State: st}
+	n := w.WithCwd(inv, Word{Text: "link"})
+	if !reflect.DeepEqual(n.State.Cwds, []string{"/real", "/w/sub/link"}) || n.State.CwdUnknown {
+		t.Errorf("env -C link: %q unknown %v", n.State.Cwds, n.State.CwdUnknown)
+	}
+	if !reflect.DeepEqual(st.Cwds, []string{"/w", "/w/sub"}) {
+		t.Errorf("WithCwd changed the caller's state: %q", st.Cwds)
+	}
+	if n := w.WithCwd(inv, Word{Dynamic: true}); n.State.Cwds != nil || !n.State.CwdUnknown {
+		t.Errorf("env -C $d: %q, want unknown", n.State.Cwds)
+	}
+	j := JoinWords([]Word{{Text: "ls", Src: "ls"}, {Dynamic: true, Src: "$d"}})
+	if j.Template() != "ls "+UnknownMark || !j.Dynamic || j.Src != "ls $d" {
+		t.Errorf("JoinWords: %+v", j)
+	}
+	for s, want := range map[string]bool{"PATH": true, "_x1": true, "1x": false, "": false, "a-b": false} {
+		if IsName(s) != want {
+			t.Errorf("IsName(%q) = %v", s, !want)
+		}
+	}
+}
