@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -69,13 +70,13 @@ func engineWords(t *testing.T, eng *Engine, prefix, word string) []string {
 	a := eng.newAnalyzer(testEnv())
 	st := a.initialState()
 	if prefix != "" {
-		f, err := parseScript(prefix)
+		f, err := shell.Parse(prefix)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.stmts(f.Stmts, st)
 	}
-	f, err := parseScript("printf " + word)
+	f, err := shell.Parse("printf " + word)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
 		if !a.visit() {
 			return in
 		}
-		if ps := procSubstWord(r.Word); ps != nil {
+		if ps := shell.ProcSubstWord(r.Word); ps != nil {
 			// > >(cmd) and < <(cmd): a pipe to or from cmd, not a file.
 			if ps.Op == syntax.CmdOut {
 				a.nestedWithInput(ps.Stmts, st, a.stageOutput(s, st))
@@ -78,16 +78,6 @@ func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
 	return in
 }
 
-// procSubstWord returns the process substitution a redirection word
-// consists of, if it is one.
-func procSubstWord(w *syntax.Word) *syntax.ProcSubst {
-	if w == nil || len(w.Parts) != 1 {
-		return nil
-	}
-	ps, _ := w.Parts[0].(*syntax.ProcSubst)
-	return ps
-}
-
 // procOutput describes what <(cmd) produces: the output of its last stage.
 func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Input {
 	if len(ps.Stmts) != 1 {
@@ -95,7 +85,7 @@ func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Inpu
 	}
 	s := ps.Stmts[0]
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-		stages := pipelineStages(b)
+		stages := shell.PipelineStages(b)
 		in := a.outputOf(stages[len(stages)-1], st)
 		in.Net = in.Net || shell.Fetches(ps.Stmts)
 		return in
@@ -560,7 +550,7 @@ func (a *analyzer) knownOutput(s *syntax.Stmt, st *shell.State) (string, bool) {
 		if c.Op != syntax.Pipe {
 			return "", false
 		}
-		stages := pipelineStages(c)
+		stages := shell.PipelineStages(c)
 		text, ok := a.knownOutput(stages[0], st)
 		for _, f := range stages[1:] {
 			if !ok {
