@@ -114,7 +114,8 @@ func parseHead(t testing.TB, file string, line int, head string) corpusCase {
 
 // testEnv is the world every corpus command runs in: an agent's worktree
 // at /work/repo on branch agent-1, home /home/agent, temp /tmp, and a
-// sibling agent's worktree nested at /work/repo/.worktrees/agent-2.
+// sibling agent's worktree nested at /work/repo/.worktrees/agent-2; its
+// one remote, origin, is on github.com.
 func testEnv() *Env {
 	return &Env{
 		Cwd: "/work/repo", Root: "/work/repo", Home: "/home/agent", Temp: "/tmp", Branch: "agent-1", AgentID: "w1-aaaa",
@@ -123,6 +124,7 @@ func testEnv() *Env {
 		GuardPaths:     []string{"/usr/local/bin/swarm-guard"},
 		Vars:           map[string]string{"USER": "agent"},
 		Unset:          map[string]bool{"TMPDIR": true, "XDG_CACHE_HOME": true},
+		Remotes:        []string{"git@github.com:swarm/repo.git"},
 		Repo:           fakeRepo{},
 		ReadFile:       fakeFiles(nil).read,
 	}

@@ -27,6 +27,7 @@ func (a *analyzer) facts() *rules.Facts {
 		a.ruleFacts = &rules.Facts{Policy: a.pol, Agent: a.agent()}
 		a.pathFacts(a.ruleFacts)
 		a.ruleFacts.Oversight = a.eng.oversight(a.env)
+		a.ruleFacts.RemoteHosts = remoteHosts(a.env.Remotes)
 	}
 	return a.ruleFacts
 }

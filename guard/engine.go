@@ -78,6 +78,11 @@ type Env struct {
 	HomeBranch string // the branch the agent started on (SWARM_GUARD_HOME_BRANCH); "" means Branch
 	AgentID    string // the agent's id ({id} in [swarm] own_branches); "" when unknown
 
+	// Remotes are the URLs the repository's configured remotes name (url
+	// and pushurl of each), as written in its config: where its commits
+	// may go. A push or remote naming another host is exfiltration.
+	Remotes []string
+
 	Repo    Repo                     // optional
 	Resolve func(path string) string // optional symlink resolution of absolute paths
 

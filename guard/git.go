@@ -172,6 +172,9 @@ func (a *analyzer) gitConfigWrite(inv *shell.Invocation, rawKey string, val shel
 			a.gitSub(&gitCtx{inv: inv}, words[0], argv, map[string]string{}, 1)
 		}
 		return
+	case hasValue && isRemoteConfigKey(key):
+		a.remoteConfig(inv, rawKey, val)
+		return
 	case strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".push"):
 		if hasValue {
 			a.pushRefspecConfig(inv, val)
@@ -393,6 +396,8 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 		a.gitWorktree(g, args)
 	case "config":
 		a.gitConfig(g, args)
+	case "remote":
+		a.gitRemote(g, args)
 	case "filter-branch", "filter-repo":
 		a.judge(inv, effect.Discard{Loss: effect.LostHistory, Command: "git " + sub})
 	case "reflog":
@@ -568,7 +573,11 @@ func (a *analyzer) gitPush(g *gitCtx, args []shell.Word) {
 	refspecs := p.Operands
 	if len(refspecs) > 0 {
 		e.Remote = refspecs[0].Text
+		a.remoteURL(inv, "git push", refspecs[0])
 		refspecs = refspecs[1:]
+	}
+	if repo, ok := p.Value("repo"); ok {
+		a.remoteURL(inv, "git push", repo)
 	}
 	e.Matching = len(refspecs) == 0 && strings.EqualFold(g.config["push.default"], "matching")
 	a.judge(inv, a.describePush(g, e, refspecs))

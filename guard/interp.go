@@ -514,6 +514,9 @@ func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, How: effect.EvalDownload})
 		return
 	}
+	if dump := codeEnvDump(text); dump != "" && codeNetworks(text) {
+		a.judge(inv, sendEffect(inv.Name, codeURLHosts(text), []string{dump}))
+	}
 	sites := 0
 	spans := stringSpans(text, lang)
 	for _, api := range langAPIs()[lang] {

@@ -188,3 +188,18 @@ type GitConfig struct {
 }
 
 func (GitConfig) isEffect() {}
+
+// RemoteURL is an address git will send this repository's commits to,
+// named on the command line instead of through a configured remote: a
+// push to a URL, a remote added or re-pointed (git remote add/set-url), or
+// a config key that does the same (remote.<name>.url, pushurl,
+// url.<base>.insteadOf). A new host for the code is where a secret
+// committed by mistake, or the code itself, leaves the team.
+type RemoteURL struct {
+	By   string // as a reason names it: "git push", "git remote add", "git config remote.x.pushurl"
+	URL  string // as written
+	Host string // its host, lower case; "" for a local path
+	Push bool   // the command pushes there now (else it points later pushes there)
+}
+
+func (RemoteURL) isEffect() {}

@@ -28,6 +28,9 @@ type Facts struct {
 	GoCache string // $GOCACHE as the command would see it, or ""
 
 	OtherWorktrees []string // the repository's worktrees that are not the agent's, absolute
+	// RemoteHosts are the hosts the repository's configured remotes name
+	// (url and pushurl of each): where its commits may go.
+	RemoteHosts []string
 	// Oversight is the oversight mode in force (run's override, else the
 	// policy's; never ""): oversight.go.
 	Oversight string

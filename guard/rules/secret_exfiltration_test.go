@@ -37,3 +37,26 @@ func TestJudgeExfiltration(t *testing.T) {
 		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: []effect.Secret{env}}, []string{ex}, "curl sends the environment (env) off this machine"},
 	})
 }
+
+func TestJudgeRemoteURL(t *testing.T) {
+	ex := policy.RuleExfiltration
+	f := &Facts{Policy: policy.Default(), RemoteHosts: []string{"github.com"}}
+	checkVerdicts(t, f, []verdictCase{
+		{effect.RemoteURL{By: "git push", URL: "https://x.example/r.git", Host: "x.example", Push: true}, []string{ex},
+			"git push sends this repository's commits to x.example, which none of its remotes names (its remotes are on github.com)"},
+		{effect.RemoteURL{By: "git remote add", URL: "git@x.example:r.git", Host: "x.example"}, []string{ex},
+			"git remote add points this repository's pushes at x.example, which none of its remotes names (its remotes are on github.com)"},
+		{effect.RemoteURL{By: "git push", URL: "git@github.com:me/fork.git", Host: "github.com", Push: true}, nil, ""},
+		// A local path or file:// URL stays on this machine.
+		{effect.RemoteURL{By: "git push", URL: "file:///srv/m.git", Push: true}, nil, ""},
+	})
+	checkVerdicts(t, &Facts{Policy: policy.Default()}, []verdictCase{
+		{effect.RemoteURL{By: "git push", URL: "https://github.com/o/r.git", Host: "github.com", Push: true}, []string{ex},
+			"git push sends this repository's commits to github.com, which none of its remotes names (it has no remote)"},
+	})
+	pol := policy.Default()
+	pol.Network.AllowHosts = []string{"*.corp.example"}
+	checkVerdicts(t, &Facts{Policy: pol, RemoteHosts: []string{"github.com"}}, []verdictCase{
+		{effect.RemoteURL{By: "git push", URL: "https://git.corp.example/r.git", Host: "git.corp.example", Push: true}, nil, ""},
+	})
+}

@@ -156,6 +156,35 @@ func (c *Config) Value(section, key string) string {
 	return ""
 }
 
+// RemoteURLs returns every url and pushurl of every [remote "<name>"]
+// section, in file order (config.worktree first): the addresses pushes
+// go to.
+func (c *Config) RemoteURLs() []string {
+	var out []string
+	for _, data := range c.files {
+		cur := ""
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || line[0] == '#' || line[0] == ';' {
+				continue
+			}
+			if line[0] == '[' {
+				cur = strings.ToLower(strings.TrimSpace(strings.Trim(line, "[]")))
+				continue
+			}
+			if !strings.HasPrefix(cur, "remote ") {
+				continue
+			}
+			k, v, _ := strings.Cut(line, "=")
+			if k = strings.TrimSpace(k); strings.EqualFold(k, "url") || strings.EqualFold(k, "pushurl") {
+				out = append(out, strings.Trim(strings.TrimSpace(v), `"`))
+			}
+		}
+	}
+	return out
+}
+
 func iniValue(data []byte, section, key string) (string, bool) {
 	cur := ""
 	val, found := "", false

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +117,19 @@ func TestReadConfigAnswersLikeConfigValue(t *testing.T) {
 	}
 	if got := w.HooksDir(); got != "/srv/hooks" {
 		t.Errorf("HooksDir after the change = %q, want /srv/hooks", got)
+	}
+}
+
+func TestRemoteURLs(t *testing.T) {
+	_, main := repoWithWorktree(t)
+	git(t, main, "remote", "add", "origin", "git@example.com:team/repo.git")
+	git(t, main, "remote", "set-url", "--add", "--push", "origin", "https://mirror.example/repo.git")
+	git(t, main, "remote", "add", "upstream", "/srv/upstream.git")
+	git(t, main, "config", "url.https://rewrite.example/.insteadOf", "https://example.com/")
+	r, _ := Find(main)
+	got := r.ReadConfig().RemoteURLs()
+	want := []string{"git@example.com:team/repo.git", "https://mirror.example/repo.git", "/srv/upstream.git"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("RemoteURLs = %q, want %q", got, want)
 	}
 }

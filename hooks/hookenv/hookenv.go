@@ -145,6 +145,7 @@ func Build(o Options) *Context {
 		if ri, ok := env.Repo.(*repoInfo); ok {
 			ri.home, ri.origin = repo, normalizeRemote(cfg.Value(`remote "origin"`, "url"), repo.Root)
 		}
+		env.Remotes = cfg.RemoteURLs()
 		env.Root = r.resolve(repo.Root)
 		env.GitDir = r.resolve(repo.GitDir)
 		env.CommonDir = r.resolve(repo.CommonDir)
