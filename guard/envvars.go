@@ -76,6 +76,23 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 			}
 			a.gitConfigWrite(rep, k.Text, v, true, nil)
 		}
+	case upper == "BASH_ENV" || upper == "ENV" || upper == "ZDOTDIR":
+		// Files a shell sources when it starts: bash -c reads $BASH_ENV,
+		// an interactive sh reads $ENV, zsh reads $ZDOTDIR/.zshenv. Any
+		// later shell of this command runs them, so they are read as
+		// scripts now.
+		for _, v := range val {
+			if v.Dynamic {
+				a.judge(rep, effect.HiddenCode{What: name, Why: effect.CommandVariable})
+				continue
+			}
+			if upper == "ZDOTDIR" {
+				v = shell.Word{Text: strings.TrimSuffix(v.Text, "/") + "/.zshenv", Src: v.Src}
+			}
+			if v.Text != "" {
+				a.runFile(rep, v, "sh")
+			}
+		}
 	case upper == "PS1" || upper == "PS2" || upper == "PS3" || upper == "PS4":
 		// Prompts run their $(...) when shown: PS4 on every line of bash -x.
 		for _, v := range val {

@@ -356,6 +356,10 @@ func (a *analyzer) php(inv *shell.Invocation) {
 
 func (a *analyzer) stdinCode(inv *shell.Invocation, lang string) {
 	in := inv.Stdin
+	if in != nil && in.File && in.FilePath.Text != "" {
+		a.runFile(inv, in.FilePath, lang) // python3 < prog.py runs the file as python3 prog.py does
+		return
+	}
 	if in == nil || in.File {
 		return
 	}

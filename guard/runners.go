@@ -65,6 +65,7 @@ func registerRunners() {
 	handlers["tmux"] = (*analyzer).tmux
 	handlers["at"] = (*analyzer).atCmd
 	handlers["batch"] = (*analyzer).atCmd
+	handlers["batch"] = (*analyzer).atCmd
 	handlers["nix"] = (*analyzer).nix
 	handlers["rimraf"] = (*analyzer).rimraf
 	handlers["del-cli"] = (*analyzer).rimraf
@@ -169,6 +170,7 @@ func (a *analyzer) atCmd(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "qfTt"})
 	if f, ok := p.Value("f"); ok {
 		a.readPath(inv, f)
+		a.runFile(inv, f, "sh") // at -f job.sh runs the file later, as sh job.sh would
 		return
 	}
 	a.stdinScript(inv, inv.Name)
@@ -226,7 +228,7 @@ func (a *analyzer) npxRun(inv *shell.Invocation, args []shell.Word, wrapper stri
 		return
 	}
 	bin := rest[0]
-	if !bin.Dynamic {
+	if !bin.Dynamic && !isPathSpec(bin.Text) { // npx ./x.sh runs that file: keep its path
 		name, _ := npmName(bin.Text)
 		if name == "" {
 			name = bin.Text
@@ -234,4 +236,10 @@ func (a *analyzer) npxRun(inv *shell.Invocation, args []shell.Word, wrapper stri
 		bin.Text = path.Base(name)
 	}
 	a.reinvoke(inv, append([]shell.Word{bin}, rest[1:]...), wrapper)
+}
+
+// isPathSpec reports whether an npx/npm exec argument is a file path
+// rather than a package name (@scope/name has a slash too).
+func isPathSpec(s string) bool {
+	return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/")
 }

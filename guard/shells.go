@@ -51,6 +51,9 @@ scan:
 			if s == "-o" && i+1 < len(args) && args[i+1].Text == "errexit" {
 				errexit = true
 			}
+			if (s == "--rcfile" || s == "--init-file") && i+1 < len(args) {
+				a.runFile(inv, args[i+1], "sh") // an interactive bash sources it first
+			}
 			i++
 		case s == "--command":
 			cflag = true
@@ -113,8 +116,12 @@ func (a *analyzer) stdinScript(inv *shell.Invocation, what string) {
 // positional parameters (bash -s ARGS).
 func (a *analyzer) stdinScriptArgs(inv *shell.Invocation, what string, positional []shell.Word, setPositional bool) {
 	in := inv.Stdin
+	if in != nil && in.File && in.FilePath.Text != "" {
+		a.runFile(inv, in.FilePath, "sh") // bash < script.sh runs the file as bash script.sh does
+		return
+	}
 	if in == nil || in.File {
-		return // an interactive shell, or a script file (bash < script.sh)
+		return // an interactive shell, or a file the redirect does not name
 	}
 	if in.Dynamic || in.Subst {
 		src := in.Desc

@@ -176,6 +176,7 @@ func (a *analyzer) fileInput(w *syntax.Word, st *shell.State) *shell.Input {
 			inv := &shell.Invocation{Name: "redirect", Node: w, State: st}
 			a.readPath(inv, t)
 			if t.Static() {
+				in.FilePath = t
 				in.Desc = "the file " + t.Text
 				in.Secret = a.fileSecret(t, st)
 			}

@@ -12,7 +12,8 @@ type Input struct {
 	Expanded bool        // echo or printf of expansions: text chosen at run time
 	Paths    []Word      // the file names a command lists (find), as patterns
 	Nul      bool        // the names are NUL-separated (find -print0)
-	File     bool        // read from a file the guard does not read
+	File     bool        // read from a file (cmd < f); its text is not read here
+	FilePath Word        // with File: the file, when the redirect names one (a script run as bash < f is read later, as bash f is)
 	Desc     string      // for messages: "the output of curl", "a here-document"
 	Secret   string      // where secret text in it comes from (exfil.go); "" for none
 	From     syntax.Node // the pipeline stage that produces it, for messages
