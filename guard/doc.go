@@ -31,8 +31,16 @@
 //     same effects, so their decisions read the same.
 //
 // The tool packs (guard/packs: Terraform, Kubernetes, cloud, containers,
-// data stores, system) are argv patterns with their rule texts, matched in
-// packs_handler.go.
+// data stores, system) are the tool family of infrastructure and system
+// tools, kept as tables: each pattern has its rule id, name, reason,
+// alternative, matcher and must-deny / must-allow examples in the pack's
+// file. packs_handler.go runs the matchers on every invocation of a
+// pack's programs and turns each match into an effect
+// (effect.ToolOperation, carrying the pattern's texts); the pack's rule
+// (guard/rules/destructive_<family>.go) judges it through
+// rules.JudgeEffect like every other effect, so the policy's [rules]
+// entry, oversight, the audit log and check see it the same way. "Why is
+// terraform destroy denied?" is answered by guard/packs/terraform.go.
 //
 // The engine is pure: no process execution, no environment or clock
 // reads. What it needs from the file system (symlinks, which branch is

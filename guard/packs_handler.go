@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
@@ -30,7 +31,7 @@ func packHandler(ps []*packs.Pack, next handler) handler {
 		for _, p := range ps {
 			c := p.NewCall(inv.Name, args, dynamic)
 			for _, r := range p.Judge(c) {
-				a.report(inv, r.ID, inv.Name+" "+r.Reason+" ("+p.Name+" pack: "+r.Name+")", r.Instead)
+				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
 			}
 		}
 		if next != nil {

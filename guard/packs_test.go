@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard/packs"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 var updateREADME = flag.Bool("update-packs", false, "rewrite the generated parts of README.md")
@@ -61,6 +62,42 @@ func TestPackRulesAreComplete(t *testing.T) {
 			if len(r.Deny) < 2 || len(r.Allow) < 1 {
 				t.Errorf("pack %s rule %s has %d deny and %d allow examples; want at least 2 and 1", p.Name, r.Name, len(r.Deny), len(r.Allow))
 			}
+		}
+	}
+}
+
+// BenchmarkCheckCommandPacks decides commands that go through the tool
+// packs: allowed ones (every pack rule's matcher runs and none matches)
+// and denied ones (the effect is judged by the rules).
+func BenchmarkCheckCommandPacks(b *testing.B) {
+	eng := New(policy.Default())
+	env := testEnv()
+	cmds := []string{
+		`kubectl get pods -n dev -o wide && docker run --rm -v "$PWD":/src -w /src golang:1.26 go test ./...`,
+		`terraform plan -out tf.plan && aws s3 cp build/app.zip s3://artifacts/ && systemctl status docker`,
+		`docker run -v /:/host alpine chroot /host`,
+		`terraform destroy -auto-approve`,
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range cmds {
+			eng.CheckCommand(c, env)
+		}
+	}
+}
+
+// TestPackRulePolicy: a pack rule's finding follows the policy's [rules]
+// entry like every core rule's: deny, ask or off.
+func TestPackRulePolicy(t *testing.T) {
+	for _, tc := range []struct {
+		action policy.Action
+		want   policy.Action
+	}{{policy.Deny, policy.Deny}, {policy.Ask, policy.Ask}, {policy.Off, ""}} {
+		p := policy.Default().Clone()
+		p.Rules[policy.RuleDestructiveTerraform] = tc.action
+		d := New(p).CheckCommand("terraform destroy -auto-approve", testEnv())
+		if d.Action != tc.want || tc.want != "" && d.Rule != policy.RuleDestructiveTerraform {
+			t.Errorf("[rules] destructive-terraform = %q: got %q (%s), want %q", tc.action, d.Action, d.Rule, tc.want)
 		}
 	}
 }

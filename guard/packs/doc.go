@@ -8,7 +8,9 @@
 // terraform.go and finds the answer and its examples in one place.
 //
 // The package is pure (no I/O); guard registers a handler for every
-// program a pack names and reports each matching rule. The examples are
+// program a pack names, turns each matching pattern into an effect
+// (effect.ToolOperation) and hands it to the pattern's rule in
+// guard/rules (destructive_terraform.go …), which decides it. The examples are
 // run through the whole engine with the corpus (guard's TestCorpus), and the
 // README's pack table is generated from them (go test ./guard -run
 // TestPackTableInREADME -update-packs).

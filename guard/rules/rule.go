@@ -39,6 +39,8 @@ func All() []Rule {
 		SecretContent, Budget,
 		ForeignBranch, ForeignWorktree, SecretExfiltration,
 		MCPAccess, Oversight, DynamicCommand,
+		DestructiveTerraform, DestructiveKubernetes, DestructiveCloud,
+		DestructiveContainer, DestructiveDatastore, DestructiveSystem,
 	}
 }
 
