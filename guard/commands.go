@@ -178,87 +178,9 @@ func commandName(s string) string {
 	return name
 }
 
-// callExpr analyses a simple command.
-func (a *analyzer) callExpr(ce *syntax.CallExpr, st *shell.State, in *shell.Input, guarded bool) {
-	if len(ce.Args) > 0 && len(st.Aliases) > 0 {
-		if lit, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok && len(ce.Args[0].Parts) == 1 {
-			if val, ok := st.Aliases[lit.Value]; ok && a.x.Src != "" {
-				// An alias replaces the first word of the command text.
-				rest := ""
-				if end, stop := int(ce.Args[0].End().Offset()), int(ce.End().Offset()); end <= stop && stop <= len(a.x.Src) {
-					rest = a.x.Src[end:stop]
-				}
-				delete(st.Aliases, lit.Value) // an alias is not expanded inside itself
-				a.script(val+rest, st, in)
-				st.Aliases[lit.Value] = val
-				return
-			}
-		}
-	}
-	a.substitutionsOut(ce, st, func() *shell.Input { return a.outputOf(&syntax.Stmt{Cmd: ce}, st) })
-	if len(ce.Args) == 0 {
-		for _, as := range ce.Assigns {
-			a.assignment(as, st, false)
-		}
-		return
-	}
-	env := map[string][]shell.Word{}
-	for _, as := range ce.Assigns {
-		if as.Name == nil {
-			continue
-		}
-		var val []shell.Word
-		if as.Value != nil {
-			val = a.x.AssignValue(as.Value, st)
-		} else {
-			val = []shell.Word{{}}
-		}
-		env[as.Name.Value] = val
-	}
-	for _, argv := range a.argvCandidates(ce.Args, st) {
-		inv := &shell.Invocation{Argv: argv, Env: env, State: st, Stdin: in, Node: ce, Guarded: guarded}
-		for _, as := range ce.Assigns { // in source order: findings must be deterministic
-			if as.Name != nil {
-				a.envAssign(as.Name.Value, env[as.Name.Value], st, inv, ce)
-			}
-		}
-		a.invoke(inv)
-		if a.aborted {
-			return
-		}
-	}
-}
-
-// argvCandidates expands the words of a command into the possible argument
-// vectors, at most 16; words with more alternatives become unknown.
-func (a *analyzer) argvCandidates(words []*syntax.Word, st *shell.State) [][]shell.Word {
-	cands := [][]shell.Word{make([]shell.Word, 0, len(words))}
-	for _, w := range words {
-		alts := a.x.Expand(w, st)
-		if len(alts) == 1 {
-			// The common case: one value, no branching, no copying.
-			for i := range cands {
-				cands[i] = append(cands[i], alts[0]...)
-			}
-			continue
-		}
-		if len(cands)*len(alts) > 16 {
-			alts = [][]shell.Word{{{Dynamic: true, Src: a.x.Source(w)}}}
-		}
-		next := make([][]shell.Word, 0, len(cands)*len(alts))
-		for _, c := range cands {
-			for _, alt := range alts {
-				next = append(next, append(append(make([]shell.Word, 0, len(c)+len(alt)), c...), alt...))
-			}
-		}
-		cands = next
-	}
-	return cands
-}
-
 // invoke dispatches one resolved command.
 func (a *analyzer) invoke(inv *shell.Invocation) {
-	if !a.visit() || len(inv.Argv) == 0 {
+	if !a.x.Visit() || len(inv.Argv) == 0 {
 		return
 	}
 	head := inv.Argv[0]
@@ -279,7 +201,7 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	// command and builtin skip shell functions: git() { command git "$@"; }
 	// calls the real git. Inside its own body a function is not re-entered.
 	if fn, ok := inv.State.Funcs[inv.Name]; ok && !strings.Contains(head.Text, "/") && !inv.ViaBuiltin() && !inv.State.InFunc[inv.Name] {
-		a.callFunction(fn, inv)
+		a.x.CallFunction(fn, inv)
 		return
 	}
 	if !quietProgram(inv) {
@@ -357,42 +279,6 @@ func (a *analyzer) readOperand(inv *shell.Invocation, x shell.Word) {
 }
 
 func (a *analyzer) dataCommand(inv *shell.Invocation) {}
-
-// callFunction analyses a function body with the call's arguments bound to
-// the positional parameters.
-func (a *analyzer) callFunction(fn *syntax.FuncDecl, inv *shell.Invocation) {
-	fs := inv.State.Clone()
-	fs.InFunc[inv.Name] = true
-	fs.Positional, fs.PosUnknown = append([]shell.Word(nil), inv.Args()...), false
-	a.srcDepth++
-	if a.srcDepth > maxDepth {
-		a.abort("functions call each other more than " + itoa(maxDepth) + " levels deep")
-	} else {
-		a.stmt(fn.Body, fs, false)
-	}
-	a.srcDepth--
-	a.called[fn] = true
-	// Functions run in the current shell: a cd inside changes the caller.
-	inv.State.SetCwds(append(inv.State.Cwds, fs.Cwds...), inv.State.CwdUnknown || fs.CwdUnknown)
-	for k, v := range fs.Vars {
-		inv.State.Vars[k] = shell.UnionWords(inv.State.Vars[k], v)
-	}
-}
-
-// uncalledFunctions analyses functions that were declared but never called
-// in the command: they may still run (export -f, a trap, bash -c f). Each
-// body is analysed in the state of its declaration, in source order.
-func (a *analyzer) uncalledFunctions() {
-	for i := 0; i < len(a.declared); i++ { // bodies may declare more functions
-		d := a.declared[i]
-		if a.called[d.fn] {
-			continue
-		}
-		a.called[d.fn] = true
-		d.st.Positional, d.st.PosUnknown = nil, true
-		a.stmt(d.fn.Body, d.st, false)
-	}
-}
 
 // --- shell builtins that change the analysis state ---
 

@@ -10,16 +10,19 @@
 //
 // Three layers, so a newcomer finds any decision in one place:
 //
-//   - the shell core turns a command into invocations: program,
-//     arguments, the working directories it may run in, its input and the
-//     state of the shell. Its types (shell.Word, shell.Invocation,
-//     shell.State, shell.Input), word expansion (shell.Expander), the
-//     state builtins (cd, set, shift), the plain wrappers (shell.Wrapped:
-//     nohup, timeout, nice, exec ...) and option parsing
-//     (shell.ParseOpts) are package guard/shell; the walk
-//     over statements, pipelines, redirections, builtins and wrappers that
-//     builds invocations is still here (analyzer.go, stdin.go,
-//     commands.go, shells.go, interp.go);
+//   - the shell core (package guard/shell) turns a command into
+//     invocations: program, arguments, the working directories it may run
+//     in, its environment assignments, its input and the state of the
+//     shell. shell.Walker walks the script (statements, pipelines,
+//     compound commands, substitutions, assignments, functions, aliases)
+//     and hands each simple command to the analyzer through
+//     shell.Families (shelltools.go); word expansion (shell.Expander),
+//     the state builtins (cd, set, shift), the plain wrappers
+//     (shell.Wrapped) and option parsing (shell.ParseOpts) are there too.
+//     What a redirection writes and reads and what a pipeline stage
+//     prints (stdin.go), the dispatch to builtins, acting wrappers and
+//     families (commands.go), and the shells' and interpreters' options
+//     (shells.go, interp.go) are still here;
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

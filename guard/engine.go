@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -14,8 +15,7 @@ import (
 // them are denied, never analysed partially.
 const (
 	MaxCommandBytes = 256 << 10 // a Bash command longer than this is refused
-	maxDepth        = 24        // nested scripts: bash -c, eval, $(...), functions
-	maxNodes        = 200_000   // syntax nodes visited per decision
+	maxDepth        = shell.MaxDepth
 )
 
 // Engine decides whether a tool call may run. It is pure: it never runs
@@ -251,7 +251,7 @@ func (e *Engine) Writes(cmd string, env *Env) (files []string, opaque bool) {
 	}
 	a := e.newAnalyzer(env)
 	a.script(cmd, a.initialState(), nil)
-	if a.aborted {
+	if a.x.Aborted() {
 		return nil, true
 	}
 	seen := map[string]bool{}

@@ -308,7 +308,7 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 			}
 		}
 	}
-	if a.stdinSecret == "" {
+	if a.x.StdinSecret == "" {
 		return ""
 	}
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
@@ -319,7 +319,7 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 			}
 		}
 	}
-	return a.stdinSecret
+	return a.x.StdinSecret
 }
 
 // fileSecret is the taint of a file the command wrote earlier.

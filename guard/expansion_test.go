@@ -70,18 +70,17 @@ func engineWords(t *testing.T, eng *Engine, prefix, word string) []string {
 	a := eng.newAnalyzer(testEnv())
 	st := a.initialState()
 	if prefix != "" {
-		f, err := shell.Parse(prefix)
-		if err != nil {
-			t.Fatal(err)
+		a.x.Script(prefix, st, nil)
+		if len(a.findings) > 0 && a.findings[0].rule == policy.RuleBadInput {
+			t.Fatal(a.findings[0].reason)
 		}
-		a.stmts(f.Stmts, st)
 	}
 	f, err := shell.Parse("printf " + word)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ce := f.Stmts[0].Cmd.(*syntax.CallExpr)
-	cands := a.argvCandidates(ce.Args[1:], st)
+	cands := a.x.ArgvCandidates(ce.Args[1:], st)
 	if len(cands) != 1 {
 		return []string{"<several alternatives>"}
 	}

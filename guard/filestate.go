@@ -186,7 +186,7 @@ func (a *analyzer) runFile(inv *shell.Invocation, x shell.Word, lang string) {
 // checkFileRuns analyses what every run file holds, once per file and body.
 func (a *analyzer) checkFileRuns() {
 	seen := map[*shell.Input]map[string]bool{}
-	for i := 0; i < len(a.runs) && !a.aborted; i++ { // analysing a body may add runs
+	for i := 0; i < len(a.runs) && !a.x.Aborted(); i++ { // analysing a body may add runs
 		r := a.runs[i]
 		for _, p := range r.paths {
 			if len(a.bodies[p]) == 0 {

@@ -310,7 +310,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 			exp = inv.State.GitAliases[sub]
 		}
 		if aliasDepth > 8 {
-			a.abort("git aliases expand into each other too deeply")
+			a.x.Abort("git aliases expand into each other too deeply")
 			return
 		}
 		words := strings.Fields(exp)

@@ -510,7 +510,7 @@ func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, Code: clip(c.Show()), How: effect.CodeWord})
 		return
 	}
-	if !a.visit() {
+	if !a.x.Visit() {
 		return
 	}
 	text = normalizeCode(lang, text)

@@ -147,7 +147,7 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 	done := map[string]bool{}
 	var run func(target string, depth int)
 	run = func(target string, depth int) {
-		if done[target] || depth > 32 || a.aborted {
+		if done[target] || depth > 32 || a.x.Aborted() {
 			return
 		}
 		done[target] = true

@@ -4,6 +4,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // The analyzer answers the shell layer's questions (shell.Tools) with
@@ -23,3 +24,29 @@ func (a *analyzer) KnownOutput(s *syntax.Stmt, st *shell.State) (string, bool) {
 func (a *analyzer) PromptString(inv *shell.Invocation, v shell.Word, st *shell.State) {
 	a.promptString(inv, v, st)
 }
+
+// The analyzer is also what the shell walk hands its findings to
+// (shell.Families): each simple command goes to the builtins, wrappers
+// and tool families (invoke, commands.go), redirections and pipeline
+// output to stdin.go, assignments to the rules on variables (envvars.go,
+// identityvars.go).
+
+func (a *analyzer) Command(inv *shell.Invocation) { a.invoke(inv) }
+
+func (a *analyzer) Redirects(s *syntax.Stmt, st *shell.State) *shell.Input { return a.redirects(s, st) }
+
+func (a *analyzer) Output(s *syntax.Stmt, st *shell.State) *shell.Input { return a.outputOf(s, st) }
+
+func (a *analyzer) Assigned(name string, val []shell.Word, st *shell.State, inv *shell.Invocation, node syntax.Node) {
+	a.envAssign(name, val, st, inv, node)
+}
+
+func (a *analyzer) Rebound(name, how string, st *shell.State, node syntax.Node) {
+	a.identityTarget(nil, node, st, name, how)
+}
+
+func (a *analyzer) BadInput(reason, trigger, fix string) {
+	a.add(finding{rule: policy.RuleBadInput, reason: reason, trigger: clip(trigger), alt: fix})
+}
+
+func (a *analyzer) Walked() { a.checkFileRuns() }

@@ -17,16 +17,16 @@ import (
 func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
 	var in *shell.Input
 	for _, r := range s.Redirs {
-		if !a.visit() {
+		if !a.x.Visit() {
 			return in
 		}
 		if ps := shell.ProcSubstWord(r.Word); ps != nil {
 			// > >(cmd) and < <(cmd): a pipe to or from cmd, not a file.
 			if ps.Op == syntax.CmdOut {
-				a.nestedWithInput(ps.Stmts, st, a.stageOutput(s, st))
+				a.x.NestedWithInput(ps.Stmts, st, a.stageOutput(s, st))
 				continue
 			}
-			a.nested(ps.Stmts, st)
+			a.x.Nested(ps.Stmts, st)
 			if r.Op == syntax.RdrIn {
 				in = a.procOutput(ps, st)
 			}
@@ -91,17 +91,6 @@ func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Inpu
 		return in
 	}
 	return a.outputOf(s, st)
-}
-
-// nestedWithInput analyses a substitution whose first command reads in.
-func (a *analyzer) nestedWithInput(stmts []*syntax.Stmt, st *shell.State, in *shell.Input) {
-	if a.srcDepth >= maxDepth {
-		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
-		return
-	}
-	a.srcDepth++
-	a.stmtsWithInput(stmts, st.Clone(), in)
-	a.srcDepth--
 }
 
 func isNumber(s string) bool {
@@ -475,56 +464,9 @@ func hexValue(s string, width int) (int, int) {
 	return v, n
 }
 
-// substitutions analyses the command and process substitutions inside a
-// node as the commands they are. Their effects are isolated: a subshell's
-// cd or assignment does not change the caller's state.
-func (a *analyzer) substitutions(n syntax.Node, st *shell.State) {
-	a.substitutionsOut(n, st, nil)
-}
-
-// substitutionsOut is substitutions where >(cmd) arguments read out: the
-// command writes into them (curl -o >(bash)).
-func (a *analyzer) substitutionsOut(n syntax.Node, st *shell.State, out func() *shell.Input) {
-	if n == nil {
-		return
-	}
-	syntax.Walk(n, func(x syntax.Node) bool {
-		if a.aborted {
-			return false
-		}
-		switch s := x.(type) {
-		case *syntax.CmdSubst:
-			a.nested(s.Stmts, st)
-			return false
-		case *syntax.ProcSubst:
-			if s.Op == syntax.CmdOut && out != nil {
-				a.nestedWithInput(s.Stmts, st, out())
-				return false
-			}
-			a.nested(s.Stmts, st)
-			return false
-		}
-		return true
-	})
-}
-
-func (a *analyzer) arithSubstitutions(loop *syntax.CStyleLoop, st *shell.State) {
-	for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
-		if e != nil {
-			a.substitutions(e, st)
-		}
-	}
-}
-
-func (a *analyzer) nested(stmts []*syntax.Stmt, st *shell.State) {
-	if a.srcDepth >= maxDepth {
-		a.abort("the command nests substitutions more than " + itoa(maxDepth) + " levels deep")
-		return
-	}
-	a.srcDepth++
-	a.stmts(stmts, st.Clone())
-	a.srcDepth--
-}
+// substitutions walks the command and process substitutions inside a
+// node (shell.Walker.Substitutions).
+func (a *analyzer) substitutions(n syntax.Node, st *shell.State) { a.x.Substitutions(n, st) }
 
 // knownOutput returns what a statement prints when the guard can tell:
 // echo, printf and cat of a here-document, piped through decoders an

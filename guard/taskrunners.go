@@ -95,7 +95,7 @@ func (a *analyzer) runLines(inv *shell.Invocation, what, dir string, lines []str
 	st := inv.State.Clone()
 	st.SetCwds([]string{dir}, false)
 	for _, line := range lines {
-		if strings.TrimSpace(line) == "" || a.aborted {
+		if strings.TrimSpace(line) == "" || a.x.Aborted() {
 			continue
 		}
 		n := len(a.findings)

@@ -18,13 +18,25 @@
 // only the tool families know (secrets, the output of some commands) it
 // asks through [Tools].
 //
-// A [Walker] holds the Expander and applies the builtins that only change
-// the shell's state ([Walker.Cd] for cd, chdir, pushd and popd; [Set];
-// [Shift]; [Walker.WithCwd] for -C and --chdir options). [Wrapped] knows
-// the plain wrappers (nohup, timeout, nice, exec, command, chroot,
-// busybox ...): the command each runs. The walk over statements,
-// pipelines, redirections and the other wrappers that builds invocations
-// is still in package guard (analyzer.go, stdin.go, commands.go). Like
-// the rest of the engine, this package is pure: no process execution,
+// A [Walker] walks a script ([Walker.Script]): statements, && and ||
+// chains, pipelines, subshells and blocks, if/while/for/case, assignments
+// and declarations, functions (walked where they are called, and once
+// more in their declaring state when never called), aliases, command and
+// process substitutions. Each simple command, its words expanded into
+// the argument vectors it may run with, goes to the tool families as an
+// [Invocation] through the [Families] interface, which also answers what
+// a statement's redirections read and what a pipeline stage prints; the
+// families recurse through Walker.Script for the scripts commands run
+// (eval, bash -c, sourced files, task-runner recipes). The walk carries
+// the limits of one decision ([MaxDepth], [MaxNodes]): what goes beyond
+// them is refused through Families.BadInput, never walked partially.
+// The Walker also applies the builtins that only change the shell's
+// state ([Walker.Cd] for cd, chdir, pushd and popd; [Set]; [Shift];
+// [Walker.WithCwd] for -C and --chdir options); [Wrapped] knows the plain
+// wrappers (nohup, timeout, nice, exec, command, chroot, busybox ...):
+// the command each runs. The acting wrappers (sudo, env, xargs, find
+// -exec ...), the shells' and interpreters' own options, and what a
+// redirection writes stay with the families in package guard. Like the
+// rest of the engine, this package is pure: no process execution,
 // environment, clock or file system.
 package shell

@@ -3,14 +3,30 @@ package shell
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
-// Walker is the shell core's walk. Today it expands words (Expander) and
-// applies the builtins that only change the shell's state (cd and its
-// kin, set, shift); the walk over statements, pipelines, redirections and
-// wrappers that calls them is still in package guard.
+// Walker is the shell core's walk (walk.go): it walks a script's
+// statements, pipelines, compound commands, substitutions, assignments and
+// functions, expands words (Expander) and hands each simple command to the
+// tool families (Families), which recurse through Script for the scripts
+// commands run. It also applies the builtins that only change the shell's
+// state (cd and its kin, set, shift). One Walker serves one decision: it
+// counts the nodes visited and the nesting depth against MaxNodes and
+// MaxDepth.
 type Walker struct {
 	Expander
+	Families Families
+	// StdinSecret is where secret text on the standard input of the
+	// pipeline stage being walked comes from; "" for none.
+	StdinSecret string
+
+	nodes    int  // syntax nodes visited, bounded by MaxNodes
+	depth    int  // nesting depth of scripts and substitutions
+	aborted  bool // a limit was hit
+	called   map[*syntax.FuncDecl]bool
+	declared []declaredFunc // every function declaration, in source order
 }
 
 func (w *Walker) resolve(p string) string {

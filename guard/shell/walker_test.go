@@ -15,7 +15,7 @@ func cmd(st *State, line string, guarded bool, via ...string) *Invocation {
 // fail keeps the old directory possible, CDPATH adds candidates, symlinks
 // resolve through Env.Resolve, and what cannot be known is unknown.
 func TestCd(t *testing.T) {
-	w := &Walker{Expander{Env: Env{Home: "/home/agent", Resolve: func(p string) string {
+	w := &Walker{Expander: Expander{Env: Env{Home: "/home/agent", Resolve: func(p string) string {
 		return strings.Replace(p, "/w/link", "/real", 1)
 	}}}}
 	cases := []struct {
@@ -78,7 +78,7 @@ func TestSetShift(t *testing.T) {
 }
 
 func TestWithCwdJoinName(t *testing.T) {
-	w := &Walker{Expander{Env: Env{Resolve: func(p string) string { return strings.Replace(p, "/w/link", "/real", 1) }}}}
+	w := &Walker{Expander: Expander{Env: Env{Resolve: func(p string) string { return strings.Replace(p, "/w/link", "/real", 1) }}}}
 	st := NewState("/w")
 	st.SetCwds([]string{"/w", "/w/sub"}, false)
 	inv := &Invocation{Name: "env", State: st}

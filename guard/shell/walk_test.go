@@ -1,0 +1,134 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// recorder is the smallest family: it applies cd, set and shift, calls
+// functions, runs eval'd text through the walker, and writes down every
+// other simple command, assignment and refusal the walk hands it.
+type recorder struct {
+	w    *Walker
+	got  []string
+	done int
+}
+
+func (r *recorder) SecretSource([]*syntax.Stmt, *State) string      { return "" }
+func (r *recorder) VarSecret(string, *State) string                 { return "" }
+func (r *recorder) KnownOutput(*syntax.Stmt, *State) (string, bool) { return "", false }
+func (r *recorder) PromptString(*Invocation, Word, *State)          {}
+func (r *recorder) Redirects(s *syntax.Stmt, st *State) *Input      { return nil }
+func (r *recorder) Rebound(name, how string, _ *State, _ syntax.Node) {
+	r.add("rebound " + how + " " + name)
+}
+func (r *recorder) BadInput(reason, _, _ string) { r.add("refused: " + reason) }
+func (r *recorder) Walked()                      { r.done++ }
+func (r *recorder) add(s string)                 { r.got = append(r.got, s) }
+
+func (r *recorder) Output(s *syntax.Stmt, _ *State) *Input {
+	desc := "a compound command"
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
+		desc = r.w.Source(ce.Args[0])
+	}
+	return &Input{Dynamic: true, Desc: "the output of " + desc, From: s}
+}
+
+func (r *recorder) Assigned(name string, val []Word, _ *State, inv *Invocation, _ syntax.Node) {
+	if inv == nil {
+		r.add("assign " + name + "=" + val[0].Show())
+	}
+}
+
+func (r *recorder) Command(inv *Invocation) {
+	if !r.w.Visit() {
+		return
+	}
+	inv.Name = inv.Argv[0].Text
+	if fn, ok := inv.State.Funcs[inv.Name]; ok && !inv.State.InFunc[inv.Name] {
+		r.w.CallFunction(fn, inv)
+		return
+	}
+	var b strings.Builder
+	for i, x := range inv.Argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(x.Show())
+	}
+	cwds := strings.Join(inv.State.Cwds, ",")
+	if inv.State.CwdUnknown {
+		cwds += ",?"
+	}
+	fmt.Fprintf(&b, " | cwd=%s", cwds)
+	var env []string
+	for k, v := range inv.Env {
+		env = append(env, k+"="+v[0].Show())
+	}
+	slices.Sort(env)
+	if len(env) > 0 {
+		fmt.Fprintf(&b, " env=%s", strings.Join(env, ","))
+	}
+	if inv.Stdin != nil {
+		fmt.Fprintf(&b, " stdin=%q", inv.Stdin.Desc)
+	}
+	if inv.Guarded {
+		b.WriteString(" guarded")
+	}
+	r.add(b.String())
+	switch inv.Name {
+	case "cd":
+		r.w.Cd(inv)
+	case "set":
+		Set(inv)
+	case "alias":
+		name, val, _ := strings.Cut(inv.Argv[1].Text, "=")
+		inv.State.Aliases[name] = val
+	case "eval":
+		r.w.Script(JoinWords(inv.Args()).Text, inv.State, nil)
+	}
+}
+
+// TestWalk pins the walk on its own, with no tool family behind it: the
+// simple commands a script hands over (argv, working directories,
+// environment, standard input, && guards), through cd, conditionals,
+// loops, pipelines, substitutions, functions (called or not), aliases,
+// eval, and the limits that refuse a script.
+func TestWalk(t *testing.T) {
+	cases := []struct {
+		script string
+		want   []string
+	}{
+		{"cd /tmp && FOO=1 git status", []string{"cd /tmp | cwd=/w guarded", "git status | cwd=/tmp env=FOO=1 guarded"}},
+		{"cd sub; ls", []string{"cd sub | cwd=/w", "ls | cwd=/w,/w/sub"}},
+		{"set -e; cd sub; ls", []string{"set -e | cwd=/w", "cd sub | cwd=/w guarded", "ls | cwd=/w/sub guarded"}},
+		{"x=a; ls $x | wc -l", []string{"assign x=a", "ls a | cwd=/w", `wc -l | cwd=/w stdin="the output of ls"`}},
+		{"if test -d sub; then cd sub; fi; pwd", []string{"test -d sub | cwd=/w", "cd sub | cwd=/w", "pwd | cwd=/w,/w/sub"}},
+		{"for i in a b; do rm $i; done", []string{"rebound for i", "rm a | cwd=/w", "rm b | cwd=/w"}},
+		{"echo $(id -u) <(ls)", []string{"id -u | cwd=/w", "ls | cwd=/w", "echo $(id -u) <(ls) | cwd=/w"}},
+		{`f() { rm -rf "$1"; }; f dir`, []string{"rm -rf dir | cwd=/w"}},
+		{"g() { rm x; }; ls", []string{"ls | cwd=/w", "rm x | cwd=/w"}},
+		{"(cd sub); ls", []string{"cd sub | cwd=/w", "ls | cwd=/w"}},
+		{"{ cat; } < /dev/null | sh", []string{"cat | cwd=/w", `sh | cwd=/w stdin="the output of a compound command"`}},
+		{"eval 'cd /x'; ls", []string{"eval cd /x | cwd=/w", "cd /x | cwd=/w", "ls | cwd=/w,/x"}},
+		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w"}},
+		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
+		{`echo "`, []string{"refused: the command does not parse as a shell script: 1:6: reached EOF without closing quote `\"`"}},
+		{strings.Repeat("$(", 30) + "x" + strings.Repeat(")", 30), []string{"refused: the command nests substitutions more than 24 levels deep"}},
+	}
+	for _, c := range cases {
+		r := &recorder{}
+		r.w = &Walker{Expander: Expander{Tools: r, Env: Env{Home: "/home/agent", Cwd: "/w", Root: "/w"}}, Families: r}
+		r.w.Script(c.script, NewState("/w"), nil)
+		if !slices.Equal(r.got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.script, r.got, c.want)
+		}
+		if r.done != 1 && !r.w.Aborted() && !strings.HasPrefix(c.want[0], "refused: the command does not parse") {
+			t.Errorf("%s: Walked called %d times, want once", c.script, r.done)
+		}
+	}
+}
