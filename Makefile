@@ -24,7 +24,7 @@ build:
 # about 0.25 ms slower on every hook call (README, Performance).
 install:
 	$(BUILD_ENV) GOBIN="$$($(GO) env GOPATH)/bin" $(GO) install $(BUILD_FLAGS) ./cmd/...
-	@bin="$$($(GO) env GOPATH)/bin"; for b in swarm-guard swarm-guard-secrets; do \
+	@bin="$$($(GO) env GOPATH)/bin"; for b in swarm-guard swarm-guard-secrets swarm-guard-post; do \
 		cat "$$bin/$$b" > "$$bin/.$$b.tmp" && chmod 755 "$$bin/.$$b.tmp" && mv -f "$$bin/.$$b.tmp" "$$bin/$$b" || exit 1; done
 	@echo "installed into $$($(GO) env GOPATH)/bin; next: cd <your repo> && swarm-guard install && swarm-guard doctor"
 

@@ -27,7 +27,7 @@ const fixtureUsage = `usage:
   sg-fakesecret web TOOL PREFIX KIND SECRETS  print a PreToolUse event of WebFetch/Monitor/WebSearch (or Bash running
                                               curl, TOOL curl) sending PREFIX and one
   sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
-  sg-fakesecret bashoutput KIND SECRETS       print a PostToolUse event of a Bash call whose stdout holds one
+  sg-fakesecret bashoutput KIND SECRETS [CMD] print a PostToolUse event of a Bash call (CMD, else ./show-config) whose stdout holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
   sg-fakesecret absent SECRETS FILE...        fail if a FILE holds any secret listed in SECRETS
   sg-fakesecret expand FILE...                replace $VARS in FILEs (testscript does not expand file contents)
@@ -125,9 +125,13 @@ func fakeSecretFixture(args []string) int {
 		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PostToolUse", "tool_name": args[1],
 			"tool_input": map[string]any{"sql": "SELECT * FROM settings"}, "tool_response": resp, "tool_use_id": "t1"})
 		fmt.Println(string(out))
-	case args[0] == "bashoutput" && len(args) == 3:
+	case args[0] == "bashoutput" && (len(args) == 3 || len(args) == 4):
 		// A PostToolUse event of a Bash call that printed a secret on
 		// stdout (decoded at run time: the command line does not show it).
+		command := "./show-config"
+		if len(args) == 4 {
+			command = args[3]
+		}
 		s, err := makeSecret(args[1], args[2])
 		if err != nil {
 			return fail("%v", err)
@@ -135,7 +139,7 @@ func fakeSecretFixture(args []string) int {
 		wd, _ := os.Getwd()
 		resp := map[string]any{"stdout": "config:\n" + s.Line + "\ndone", "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
 		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PostToolUse", "tool_name": "Bash",
-			"tool_input": map[string]any{"command": "./show-config"}, "tool_response": resp, "tool_use_id": "t1", "duration_ms": 5})
+			"tool_input": map[string]any{"command": command}, "tool_response": resp, "tool_use_id": "t1", "duration_ms": 5})
 		fmt.Println(string(out))
 	case args[0] == "conflict" && len(args) == 2:
 		body := "intro\n" + strings.Repeat("<", 7) + " HEAD\nours\n" + strings.Repeat("=", 7) + "\ntheirs\n" + strings.Repeat(">", 7) + " feature\n"

@@ -216,6 +216,8 @@ func preToolUse(in *Input, rt Runtime) Response {
 	if !ok {
 		d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
 			Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "simplify the command or split it into smaller commands"}
+	} else if d.Action == "" && in.ToolName == guard.ToolBash && ti.Command != nil {
+		s.notePostFree(eng, command)
 	}
 	return s.answer(d, command, path)
 }

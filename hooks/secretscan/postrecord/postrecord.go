@@ -1,0 +1,279 @@
+// Package postrecord is the note PreToolUse leaves for PostToolUse when it
+// allowed a Bash command the engine proves writes nothing (ls, git status,
+// go test): the small swarm-guard-post executable finds it, checks that it
+// was left for this very call and that the command's output holds nothing
+// the secret scan could find, and answers PostToolUse without starting the
+// full swarm-guard binary. Everything else goes to `swarm-guard hook`.
+//
+// A record lives in the repository's state directory (<git common
+// dir>/swarm-guard/post/<tool_use_id>), which the guard forbids the agent
+// to write (rule guard-tamper), and names the session, the tool call and
+// the exact command text. A record that is missing, stale, for another
+// session, call or command, in a directory others may write, or not
+// written by this user, is no record: the full hook runs.
+//
+// The package uses the standard library only (and hooks/gitrepo, which
+// does too): swarm-guard-post links it, and its start-up is the cost of
+// every PostToolUse after a write-free command.
+package postrecord
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+)
+
+// Version of the record format: a record of another version is no record.
+const Version = 1
+
+// SubDir is the records' directory inside the state directory.
+const SubDir = "post"
+
+// MaxAge is how old a record may be when PostToolUse reads it: a Bash call
+// runs for at most ten minutes (its largest timeout); an older record is
+// left over from a call that never reached PostToolUse (denied by the
+// user, interrupted) and is swept away.
+const MaxAge = time.Hour
+
+// sweepEvery bounds how often Write looks for left-over records.
+const sweepEvery = 10 * time.Minute
+
+// Record is what PreToolUse proved about one Bash call.
+type Record struct {
+	V         int    `json:"v"`
+	SessionID string `json:"session_id"`
+	ToolUseID string `json:"tool_use_id"`
+	Tool      string `json:"tool"`
+	// Command is the exact command text PreToolUse judged.
+	Command string `json:"command"`
+	// Root is the worktree root PreToolUse judged the command in.
+	Root string `json:"root"`
+	// Unix is when PreToolUse wrote the record (seconds).
+	Unix int64 `json:"unix"`
+}
+
+// Home is the directory a hook call's repository is looked up from, as
+// the full hook does (hookenv.HomeDir): SWARM_GUARD_HOME under swarm-guard
+// run, else CLAUDE_PROJECT_DIR; "" when neither is an absolute path.
+func Home(getenv func(string) string) string {
+	if getenv("SWARM_GUARD_RUN") != "" {
+		if h := getenv("SWARM_GUARD_HOME"); filepath.IsAbs(h) {
+			return filepath.Clean(h)
+		}
+	}
+	if pd := getenv("CLAUDE_PROJECT_DIR"); filepath.IsAbs(pd) {
+		return filepath.Clean(pd)
+	}
+	return ""
+}
+
+// StateDir locates the state directory of a hook call without running git:
+// from the home directory (Home), else the event's cwd, walk up to .git,
+// follow a "gitdir:" file (linked worktree, submodule) and its commondir;
+// the state directory is <common dir>/swarm-guard with symbolic links
+// resolved, as the full hook's. ok is false when there is no repository,
+// or when cwd lies in a repository with another common dir than the home
+// (the full hook may then judge in cwd's worktree): no record is written
+// or read there.
+func StateDir(cwd string, getenv func(string) string) (dir string, ok bool) {
+	if !filepath.IsAbs(cwd) {
+		cwd = ""
+	}
+	start := Home(getenv)
+	if start == "" {
+		start = cwd
+	}
+	if start == "" {
+		return "", false
+	}
+	common, ok := commonDir(start)
+	if !ok {
+		return "", false
+	}
+	if cwd != "" && filepath.Clean(cwd) != start {
+		if other, found := commonDir(cwd); found && other != common {
+			return "", false
+		}
+	}
+	return filepath.Join(common, "swarm-guard"), true
+}
+
+// commonDir is the resolved git common dir of the repository holding dir.
+func commonDir(dir string) (string, bool) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	repo, ok := gitrepo.Find(dir)
+	if !ok {
+		return "", false
+	}
+	common := repo.CommonDir
+	if real, err := filepath.EvalSymlinks(common); err == nil {
+		common = real
+	}
+	return common, true
+}
+
+// validID reports whether a tool_use_id can name a record file: Claude
+// Code's are "toolu_" and letters and digits.
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Path is the record file of a tool call in stateDir; "" when the id
+// cannot name a file.
+func Path(stateDir, toolUseID string) string {
+	if !validID(toolUseID) {
+		return ""
+	}
+	return filepath.Join(stateDir, SubDir, toolUseID)
+}
+
+// Write leaves r in stateDir (readable and writable by this user only),
+// and now and then removes records older than MaxAge.
+func Write(stateDir string, r Record, now time.Time) error {
+	p := Path(stateDir, r.ToolUseID)
+	if p == "" || r.SessionID == "" {
+		return errors.New("the call has no usable session_id or tool_use_id")
+	}
+	r.V, r.Unix = Version, now.Unix()
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	// A record written over a left-over one of the same name is removed
+	// first: O_EXCL below never follows a planted symbolic link.
+	_ = os.Remove(p)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+		return err
+	}
+	sweep(dir, filepath.Base(p), now)
+	return nil
+}
+
+// sweep removes records older than MaxAge but keep, at most once per sweepEvery
+// (the mtime of a marker file says when it last ran).
+func sweep(dir, keep string, now time.Time) {
+	marker := filepath.Join(dir, ".swept")
+	if fi, err := os.Stat(marker); err == nil && now.Sub(fi.ModTime()) < sweepEvery {
+		return
+	}
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return
+	}
+	_ = os.Chtimes(marker, now, now)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Name() == ".swept" || e.Name() == keep {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > MaxAge {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// Take finds the record PreToolUse left for this call, checks it and
+// removes it, so that it serves one PostToolUse only. It returns an error
+// saying why when there is no valid record for exactly this session, call,
+// tool and command text; a record for another session is left alone.
+func Take(stateDir, sessionID, toolUseID, tool, command string, now time.Time) (Record, error) {
+	var r Record
+	p := Path(stateDir, toolUseID)
+	if p == "" || sessionID == "" {
+		return r, errors.New("no usable session_id or tool_use_id")
+	}
+	if err := private(filepath.Dir(p), true); err != nil {
+		return r, err
+	}
+	if err := private(p, false); err != nil {
+		return r, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		os.Remove(p)
+		return r, fmt.Errorf("record %s: %v", p, err)
+	}
+	if r.SessionID != sessionID {
+		return r, errors.New("the record is another session's")
+	}
+	os.Remove(p) // this call's: used once, whatever it says
+	switch {
+	case r.V != Version:
+		return r, fmt.Errorf("record version %d", r.V)
+	case r.ToolUseID != toolUseID:
+		return r, errors.New("the record is another call's")
+	case r.Tool != tool:
+		return r, errors.New("the record is for another tool")
+	case r.Command != command:
+		return r, errors.New("the record is for another command")
+	case r.Root == "" || !filepath.IsAbs(r.Root):
+		return r, errors.New("the record names no worktree")
+	}
+	age := now.Sub(time.Unix(r.Unix, 0))
+	if age > MaxAge || age < -time.Minute {
+		return r, errors.New("the record is stale")
+	}
+	return r, nil
+}
+
+// private checks that p is a directory (dir) or a regular file, not a
+// symbolic link, owned by this user and writable by nobody else: a record
+// anyone else could have put there is no record.
+func private(p string, dir bool) error {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	switch {
+	case dir && !fi.IsDir(), !dir && !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a plain %s", p, map[bool]string{true: "directory", false: "file"}[dir])
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%s is writable by others", p)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s belongs to another user", p)
+	}
+	return nil
+}
+
+// IsNotExist reports whether Take failed because there was no record.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
