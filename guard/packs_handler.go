@@ -18,18 +18,8 @@ func registerPacks() {
 
 func packHandler(ps []*packs.Pack, next handler) handler {
 	return func(a *analyzer, inv *shell.Invocation) {
-		args := make([]string, 0, len(inv.Argv)-1)
-		dynamic := false
-		for _, x := range inv.Args() {
-			if x.Dynamic || x.Glob {
-				dynamic = true
-				args = append(args, "")
-				continue
-			}
-			args = append(args, x.Text)
-		}
 		for _, p := range ps {
-			c := p.NewCall(inv.Name, args, dynamic)
+			c := p.NewCall(inv.Name, inv.Args())
 			for _, r := range p.Judge(c) {
 				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
 			}

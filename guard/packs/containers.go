@@ -33,10 +33,17 @@ var containers = &Pack{
 			Reason:  "removes containers or images chosen at run time, typically all of them",
 			Instead: "remove the containers you started by name (docker rm -f NAME)",
 			Match: func(c Call) bool {
-				return c.Dynamic && (c.Sub("rm") || c.Sub("rmi") || c.Sub("container", "rm") || c.Sub("image", "rm") || c.Sub("kill"))
+				switch {
+				case c.Sub("rm"), c.Sub("rmi"), c.Sub("kill"):
+					return c.DynamicAfter(1)
+				case c.Sub("container", "rm"), c.Sub("image", "rm"), c.Sub("container", "kill"):
+					return c.DynamicAfter(2)
+				}
+				return false
 			},
-			Deny:  []string{"docker rm -f $(docker ps -aq)", "docker rmi -f $(docker images -q)", "docker kill $(docker ps -q)"},
-			Allow: []string{"docker rm -f web-test", "docker ps -aq"},
+			Deny: []string{"docker rm -f $(docker ps -aq)", "docker rmi -f $(docker images -q)", "docker kill $(docker ps -q)",
+				"docker ps -aq | xargs docker rm -f", "docker container rm $(docker container ls -aq)"},
+			Allow: []string{"docker rm -f web-test", "docker ps -aq", "docker --context \"$CTX\" rm -f web-test"},
 		},
 		{
 			ID: policy.RuleDestructiveContainer, Name: "compose-down-volumes",

@@ -2,6 +2,8 @@ package packs
 
 import (
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Pack is the knowledge about one family of tools: the programs it covers
@@ -30,24 +32,43 @@ type Rule struct {
 }
 
 // Call is one invocation as a pack sees it: the program name and its
-// arguments. Words only known at run time are "" and set Dynamic.
+// arguments as the shell core (guard/shell) expanded them.
 type Call struct {
 	Program string
-	Args    []string
+	// Words are the arguments as the shell core expanded them: quoting
+	// removed, wrappers and variables seen through, and every word only
+	// known at run time (a substitution, an unknown variable, an
+	// unexpanded glob) marked Dynamic or Glob.
+	Words []shell.Word
+	// Args are the Words' texts, "" for a word not fully known, so a
+	// matcher never takes part of one for a literal.
+	Args []string
+	// Dynamic: some argument is only known at run time.
 	Dynamic bool
 	// Positional are the arguments that are not options (and not values
 	// of the pack's ValueFlags), in order: the subcommand path first.
 	Positional []string
+	posWords   []int // the index in Words of each Positional
 }
 
-// NewCall splits args into options and positional words using the pack's
-// ValueFlags.
-func (p *Pack) NewCall(program string, args []string, dynamic bool) Call {
-	c := Call{Program: program, Args: args, Dynamic: dynamic}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			c.Positional = append(c.Positional, args[i+1:]...)
+// NewCall splits the arguments into options and positional words using
+// the pack's ValueFlags.
+func (p *Pack) NewCall(program string, words []shell.Word) Call {
+	c := Call{Program: program, Words: words, Args: make([]string, len(words))}
+	for i, w := range words {
+		if !w.Static() {
+			c.Dynamic = true
+			continue
+		}
+		c.Args[i] = w.Text
+	}
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if a == "--" && c.Words[i].Static() {
+			for j := i + 1; j < len(c.Args); j++ {
+				c.Positional = append(c.Positional, c.Args[j])
+				c.posWords = append(c.posWords, j)
+			}
 			break
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
@@ -57,8 +78,29 @@ func (p *Pack) NewCall(program string, args []string, dynamic bool) Call {
 			continue
 		}
 		c.Positional = append(c.Positional, a)
+		c.posWords = append(c.posWords, i)
 	}
 	return c
+}
+
+// DynamicAfter reports whether a word after the first skip positional
+// words (the subcommand path) is only known at run time: docker rm -f
+// $(docker ps -aq) removes containers nobody named, while docker
+// --context "$CTX" rm web names its one container.
+func (c Call) DynamicAfter(skip int) bool {
+	from := 0
+	if skip > 0 {
+		if skip > len(c.posWords) {
+			return false
+		}
+		from = c.posWords[skip-1] + 1
+	}
+	for _, w := range c.Words[from:] {
+		if !w.Static() {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pack) takesValue(flag string) bool {
