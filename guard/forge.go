@@ -32,6 +32,22 @@ func registerForges() {
 	judgeFirst([]string{"gh", "hub", "glab"}, (*analyzer).forgeCLI)
 }
 
+// workflowRun: gh workflow run WORKFLOW [--ref BRANCH] runs a CI workflow
+// on a branch, the repository's default branch without --ref; the
+// protected-branch rule judges it (effect.WorkflowRun).
+func (a *analyzer) workflowRun(inv *shell.Invocation) {
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "rfFR", Long: shell.Longs("ref", "raw-field", "field", "repo", "hostname")})
+	name := ""
+	if len(p.Operands) > 2 {
+		name = p.Operands[2].Show()
+	}
+	c := effect.BranchChange{Op: effect.WorkflowRun, Args: strings.TrimSpace("workflow run " + name)}
+	if ref, ok := p.Value("r", "ref"); ok {
+		c.Branch, c.Dynamic = ref.Show(), !ref.Static()
+	}
+	a.judge(inv, c)
+}
+
 // forgeCLI judges gh, hub and glab.
 func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 	var words []string
@@ -129,8 +145,11 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Does: "issue " + verb + " closes or reopens an issue that may be another agent's or a human's", Issue: true})
 			}
 		case "workflow":
-			if verb == "disable" || verb == "enable" {
+			switch verb {
+			case "disable", "enable":
 				a.forgeOp(inv, effect.ForgeAdmin, "workflow "+verb+" switches a CI workflow on or off")
+			case "run":
+				a.workflowRun(inv)
 			}
 		case "run", "cache", "label":
 			if verb == "delete" {

@@ -172,6 +172,7 @@ const (
 	MCPWrite                            // an MCP tool (Args: its name) pushes to or writes the branch on the forge (Delete: deletes it)
 	MCPCheckout                         // an MCP tool checks the branch out
 	MCPActOn                            // an MCP tool acts on the branch otherwise (runs its workflows, …)
+	WorkflowRun                         // gh workflow run (Args: "workflow run <file>") runs a CI workflow on the branch; "" for the default branch (no --ref)
 )
 
 func (BranchChange) isEffect() {}

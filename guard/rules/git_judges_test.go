@@ -198,6 +198,11 @@ func TestJudgeBranchChange(t *testing.T) {
 		{"MCP push to another agent's", effect.BranchChange{Op: effect.MCPWrite, Branch: "agent-2", Args: "mcp__github__push_files", CheckedOutBy: "/w/agent-2"}, []string{"foreign-branch"}},
 		{"MCP delete of another agent's", effect.BranchChange{Op: effect.MCPWrite, Branch: "agent/w9-beef/x", Args: "mcp__github__delete_branch", Delete: true}, []string{"foreign-branch"}},
 		{"MCP workflow run on main", effect.BranchChange{Op: effect.MCPActOn, Branch: "main", Args: "mcp__github__run_workflow"}, []string{"protected-branch"}},
+		{"gh workflow run on main", effect.BranchChange{Op: effect.WorkflowRun, Branch: "main", Args: "workflow run ci.yml"}, []string{"protected-branch"}},
+		{"gh workflow run on the default branch", effect.BranchChange{Op: effect.WorkflowRun, Args: "workflow run ci.yml"}, []string{"protected-branch"}},
+		{"gh workflow run on a branch known at run time", effect.BranchChange{Op: effect.WorkflowRun, Branch: `"$B"`, Dynamic: true, Args: "workflow run ci.yml"}, []string{"protected-branch"}},
+		{"gh workflow run on own", effect.BranchChange{Op: effect.WorkflowRun, Branch: "agent-1", Args: "workflow run ci.yml"}, nil},
+		{"gh workflow run on another agent's", effect.BranchChange{Op: effect.WorkflowRun, Branch: "agent-2", Args: "workflow run ci.yml", CheckedOutBy: "/w/agent-2"}, nil},
 		{"MCP checkout of another agent's", effect.BranchChange{Op: effect.MCPCheckout, Branch: "agent-2", Args: "mcp__git__git_checkout", CheckedOutBy: "/w/agent-2"}, nil},
 	} {
 		got := ruleIDs(JudgeEffect(c.c, f))

@@ -141,6 +141,19 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 			}
 			return one(c.Args + verb + b + ", a protected branch (through an MCP server is still to " + b + ")")
 		}
+	case effect.WorkflowRun:
+		// What a protected branch's workflows do (deploy, release,
+		// publish) is a human's call, as the GitHub MCP server's
+		// run_workflow on main is; on the agent's own branch it is CI.
+		instead := "run it on your own branch: gh " + c.Args + " --ref <your-branch>; a run on a protected branch is a human's call"
+		switch {
+		case c.Dynamic:
+			return []Verdict{{Reason: "gh " + c.Args + " runs the workflow on " + b + ", a branch only known at run time (it may be a protected one)", Instead: instead}}
+		case b == "":
+			return []Verdict{{Reason: "gh " + c.Args + " runs the workflow on the repository's default branch (no --ref), which is protected as a rule", Instead: instead}}
+		case prot:
+			return []Verdict{{Reason: "gh " + c.Args + " runs the workflow on " + b + ", a protected branch", Instead: instead}}
+		}
 	case effect.ResetCurrent, effect.RebaseCurrent, effect.CommitCurrent:
 		if c.Op == effect.CommitCurrent && pol.Git.CommitOnProtected == policy.Allow {
 			return nil // [git] commit_on_protected = "allow": the pre-commit hook lets these commits through too
