@@ -19,10 +19,12 @@
 //     shell.Families (shelltools.go); word expansion (shell.Expander),
 //     the state builtins (cd, set, shift), the plain wrappers
 //     (shell.Wrapped) and option parsing (shell.ParseOpts) are there too.
-//     What a redirection writes and reads and what a pipeline stage
-//     prints (stdin.go), the dispatch to builtins, acting wrappers and
-//     families (commands.go), and the shells' and interpreters' options
-//     (shells.go, interp.go) are still here;
+//     The walk also turns redirections into data (shell.Redirect: the
+//     files written and read, the standard input a statement gets from a
+//     file, a here-document or <(cmd)). What those files and a pipeline
+//     stage's output mean (stdin.go), the dispatch to builtins, acting
+//     wrappers and families (commands.go), and the shells' and
+//     interpreters' options (shells.go, interp.go) are still here;
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

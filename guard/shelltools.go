@@ -27,15 +27,13 @@ func (a *analyzer) PromptString(inv *shell.Invocation, v shell.Word, st *shell.S
 
 // The analyzer is also what the shell walk hands its findings to
 // (shell.Families): each simple command goes to the builtins, wrappers
-// and tool families (invoke, commands.go), redirections and pipeline
-// output to stdin.go, assignments to the rules on variables (envvars.go,
+// and tool families (invoke, commands.go), redirections (shell.Redirect)
+// and pipeline output to stdin.go, assignments to the rules on variables (envvars.go,
 // identityvars.go).
 
 func (a *analyzer) Command(inv *shell.Invocation) { a.invoke(inv) }
 
-func (a *analyzer) Redirects(s *syntax.Stmt, st *shell.State) *shell.Input { return a.redirects(s, st) }
-
-func (a *analyzer) Output(s *syntax.Stmt, st *shell.State) *shell.Input { return a.outputOf(s, st) }
+func (a *analyzer) Output(s *syntax.Stmt, st *shell.State) *shell.Input { return a.stageOutput(s, st) }
 
 func (a *analyzer) Assigned(name string, val []shell.Word, st *shell.State, inv *shell.Invocation, node syntax.Node) {
 	a.envAssign(name, val, st, inv, node)

@@ -12,85 +12,26 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
-// redirects applies the file effects of a statement's redirections and
-// returns what the statement reads on standard input (nil: nothing known).
-func (a *analyzer) redirects(s *syntax.Stmt, st *shell.State) *shell.Input {
-	var in *shell.Input
-	for _, r := range s.Redirs {
-		if !a.x.Visit() {
-			return in
+// Redirect applies what a redirection writes and reads (shell.Redirect):
+// each target written or read is checked, what a statement prints into a
+// file is recorded, and < file gets the taint of a secret file.
+func (a *analyzer) Redirect(r shell.Redirect, st *shell.State) {
+	if r.Write {
+		for _, t := range r.Targets {
+			a.writePath(&shell.Invocation{Name: "redirect", Node: r.Node, State: st}, t, "a redirection writes")
 		}
-		if ps := shell.ProcSubstWord(r.Word); ps != nil {
-			// > >(cmd) and < <(cmd): a pipe to or from cmd, not a file.
-			if ps.Op == syntax.CmdOut {
-				a.x.NestedWithInput(ps.Stmts, st, a.stageOutput(s, st))
-				continue
-			}
-			a.x.Nested(ps.Stmts, st)
-			if r.Op == syntax.RdrIn {
-				in = a.procOutput(ps, st)
-			}
-			continue
+		if r.Stdout {
+			a.redirectBody(r, st)
 		}
-		if r.Word != nil {
-			a.substitutions(r.Word, st)
-		}
-		fd := ""
-		if r.N != nil {
-			fd = r.N.Value
-		}
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
-			targets := a.redirectTarget(r, st, true)
-			if fd == "" || fd == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
-				a.redirectBody(r, s, st, targets)
-			}
-		case syntax.RdrInOut:
-			a.redirectTarget(r, st, true)
-			a.redirectTarget(r, st, false)
-		case syntax.DplOut, syntax.DplIn:
-			// >&2 and <&0 duplicate descriptors; bash's ">& file" writes a file.
-			if w, ok := a.x.StaticWord(r.Word, st); ok && (isNumber(w) || w == "-") {
-				continue
-			}
-			if r.Op == syntax.DplOut {
-				a.redirectTarget(r, st, true)
-			}
-		case syntax.RdrIn:
-			if fd != "" && fd != "0" {
-				a.redirectTarget(r, st, false)
-				continue
-			}
-			in = a.fileInput(r.Word, st)
-		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				a.substitutions(r.Hdoc, st)
-			}
-			if fd == "" || fd == "0" {
-				in = a.heredocInput(r, st)
-			}
-		case syntax.WordHdoc:
-			if fd == "" || fd == "0" {
-				in = a.wordInput(r.Word, st, "a here-string")
+	}
+	if r.Read {
+		for _, t := range r.Targets {
+			a.readPath(&shell.Invocation{Name: "redirect", Node: r.Node, State: st}, t)
+			if r.Stdin != nil && t.Static() {
+				r.Stdin.Secret = a.fileSecret(t, st)
 			}
 		}
 	}
-	return in
-}
-
-// procOutput describes what <(cmd) produces: the output of its last stage.
-func (a *analyzer) procOutput(ps *syntax.ProcSubst, st *shell.State) *shell.Input {
-	if len(ps.Stmts) != 1 {
-		return &shell.Input{Dynamic: true, Net: shell.Fetches(ps.Stmts), Desc: "the output of a process substitution"}
-	}
-	s := ps.Stmts[0]
-	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-		stages := shell.PipelineStages(b)
-		in := a.outputOf(stages[len(stages)-1], st)
-		in.Net = in.Net || shell.Fetches(ps.Stmts)
-		return in
-	}
-	return a.outputOf(s, st)
 }
 
 func isNumber(s string) bool {
@@ -105,42 +46,25 @@ func isNumber(s string) bool {
 	return true
 }
 
-// redirectTarget checks the file a redirection writes or reads and
-// returns the values its word can take.
-func (a *analyzer) redirectTarget(r *syntax.Redirect, st *shell.State, write bool) []shell.Word {
-	var targets []shell.Word
-	for _, alt := range a.x.Expand(r.Word, st) {
-		for _, t := range alt {
-			inv := &shell.Invocation{Name: "redirect", Node: r, State: st}
-			if write {
-				a.writePath(inv, t, "a redirection writes")
-			} else {
-				a.readPath(inv, t)
-			}
-			targets = append(targets, t)
-		}
-	}
-	return targets
-}
-
 // redirectBody records what a statement writes into the targets of its
 // output redirection, so a script written and then run is checked. Only
 // text the guard can know (echo, printf, cat) or a download is worth
 // recording: the output of any other program is as unknown as any file.
-func (a *analyzer) redirectBody(r *syntax.Redirect, s *syntax.Stmt, st *shell.State, targets []shell.Word) {
+func (a *analyzer) redirectBody(r shell.Redirect, st *shell.State) {
+	s := r.Stmt
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !shell.Fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
 		return
 	}
 	var body *shell.Input
-	for _, t := range targets {
+	for _, t := range r.Targets {
 		if !t.Static() {
 			continue
 		}
 		if body == nil {
 			body = a.stageOutput(s, st)
 		}
-		a.recordBody(&shell.Invocation{Name: "redirect", Node: r, State: st}, t, body)
+		a.recordBody(&shell.Invocation{Name: "redirect", Node: r.Node, State: st}, t, body)
 	}
 }
 
@@ -153,105 +77,6 @@ func mayPrintKnownText(ce *syntax.CallExpr) bool {
 		return true
 	}
 	return false
-}
-
-func (a *analyzer) fileInput(w *syntax.Word, st *shell.State) *shell.Input {
-	in := &shell.Input{File: true, Dynamic: true, Desc: "a file"}
-	for _, alt := range a.x.Expand(w, st) {
-		for _, t := range alt {
-			if t.Proc {
-				return &shell.Input{Dynamic: true, Net: t.Net, Desc: "the output of a process substitution"}
-			}
-			inv := &shell.Invocation{Name: "redirect", Node: w, State: st}
-			a.readPath(inv, t)
-			if t.Static() {
-				in.FilePath = t
-				in.Desc = "the file " + t.Text
-				in.Secret = a.fileSecret(t, st)
-			}
-		}
-	}
-	return in
-}
-
-func (a *analyzer) heredocInput(r *syntax.Redirect, st *shell.State) *shell.Input {
-	if r.Hdoc == nil {
-		return &shell.Input{Text: "", Desc: "a here-document"}
-	}
-	quotedDelim := false
-	for _, p := range r.Word.Parts {
-		switch x := p.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			quotedDelim = true
-		case *syntax.Lit:
-			if strings.Contains(x.Value, `\`) {
-				quotedDelim = true
-			}
-		}
-	}
-	if quotedDelim {
-		return &shell.Input{Text: shell.WordLiteral(r.Hdoc), Desc: "a here-document"}
-	}
-	// An unquoted here-document is expanded by the outer shell first. Its
-	// raw text, read as a script, has the same unknowns: $x stays $x.
-	text := a.x.Source(r.Hdoc)
-	return &shell.Input{Text: text, Desc: "a here-document", Net: a.wordFetches(r.Hdoc), Subst: hasSubst(r.Hdoc),
-		Secret: a.printedSecret([]*syntax.Word{r.Hdoc}, st)}
-}
-
-// hasSubst reports whether a word contains $(...) or <(...).
-func hasSubst(w *syntax.Word) bool {
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func (a *analyzer) wordFetches(w *syntax.Word) bool {
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		if cs, ok := n.(*syntax.CmdSubst); ok && shell.Fetches(cs.Stmts) {
-			found = true
-		}
-		if ps, ok := n.(*syntax.ProcSubst); ok && shell.Fetches(ps.Stmts) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func (a *analyzer) wordInput(w *syntax.Word, st *shell.State, desc string) *shell.Input {
-	alts := a.x.Expand(w, st)
-	if len(alts) == 1 && len(alts[0]) == 1 && !alts[0][0].Dynamic {
-		return &shell.Input{Text: alts[0][0].Text, Desc: desc, Secret: alts[0][0].Secret}
-	}
-	in := &shell.Input{Dynamic: true, Desc: desc}
-	for _, alt := range alts {
-		for _, f := range alt {
-			in.Net = in.Net || f.Net
-			if in.Secret == "" {
-				in.Secret = f.Secret // nc host <<< "$GITHUB_TOKEN"
-			}
-		}
-	}
-	in.Net = in.Net || a.wordFetches(w)
-	if in.Net {
-		in.Desc = "downloaded text"
-	}
-	return in
-}
-
-// outputOf describes what a pipeline stage writes to its standard output.
-func (a *analyzer) outputOf(s *syntax.Stmt, st *shell.State) *shell.Input {
-	in := a.stageOutput(s, st)
-	in.From = s
-	return in
 }
 
 func (a *analyzer) stageOutput(s *syntax.Stmt, st *shell.State) *shell.Input {
@@ -318,7 +143,7 @@ func (a *analyzer) stageOutputText(s *syntax.Stmt, st *shell.State) *shell.Input
 		return a.findOutput(argv[1:])
 	case "cat":
 		if len(argv) == 1 {
-			if in := a.stdinOf(s, st); in != nil && !in.Dynamic {
+			if in := a.x.HereInput(s, st); in != nil && !in.Dynamic {
 				return in
 			}
 		}
@@ -333,26 +158,6 @@ func (a *analyzer) stageOutputText(s *syntax.Stmt, st *shell.State) *shell.Input
 		return &shell.Input{Dynamic: true, Desc: "the contents of a file"}
 	}
 	return &shell.Input{Dynamic: true, Desc: "the output of " + name}
-}
-
-// stdinOf returns the here-document or here-string a statement reads,
-// without the side effects of redirects (which would call back here).
-func (a *analyzer) stdinOf(s *syntax.Stmt, st *shell.State) *shell.Input {
-	var in *shell.Input
-	for _, r := range s.Redirs {
-		if r.N != nil && r.N.Value != "0" {
-			continue
-		}
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			in = a.heredocInput(r, st)
-		case syntax.WordHdoc:
-			in = a.wordInput(r.Word, st, "a here-string")
-		case syntax.RdrIn:
-			in = nil
-		}
-	}
-	return in
 }
 
 func echoWords(args []shell.Word) ([]shell.Word, bool) {

@@ -24,10 +24,14 @@
 // more in their declaring state when never called), aliases, command and
 // process substitutions. Each simple command, its words expanded into
 // the argument vectors it may run with, goes to the tool families as an
-// [Invocation] through the [Families] interface, which also answers what
-// a statement's redirections read and what a pipeline stage prints; the
-// families recurse through Walker.Script for the scripts commands run
-// (eval, bash -c, sourced files, task-runner recipes). The walk carries
+// [Invocation] through the [Families] interface. Redirections become
+// data too: each [Redirect] (the files it writes or reads, whether the
+// statement's output goes there) goes to the families, and the [Input] a
+// statement reads (a here-document, a here-string, a file, <(cmd), the
+// previous pipeline stage, whose output the families describe) comes
+// with its invocation. The families recurse through Walker.Script for
+// the scripts commands run (eval, bash -c, sourced files, task-runner
+// recipes). The walk carries
 // the limits of one decision ([MaxDepth], [MaxNodes]): what goes beyond
 // them is refused through Families.BadInput, never walked partially.
 // The Walker also applies the builtins that only change the shell's
@@ -35,8 +39,7 @@
 // [Walker.WithCwd] for -C and --chdir options); [Wrapped] knows the plain
 // wrappers (nohup, timeout, nice, exec, command, chroot, busybox ...):
 // the command each runs. The acting wrappers (sudo, env, xargs, find
-// -exec ...), the shells' and interpreters' own options, and what a
-// redirection writes stay with the families in package guard. Like the
-// rest of the engine, this package is pure: no process execution,
-// environment, clock or file system.
+// -exec ...) and the shells' and interpreters' own options stay with the
+// families in package guard. Like the rest of the engine, this package is
+// pure: no process execution, environment, clock or file system.
 package shell

@@ -17,7 +17,7 @@ const (
 
 // Families is what the walk hands to the tool families (package guard
 // implements it): every simple command as an Invocation, what a
-// statement's redirections do, what a pipeline stage prints, and the
+// redirection writes and reads, what a pipeline stage prints, and the
 // variables a script assigns. The families judge; the walk only follows
 // the shell.
 type Families interface {
@@ -26,12 +26,10 @@ type Families interface {
 	// The families dispatch it to builtins, wrappers and tools, and
 	// recurse through Walker.Script for the scripts it runs.
 	Command(inv *Invocation)
-	// Redirects applies what a statement's redirections write and read
-	// and returns what the statement reads on standard input (nil:
-	// nothing known).
-	Redirects(s *syntax.Stmt, st *State) *Input
-	// Output is what a pipeline stage writes to its standard output, s
-	// as its From.
+	// Redirect is what one redirection writes and reads.
+	Redirect(r Redirect, st *State)
+	// Output is what a statement writes to its standard output (a
+	// pipeline stage, a command writing into >(cmd)).
 	Output(s *syntax.Stmt, st *State) *Input
 	// Assigned: name gets val (NAME=v, export, declare). inv is the
 	// command the assignment is the environment of (nil for an
@@ -121,7 +119,7 @@ func (w *Walker) stmt(s *syntax.Stmt, st *State, guarded bool) {
 	if s == nil || !w.Visit() {
 		return
 	}
-	in := w.Families.Redirects(s, st)
+	in := w.redirects(s, st)
 	w.command(s.Cmd, st, in, guarded || st.Errexit)
 }
 
@@ -215,7 +213,7 @@ func (w *Walker) stmtsWithInput(list []*syntax.Stmt, st *State, in *Input) {
 			return
 		}
 		if i == 0 && in != nil {
-			sin := w.Families.Redirects(s, st)
+			sin := w.redirects(s, st)
 			if sin == nil {
 				sin = in
 			}
@@ -263,13 +261,13 @@ func (w *Walker) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 			if i == 0 {
 				sin = in
 			} else {
-				sin = w.Families.Output(prev, st) // secret if prev's input or prev itself was
+				sin = w.output(prev, st) // secret if prev's input or prev itself was
 			}
 			w.StdinSecret = ""
 			if sin != nil {
 				w.StdinSecret = sin.Secret
 			}
-			own := w.Families.Redirects(s, sub)
+			own := w.redirects(s, sub)
 			if own != nil {
 				sin = own
 				w.StdinSecret = own.Secret
@@ -403,7 +401,7 @@ func (w *Walker) callExpr(ce *syntax.CallExpr, st *State, in *Input, guarded boo
 			}
 		}
 	}
-	w.SubstitutionsOut(ce, st, func() *Input { return w.Families.Output(&syntax.Stmt{Cmd: ce}, st) })
+	w.SubstitutionsOut(ce, st, func() *Input { return w.output(&syntax.Stmt{Cmd: ce}, st) })
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
 			w.assignment(as, st)

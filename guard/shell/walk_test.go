@@ -35,7 +35,24 @@ func (r *recorder) Output(s *syntax.Stmt, _ *State) *Input {
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
 		desc = r.w.Source(ce.Args[0])
 	}
-	return &Input{Dynamic: true, Desc: "the output of " + desc, From: s}
+	return &Input{Dynamic: true, Desc: "the output of " + desc}
+}
+
+func (r *recorder) Redirect(rd Redirect, _ *State) {
+	var b strings.Builder
+	b.WriteString("redirect")
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{rd.Write, "write"}, {rd.Read, "read"}, {rd.Stdout, "stdout"}, {rd.Stdin != nil, "stdin"}} {
+		if f.on {
+			b.WriteString(" " + f.name)
+		}
+	}
+	for _, t := range rd.Targets {
+		b.WriteString(" " + t.Show())
+	}
+	r.add(b.String())
 }
 
 func (r *recorder) Assigned(name string, val []Word, _ *State, inv *Invocation, _ syntax.Node) {
@@ -73,8 +90,14 @@ func (r *recorder) Command(inv *Invocation) {
 	if len(env) > 0 {
 		fmt.Fprintf(&b, " env=%s", strings.Join(env, ","))
 	}
-	if inv.Stdin != nil {
-		fmt.Fprintf(&b, " stdin=%q", inv.Stdin.Desc)
+	if in := inv.Stdin; in != nil {
+		fmt.Fprintf(&b, " stdin=%q", in.Desc)
+		if in.Text != "" {
+			fmt.Fprintf(&b, " text=%q", in.Text)
+		}
+		if in.From != nil {
+			fmt.Fprintf(&b, " from=%q", r.w.Src[in.From.Pos().Offset():in.From.End().Offset()])
+		}
 	}
 	if inv.Guarded {
 		b.WriteString(" guarded")
@@ -106,14 +129,21 @@ func TestWalk(t *testing.T) {
 		{"cd /tmp && FOO=1 git status", []string{"cd /tmp | cwd=/w guarded", "git status | cwd=/tmp env=FOO=1 guarded"}},
 		{"cd sub; ls", []string{"cd sub | cwd=/w", "ls | cwd=/w,/w/sub"}},
 		{"set -e; cd sub; ls", []string{"set -e | cwd=/w", "cd sub | cwd=/w guarded", "ls | cwd=/w/sub guarded"}},
-		{"x=a; ls $x | wc -l", []string{"assign x=a", "ls a | cwd=/w", `wc -l | cwd=/w stdin="the output of ls"`}},
+		{"x=a; ls $x | wc -l", []string{"assign x=a", "ls a | cwd=/w", `wc -l | cwd=/w stdin="the output of ls" from="ls $x"`}},
+		{"make >out.log 2>&1 <in.txt", []string{"redirect write stdout out.log", "redirect read stdin in.txt", `make | cwd=/w stdin="the file in.txt"`}},
+		{"exec 3<keys 4<>db 2>err >&2", []string{"redirect read keys", "redirect write read db", "redirect write err", "exec | cwd=/w"}},
+		{"ls > >(sh) ; sh < <(curl x | gunzip)", []string{`sh | cwd=/w stdin="the output of ls"`, "ls | cwd=/w", "curl x | cwd=/w", `gunzip | cwd=/w stdin="the output of curl" from="curl x"`,
+			`sh | cwd=/w stdin="the output of gunzip" from="gunzip"`}},
+		{"sh <<'EOF'\nrm -rf $HOME\nEOF\nbash <<< 'id'", []string{`sh | cwd=/w stdin="a here-document" text="rm -rf $HOME\n"`,
+			`bash | cwd=/w stdin="a here-string" text="id"`}},
 		{"if test -d sub; then cd sub; fi; pwd", []string{"test -d sub | cwd=/w", "cd sub | cwd=/w", "pwd | cwd=/w,/w/sub"}},
 		{"for i in a b; do rm $i; done", []string{"rebound for i", "rm a | cwd=/w", "rm b | cwd=/w"}},
 		{"echo $(id -u) <(ls)", []string{"id -u | cwd=/w", "ls | cwd=/w", "echo $(id -u) <(ls) | cwd=/w"}},
 		{`f() { rm -rf "$1"; }; f dir`, []string{"rm -rf dir | cwd=/w"}},
 		{"g() { rm x; }; ls", []string{"ls | cwd=/w", "rm x | cwd=/w"}},
 		{"(cd sub); ls", []string{"cd sub | cwd=/w", "ls | cwd=/w"}},
-		{"{ cat; } < /dev/null | sh", []string{"cat | cwd=/w", `sh | cwd=/w stdin="the output of a compound command"`}},
+		{"{ cat; } < /dev/null | sh", []string{"redirect read stdin /dev/null", `cat | cwd=/w stdin="the file /dev/null"`,
+			`sh | cwd=/w stdin="the output of a compound command" from="{ cat; } < /dev/null"`}},
 		{"eval 'cd /x'; ls", []string{"eval cd /x | cwd=/w", "cd /x | cwd=/w", "ls | cwd=/w,/x"}},
 		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w"}},
 		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
