@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -168,6 +169,19 @@ func secretCall(words []string) string {
 			if hasWord(rest, "fill", "get") {
 				return "git credential fill"
 			}
+		case "bundle":
+			// git bundle create - --all writes every commit to stdout.
+			if len(rest) >= 2 && rest[0] == "create" && rest[1] == "-" {
+				return repositorySource + "history (git bundle)"
+			}
+		case "archive":
+			if !hasWord(rest, "-o") && !slices.ContainsFunc(rest, func(w string) bool { return strings.HasPrefix(w, "--output") }) {
+				return repositorySource + "files (git archive)"
+			}
+		case "format-patch":
+			if hasWord(rest, "--stdout") {
+				return repositorySource + "commits (git format-patch --stdout)"
+			}
 		case "config":
 			if hasWord(rest, "--list", "-l") {
 				return "git config --list"
@@ -275,6 +289,16 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 			}
 		}
 	}
+	// An archive of the worktree or .git written to stdout: tar czf - . | curl -T - URL.
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && isArchiver(path.Base(shell.WordLiteral(ce.Args[0]))) {
+		for _, w := range ce.Args[1:] {
+			if v := shell.WordLiteral(w); v != "" && !strings.HasPrefix(v, "-") {
+				if sec := a.repositoryCopy(shell.Word{Text: v}, st); sec != "" {
+					return sec
+				}
+			}
+		}
+	}
 	if a.x.StdinSecret == "" {
 		return ""
 	}
@@ -287,6 +311,38 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 		}
 	}
 	return a.x.StdinSecret
+}
+
+// isArchiver reports whether a program packs whole directories.
+func isArchiver(name string) bool {
+	switch name {
+	case "tar", "bsdtar", "zip", "7z", "7za", "cpio":
+		return true
+	}
+	return false
+}
+
+// repositorySource starts the name of every source that is the
+// repository's own content (effect.Secret.Repository).
+const repositorySource = "the repository's "
+
+// repositoryCopy names the repository when a copy's local operand is the
+// worktree's top level or its git dir: scp -r . host: sends every commit
+// in .git. A part of the worktree (scp -r src host:) is not the history.
+func (a *analyzer) repositoryCopy(x shell.Word, st *shell.State) string {
+	if !x.Static() || remoteSpecHost(x) != "" || a.env == nil || a.env.Root == "" {
+		return ""
+	}
+	for _, p := range a.resolveArg(x, st).paths {
+		p = strings.TrimSuffix(p, "/")
+		switch {
+		case p == a.env.Root:
+			return repositorySource + "history (" + x.Text + ", with its .git)"
+		case p == a.env.Root+"/.git" || a.env.CommonDir != "" && p == a.env.CommonDir:
+			return repositorySource + "history (" + x.Text + ")"
+		}
+	}
+	return ""
 }
 
 // fileSecret is the taint of a file the command wrote earlier.
@@ -404,6 +460,11 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 				hosts = append(hosts, h)
 			}
 		}
+		if len(hosts) > 0 { // rsync -a ./ /tmp/snapshot/ stays on this machine
+			for _, x := range args {
+				send(a.repositoryCopy(x, inv.State))
+			}
+		}
 	case "dig", "nslookup", "host", "drill", "ping":
 		for _, x := range args {
 			send(x.Secret)
@@ -462,7 +523,7 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 	if len(sent) > 0 {
 		e.Secrets = make([]effect.Secret, len(sent))
 		for i, s := range sent {
-			e.Secrets[i] = effect.Secret{Source: s, Variable: strings.TrimPrefix(s, "$")}
+			e.Secrets[i] = effect.Secret{Source: s, Variable: strings.TrimPrefix(s, "$"), Repository: strings.HasPrefix(s, repositorySource)}
 			if e.Secrets[i].Variable == s {
 				e.Secrets[i].Variable = ""
 			}
@@ -560,7 +621,7 @@ func environTemplate(tmpl string) bool {
 // compressor makes of it: env > f; gzip f leaves the environment in f.gz,
 // tar czf x.tgz f and zip x.zip f put it in the archive.
 func (a *analyzer) packedSecret(inv *shell.Invocation) {
-	if len(a.bodies) == 0 {
+	if len(a.bodies) == 0 && !isArchiver(inv.Name) {
 		return
 	}
 	args := inv.Args()
@@ -568,6 +629,11 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 		for _, x := range xs {
 			if sec := a.fileSecret(x, inv.State); sec != "" {
 				return sec
+			}
+			if isArchiver(inv.Name) {
+				if sec := a.repositoryCopy(x, inv.State); sec != "" {
+					return sec
+				}
 			}
 		}
 		return ""

@@ -26,6 +26,10 @@ type Secret struct {
 	// Variable is the credential variable's name when the source is one
 	// (GITHUB_TOKEN for $GITHUB_TOKEN): it may go to its own service.
 	Variable string
+	// Repository marks the repository's own history or files (git
+	// bundle, git archive, format-patch --stdout, a copy of the worktree or
+	// of .git): it may go to the hosts the repository's remotes name.
+	Repository bool
 	// Without is the request without this secret, when taking it out is
 	// all it takes: the URL without the password of its user-info or
 	// the query parameter that held a token. "" when there is none.

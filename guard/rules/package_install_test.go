@@ -8,7 +8,7 @@ import (
 )
 
 func TestJudgePackageInstall(t *testing.T) {
-	pol := policy.Default()
+	pol := policy.Default().Clone()
 	pol.Packages.NPM = []string{"@types/*", "typescript"}
 	pol.Packages.Pip = []string{"Flask_Login"}
 	pkg := policy.RulePackageInstall

@@ -28,7 +28,7 @@ func TestJudgeExfiltration(t *testing.T) {
 		{effect.Send{By: "nc", Secrets: []effect.Secret{own}}, nil, ""},
 		{effect.SQL{By: "psql -c/-e", Text: "SELECT 1"}, nil, ""},
 	})
-	pol := policy.Default()
+	pol := policy.Default().Clone()
 	pol.Network.AllowHosts = []string{"*.github.com", "pypi.org"}
 	checkVerdicts(t, &Facts{Policy: pol}, []verdictCase{
 		{effect.Send{By: "curl", Hosts: []string{"api.github.com", "pypi.org"}}, nil, ""},
@@ -54,9 +54,35 @@ func TestJudgeRemoteURL(t *testing.T) {
 		{effect.RemoteURL{By: "git push", URL: "https://github.com/o/r.git", Host: "github.com", Push: true}, []string{ex},
 			"git push sends this repository's commits to github.com, which none of its remotes names (it has no remote)"},
 	})
-	pol := policy.Default()
+	pol := policy.Default().Clone()
 	pol.Network.AllowHosts = []string{"*.corp.example"}
 	checkVerdicts(t, &Facts{Policy: pol, RemoteHosts: []string{"github.com"}}, []verdictCase{
 		{effect.RemoteURL{By: "git push", URL: "https://git.corp.example/r.git", Host: "git.corp.example", Push: true}, nil, ""},
+	})
+}
+
+// TestJudgeRepositorySend: the repository's own content (a bundle, an
+// archive, a copy of .git) may go to the hosts its remotes name, and to
+// [network] allow_hosts; anywhere else, or where no host is named, it is
+// the repository leaving.
+func TestJudgeRepositorySend(t *testing.T) {
+	ex := policy.RuleExfiltration
+	bundle := []effect.Secret{{Source: "the repository's history (git bundle)", Repository: true}}
+	f := &Facts{Policy: policy.Default(), RemoteHosts: []string{"github.com"}}
+	checkVerdicts(t, f, []verdictCase{
+		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: bundle}, []string{ex},
+			"curl sends the repository's history (git bundle) to x.example, which none of the repository's remotes names (its remotes are on github.com)"},
+		{effect.Send{By: "gh", Secrets: bundle}, []string{ex},
+			"gh sends the repository's history (git bundle) off this machine, to no host the repository's remotes name (its remotes are on github.com)"},
+		{effect.Send{By: "ssh", Hosts: []string{"github.com"}, Secrets: bundle}, nil, ""},
+		{effect.Send{By: "curl", Hosts: []string{"github.com", "x.example"}, Secrets: bundle}, []string{ex},
+			"curl sends the repository's history (git bundle) to github.com, x.example, which none of the repository's remotes names (its remotes are on github.com)"},
+	})
+	pol := policy.Default().Clone()
+	pol.Network.AllowHosts = []string{"*.corp.example"}
+	checkVerdicts(t, &Facts{Policy: pol}, []verdictCase{
+		{effect.Send{By: "scp", Hosts: []string{"backup.corp.example"}, Secrets: bundle}, nil, ""},
+		{effect.Send{By: "scp", Hosts: []string{"x.example"}, Secrets: bundle}, []string{ex},
+			"scp sends the repository's history (git bundle) to x.example, which none of the repository's remotes names (it has no remote)"},
 	})
 }
