@@ -46,6 +46,12 @@
 // rules.JudgeEffect like every other effect, so the policy's [rules]
 // entry, oversight, the audit log and check see it the same way. "Why is
 // terraform destroy denied?" is answered by guard/packs/terraform.go.
+// Where a decision needs a fact only the engine has, the pack names the
+// words and the engine resolves them: a container's bind-mount sources
+// (Rule.Mounts) become effect.HostMount with the resolved path, and the
+// rule (destructive_container.go) decides from where it lies; device
+// writes (dd of=, mkfs) and recursive chmod/chown are the file family's
+// effect.Write, judged by write-outside-worktree.
 //
 // The engine is pure: no process execution, no environment or clock
 // reads. What it needs from the file system (symlinks, which branch is

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"path"
+
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
@@ -23,11 +25,46 @@ func packHandler(ps []*packs.Pack, next handler) handler {
 			for _, r := range p.Judge(c) {
 				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
 			}
+			for i := range p.Rules {
+				if r := &p.Rules[i]; r.Mounts != nil {
+					for _, w := range r.Mounts(c) {
+						a.hostMount(inv, p.Name, r.Name, w)
+					}
+				}
+			}
 		}
 		if next != nil {
 			next(a, inv)
 		} else {
 			a.genericCommand(inv)
 		}
+	}
+}
+
+// hostMount hands a host path a container is given to the rules, resolved
+// like any path operand (against every directory the command may run in,
+// symlinks followed): where it lies is the judge's to decide.
+func (a *analyzer) hostMount(inv *shell.Invocation, pack, pattern string, w shell.Word) {
+	m := effect.HostMount{Pack: pack, Pattern: pattern, Program: inv.Name, Source: effect.Target{Tool: inv.Name, Shown: quoteShow(w)}}
+	if inv.State.Remote {
+		// On another machine: only an absolute path means what it says.
+		m.Source.Remote = true
+		if w.Static() && path.IsAbs(w.Text) {
+			m.Source.Path = path.Clean(w.Text)
+		} else {
+			m.Source.Dynamic = true
+		}
+		a.judge(inv, m)
+		return
+	}
+	t := a.resolveArg(w, inv.State)
+	if t.unknown || len(t.paths) == 0 {
+		d := m
+		d.Source.Dynamic = true
+		a.judge(inv, d)
+	}
+	for _, p := range t.paths {
+		m.Source.Path = p
+		a.judge(inv, m)
 	}
 }

@@ -20,3 +20,18 @@ type ToolOperation struct {
 }
 
 func (ToolOperation) isEffect() {}
+
+// HostMount is a host path a container is started with, bind-mounted into
+// it (docker run -v SRC:DST, --mount type=bind,source=SRC). The pack names
+// which words are sources; the tool code resolves each like any path
+// operand, and the container rule judges where it lies.
+type HostMount struct {
+	Pack    string // the pack: "containers"
+	Pattern string // the pack's pattern: "container-host-access"
+	Program string // the program as invoked: "docker", "podman"
+	// Source is the host path: Path absolute and cleaned, or Dynamic
+	// when only known at run time (Shown spells it then).
+	Source Target
+}
+
+func (HostMount) isEffect() {}

@@ -3,6 +3,7 @@ package packs
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -58,11 +59,10 @@ var containers = &Pack{
 		},
 		{
 			ID: policy.RuleDestructiveContainer, Name: "container-host-access",
-			Reason:  "starts a container with the host's root file system, the Docker socket, or full privileges: it can change anything on the machine",
-			Instead: "mount only the worktree (-v \"$PWD\":/src) and run without --privileged",
+			Reason:  "starts a container with full privileges (--privileged, every capability or CAP_SYS_ADMIN) or the host's process, IPC, UTS or user namespace: it can change anything on the machine",
+			Instead: "run without --privileged, --cap-add ALL or SYS_ADMIN and the host's namespaces, and mount only the worktree (-v \"$PWD\":/src)",
 			Match: func(c Call) bool {
-				if !(c.Sub("run") || c.Sub("create") || c.Sub("container", "run") || c.Sub("container", "create") ||
-					c.Program == "docker-compose" && c.Sub("run") || c.Sub("compose", "run")) {
+				if !startsContainer(c) {
 					return false
 				}
 				if c.Has("--privileged") {
@@ -73,53 +73,110 @@ var containers = &Pack{
 						return true
 					}
 				}
+				// Every capability, or CAP_SYS_ADMIN (mount, namespaces):
+				// --privileged in all but name.
 				for i, a := range c.Args {
-					var v string
-					switch {
-					case (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(c.Args):
-						v = c.Args[i+1]
-					case strings.HasPrefix(a, "--volume="), strings.HasPrefix(a, "--mount="):
-						_, v, _ = strings.Cut(a, "=")
-					case strings.HasPrefix(a, "-v") && len(a) > 2:
-						v = strings.TrimPrefix(a[2:], "=")
-					default:
-						continue
+					v, ok := strings.CutPrefix(a, "--cap-add=")
+					if a == "--cap-add" && i+1 < len(c.Args) {
+						v, ok = c.Args[i+1], true
 					}
-					if hostDanger(v) {
+					v = strings.TrimPrefix(strings.ToUpper(v), "CAP_")
+					if ok && (v == "ALL" || v == "SYS_ADMIN") {
 						return true
 					}
 				}
 				return false
 			},
+			// Which host paths are too much (the root, the home directory,
+			// the engine's socket …) is the rule's judgement on the resolved
+			// path: guard/rules/destructive_container.go.
+			Mounts: bindSources,
 			Deny: []string{"docker run -v /:/host alpine chroot /host", "docker run --rm -it --privileged ubuntu bash",
 				"docker run --volume=/:/mnt busybox", "docker run --mount type=bind,source=/,target=/host alpine",
-				"docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker ps", "podman run --pid=host alpine"},
+				"docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker ps", "podman run --pid=host alpine",
+				"docker run --cap-add=ALL alpine", "docker run --cap-add sys_admin alpine mount /dev/sda1 /mnt", "docker run -v \"$HOME\":/h alpine",
+				"docker run --mount type=bind,src=/etc,dst=/etc alpine", "ssh build-host docker run -v /:/h alpine"},
 			Allow: []string{"docker run --rm -v \"$PWD\":/src -w /src golang:1.26 go test ./...", "docker run --rm alpine echo hi",
-				"docker run -v cache:/root/.cache app", "docker compose run --rm api go test ./..."},
+				"docker run -v cache:/root/.cache app", "docker compose run --rm api go test ./...", "docker run --cap-add=NET_ADMIN alpine ip a",
+				"docker run -v /etc/localtime:/etc/localtime:ro app", "docker run -v \"$(pwd)\"/testdata:/data alpine", "docker run -v /tmp/build:/out app"},
 		},
 	},
 }
 
-// hostDanger reports whether a -v/--mount value binds the host's root or
-// the container engine's socket.
-func hostDanger(v string) bool {
-	src := v
-	if strings.Contains(v, "source=") || strings.Contains(v, "src=") {
-		src = ""
-		for _, kv := range strings.Split(v, ",") {
-			if s, ok := strings.CutPrefix(kv, "source="); ok {
-				src = s
-			}
-			if s, ok := strings.CutPrefix(kv, "src="); ok {
-				src = s
-			}
+// startsContainer: docker run or create, and compose run.
+func startsContainer(c Call) bool {
+	return c.Sub("run") || c.Sub("create") || c.Sub("container", "run") || c.Sub("container", "create") ||
+		c.Program == "docker-compose" && c.Sub("run") || c.Sub("compose", "run")
+}
+
+// bindSources returns the host paths a starting container gets: the
+// source of every -v/--volume that names a path (not a named volume) and
+// of every --mount of type bind, as words. A source only known at run
+// time stays a dynamic word.
+func bindSources(c Call) []shell.Word {
+	if !startsContainer(c) {
+		return nil
+	}
+	var out []shell.Word
+	for i, w := range c.Words {
+		if !w.Static() && !w.Dynamic { // a glob: not an option
+			continue
 		}
-	} else if i := strings.IndexByte(v, ':'); i >= 0 {
-		src = v[:i]
+		a := w.Template()
+		var v string
+		mount := false
+		switch {
+		case (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(c.Words):
+			v, mount = c.Words[i+1].Template(), a == "--mount"
+			w = c.Words[i+1]
+		case strings.HasPrefix(a, "--volume="):
+			v = strings.TrimPrefix(a, "--volume=")
+		case strings.HasPrefix(a, "--mount="):
+			v, mount = strings.TrimPrefix(a, "--mount="), true
+		case strings.HasPrefix(a, "-v") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			v = strings.TrimPrefix(a[2:], "=")
+		default:
+			continue
+		}
+		src, ok := "", false
+		if mount {
+			src, ok = mountSource(v)
+		} else {
+			src, _, _ = strings.Cut(v, ":")
+			ok = hostPathLike(src)
+		}
+		if !ok {
+			continue
+		}
+		if strings.Contains(src, shell.UnknownMark) {
+			out = append(out, shell.Word{Dynamic: true, Src: w.Src, Tmpl: src})
+			continue
+		}
+		out = append(out, shell.Word{Text: src, Src: w.Src})
 	}
-	if src != "" && strings.Trim(src, "/") == "" {
-		return true // the host's root
+	return out
+}
+
+// mountSource returns the source of a --mount value that binds a host
+// path: type=bind, or a source that is a path.
+func mountSource(v string) (string, bool) {
+	src, bind := "", false
+	for _, kv := range strings.Split(v, ",") {
+		k, val, _ := strings.Cut(kv, "=")
+		switch k {
+		case "source", "src":
+			src = val
+		case "type":
+			bind = val == "bind"
+		}
 	}
-	return strings.HasSuffix(src, "docker.sock") || strings.HasSuffix(src, "podman.sock") ||
-		strings.HasSuffix(src, "containerd.sock")
+	return src, src != "" && (bind || hostPathLike(src))
+}
+
+// hostPathLike: a -v source that is a host path, not a named volume
+// (docker takes a name without a slash for a volume). A source only known
+// at run time may be either.
+func hostPathLike(src string) bool {
+	return strings.HasPrefix(src, "/") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "~") ||
+		strings.HasPrefix(src, shell.UnknownMark)
 }

@@ -27,8 +27,13 @@ type Rule struct {
 	Reason  string // why it is denied, completing "<command> ..."
 	Instead string // what to do instead; a path that works without a human
 	Match   func(c Call) bool
-	Deny    []string
-	Allow   []string
+	// Mounts, when set, returns the host paths a call binds into a
+	// container, as the words that spell them. Where a path lies is a
+	// fact the engine has (guard resolves each like any path operand) and
+	// the rule's judge decides it (effect.HostMount), not the pack.
+	Mounts func(c Call) []shell.Word
+	Deny   []string
+	Allow  []string
 }
 
 // Call is one invocation as a pack sees it: the program name and its
