@@ -43,6 +43,35 @@ var claudeEvents = []struct {
 // rule and, before 2.1.295, fail open when the binary is missing.
 func HookCommand() string { return launcherScript("hook") }
 
+// PostHookCommand is the command of PostToolUse: the same lookup, then
+// swarm-guard-post next to the swarm-guard found, which answers a
+// PostToolUse after a Bash command PreToolUse proved writes nothing
+// without starting the full binary, and hands every other event to it
+// (hooks/secretscan/posthook). Where there is no swarm-guard-post next to
+// it (the npm launcher in node_modules/.bin, a symbolic link on PATH
+// without its sibling), the full hook runs, as before; nothing found blocks.
+// PostToolUseFailure keeps HookCommand: swarm-guard-post would only hand
+// it over, one exec more.
+func PostHookCommand() string { return postLauncherScript("") }
+
+// postLauncherScript is the launcher running `swarm-guard-post FLAG`, else
+// `swarm-guard hook FLAG`.
+func postLauncherScript(flag string) string {
+	post, full := `exec "$sg-post"`, "hook"
+	if flag != "" {
+		post, full = post+" "+flag, full+" "+flag
+	}
+	return launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && [ -x "$sg-post" ] && ` + post + `; [ -x "$sg" ] && exec "$sg" ` + full + `; echo "` + InstallHint + `" >&2; exit 2`
+}
+
+// HookCommandFor is the command install registers for a hook event.
+func HookCommandFor(event string) string {
+	if event == "PostToolUse" {
+		return PostHookCommand()
+	}
+	return HookCommand()
+}
+
 // launcherScript is the launcher running `swarm-guard ARGS`.
 func launcherScript(args string) string {
 	return launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" ` + args + `; echo "` + InstallHint + `" >&2; exit 2`
@@ -66,7 +95,7 @@ func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, erro
 }
 
 // mergeSettingsWith is mergeSettings with the command of some events given
-// (commands[event]); HookCommand for the others.
+// (commands[event]); HookCommandFor for the others.
 func mergeSettingsWith(old []byte, binary string, onFailureBlock bool, commands map[string]string) ([]byte, error) {
 	root, err := settingsRoot(old)
 	if err != nil {
@@ -80,7 +109,7 @@ func mergeSettingsWith(old []byte, binary string, onFailureBlock bool, commands 
 	for _, ev := range claudeEvents {
 		handler := newObject()
 		handler.set("type", "command")
-		command := HookCommand()
+		command := HookCommandFor(ev.name)
 		if c, ok := commands[ev.name]; ok {
 			command = c
 		}
@@ -221,7 +250,7 @@ func hasOurHooks(data []byte, binary string) (bool, error) {
 			handlers, _ := hl.([]any)
 			for _, h := range handlers {
 				if ho, ok := h.(*object); ok {
-					if c, _ := ho.get("command"); fmt.Sprint(c) == HookCommand() {
+					if c, _ := ho.get("command"); fmt.Sprint(c) == HookCommandFor(ev.name) {
 						found = true
 					}
 				}

@@ -64,7 +64,7 @@ func PlanInstall(o Options) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sp, err)
 	}
-	p.Changes = append(p.Changes, fileChange(sp, old, merged, fileMode(sp, 0o644), "Claude Code hooks: PreToolUse, PostToolUse and PostToolUseFailure run swarm-guard hook, found by the lookup rule (PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)", o.StateDir))
+	p.Changes = append(p.Changes, fileChange(sp, old, merged, fileMode(sp, 0o644), "Claude Code hooks: PreToolUse, PostToolUse and PostToolUseFailure run swarm-guard hook (PostToolUse through swarm-guard-post next to it), found by the lookup rule (PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)", o.StateDir))
 	pp := filepath.Join(o.Root, policy.FileName)
 	oldPolicy, err := readOptional(pp)
 	if err != nil {

@@ -98,6 +98,70 @@ func TestLauncherFollowsTheLookupRule(t *testing.T) {
 	}
 }
 
+// TestPostLauncherRunsTheSibling: the PostToolUse command finds
+// swarm-guard by the same rule, then runs swarm-guard-post next to it
+// (with --plugin for the plugin); without that sibling the full hook, as
+// before; with no swarm-guard at all it blocks, even when a
+// swarm-guard-post lies where swarm-guard was looked for.
+func TestPostLauncherRunsTheSibling(t *testing.T) {
+	for _, shell := range []string{"sh", "bash"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			t.Logf("%s not installed; skipped", shell)
+			continue
+		}
+		dir := t.TempDir()
+		home, empty, onpath := filepath.Join(dir, "home"), filepath.Join(dir, "empty"), filepath.Join(dir, "on path")
+		place := func(path, name string) {
+			t.Helper()
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte("#!/bin/sh\necho "+name+" \"$*\"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(empty, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		run := func(command string) (int, string, string) {
+			cmd := exec.Command(shell, "-c", command)
+			cmd.Env = []string{"CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "PATH=" + onpath + ":" + empty + ":/usr/bin:/bin"}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr, cmd.Stdin = &stdout, &stderr, strings.NewReader("{}")
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			return code, strings.TrimSpace(stdout.String()), strings.TrimSpace(stderr.String())
+		}
+		if _, err := exec.LookPath("swarm-guard"); err == nil {
+			t.Skip("a swarm-guard on the system PATH would be found")
+		}
+		place(filepath.Join(home, "go", "bin", "swarm-guard-post"), "stray post")
+		if code, stdout, stderr := run(PostHookCommand()); code != 2 || stderr != InstallHint {
+			t.Fatalf("%s, no swarm-guard: exit %d, stdout %q, stderr %q; want 2 and the install hint", shell, code, stdout, stderr)
+		}
+		place(filepath.Join(onpath, "swarm-guard"), "full")
+		for _, tt := range []struct{ command, want string }{{PostHookCommand(), "full hook"}, {PluginPostHookCommand(), "full hook --plugin"}} {
+			if code, stdout, stderr := run(tt.command); code != 0 || stdout != tt.want {
+				t.Fatalf("%s, no sibling: exit %d, stdout %q, stderr %q; want %q", shell, code, stdout, stderr, tt.want)
+			}
+		}
+		place(filepath.Join(onpath, "swarm-guard-post"), "post")
+		for _, tt := range []struct{ command, want string }{{PostHookCommand(), "post"}, {PluginPostHookCommand(), "post --plugin"}} {
+			if code, stdout, stderr := run(tt.command); code != 0 || stdout != tt.want {
+				t.Fatalf("%s, with the sibling: exit %d, stdout %q, stderr %q; want %q", shell, code, stdout, stderr, tt.want)
+			}
+		}
+		if !IsLauncher(PostHookCommand()) || !IsOurHook(PostHookCommand(), "") {
+			t.Fatal("the PostToolUse launcher is not recognised as swarm-guard's: uninstall and doctor would miss it")
+		}
+	}
+}
+
 // TestCommittedFilesHoldNoPath: what install writes into committed files
 // is the same whatever binary path the installer runs from.
 func TestCommittedFilesHoldNoPath(t *testing.T) {
@@ -164,7 +228,7 @@ func TestEarlierLaunchersAreReplaced(t *testing.T) {
 			t.Fatalf("install kept the earlier launcher:\n%s", merged)
 		}
 		for _, ev := range ClaudeEvents() {
-			if cmds := ourHookCommands(merged)[ev]; len(cmds) != 1 || cmds[0] != HookCommand() {
+			if cmds := ourHookCommands(merged)[ev]; len(cmds) != 1 || cmds[0] != HookCommandFor(ev) {
 				t.Fatalf("%s after install: %q, want the current launcher once", ev, cmds)
 			}
 		}
@@ -212,7 +276,7 @@ func TestRunSettingsReuseTheProjectLauncher(t *testing.T) {
 			t.Errorf("project %s: run's PreToolUse command %q, want %q", tt.project, got, tt.want)
 		}
 		// Events the project does not register get the current launcher.
-		if got := cmds["PostToolUse"]; len(got) != 1 || got[0] != HookCommand() {
+		if got := cmds["PostToolUse"]; len(got) != 1 || got[0] != PostHookCommand() {
 			t.Errorf("project %s: run's PostToolUse command %q, want the current launcher", tt.project, got)
 		}
 		if !ourOnFailureBlock(doc) {

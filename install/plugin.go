@@ -14,6 +14,11 @@ func PluginHookCommand() string {
 	return launcherScript("hook --plugin")
 }
 
+// PluginPostHookCommand is PostHookCommand for the plugin:
+// swarm-guard-post --plugin hands what it does not answer to
+// `swarm-guard hook --plugin`.
+func PluginPostHookCommand() string { return postLauncherScript("--plugin") }
+
 // PluginHooksJSON is the content of hooks/hooks.json: PreToolUse and
 // PostToolUse as install writes them, and SessionStart, where a missing
 // binary is reported as soon as the session starts.
@@ -30,7 +35,11 @@ func PluginHooksJSON() []byte {
 	for _, ev := range events {
 		handler := newObject()
 		handler.set("type", "command")
-		handler.set("command", PluginHookCommand())
+		command := PluginHookCommand()
+		if ev.name == "PostToolUse" {
+			command = PluginPostHookCommand()
+		}
+		handler.set("command", command)
 		handler.set("timeout", json.Number(fmt.Sprint(ev.timeout)))
 		group := newObject()
 		if ev.name != "SessionStart" {

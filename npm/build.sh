@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the npm packages from the binaries make dist cross-compiled:
-# one package per platform (@swarm-guard/<os>-<arch>, holding swarm-guard
-# and swarm-guard-secrets, limited by "os" and "cpu" so npm installs only
+# one package per platform (@swarm-guard/<os>-<arch>, holding swarm-guard,
+# swarm-guard-secrets and swarm-guard-post, limited by "os" and "cpu" so npm installs only
 # the matching one) and the main package swarm-guard, which lists them as
 # optionalDependencies and runs the installed one from bin/swarm-guard.js.
 # Then npm pack for each. Usage: npm/build.sh DIST VERSION (VERSION without v).
@@ -22,7 +22,8 @@ for target in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
 	name="@swarm-guard/$os-$cpu"
 	dir="$out/$os-$cpu"
 	mkdir -p "$dir/bin"
-	cp "$dist/swarm-guard_${os}_${arch}/swarm-guard" "$dist/swarm-guard_${os}_${arch}/swarm-guard-secrets" "$dir/bin/"
+	cp "$dist/swarm-guard_${os}_${arch}/swarm-guard" "$dist/swarm-guard_${os}_${arch}/swarm-guard-secrets" \
+		"$dist/swarm-guard_${os}_${arch}/swarm-guard-post" "$dir/bin/"
 	cp "$src/../LICENSE" "$dir/"
 	cat >"$dir/package.json" <<JSON
 {

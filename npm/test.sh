@@ -26,6 +26,7 @@ npm install --offline --no-audit --no-fund --save-dev \
 npx --offline swarm-guard version | grep -q "^swarm-guard v$version" || { echo "npx swarm-guard version did not print v$version" >&2; exit 1; }
 ./node_modules/.bin/swarm-guard version >/dev/null
 [ -x "node_modules/@swarm-guard/$plat/bin/swarm-guard-secrets" ] || { echo "swarm-guard-secrets missing next to swarm-guard" >&2; exit 1; }
+[ -x "node_modules/@swarm-guard/$plat/bin/swarm-guard-post" ] || { echo "swarm-guard-post missing next to swarm-guard" >&2; exit 1; }
 npx --offline swarm-guard install --on-failure omit >/dev/null
 # The committed hook command, with swarm-guard only in node_modules/.bin.
 cmd=$(node -e 'const s=require("./.claude/settings.json"); console.log(s.hooks.PreToolUse[0].hooks[0].command)')
@@ -33,4 +34,15 @@ payload='{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","to
 rc=0
 echo "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/home" sh -c "$cmd" 2>hook.err || rc=$?
 [ "$rc" = 2 ] && grep -q 'rule force-push' hook.err || { echo "the hook through node_modules/.bin did not block a force push (exit $rc)" >&2; cat hook.err >&2; exit 1; }
+# PostToolUse: node_modules/.bin holds no swarm-guard-post, so the full
+# hook answers; the platform package's swarm-guard-post hands over to the
+# swarm-guard next to it.
+cmd=$(node -e 'const s=require("./.claude/settings.json"); console.log(s.hooks.PostToolUse[0].hooks[0].command)')
+payload='{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"ls"},"tool_response":{"stdout":"a\n","stderr":""}}'
+rc=0
+echo "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/home" sh -c "$cmd" >hook.out 2>hook.err || rc=$?
+[ "$rc" = 0 ] && [ ! -s hook.out ] || { echo "PostToolUse through node_modules/.bin: exit $rc" >&2; cat hook.out hook.err >&2; exit 1; }
+rc=0
+echo '{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash"' | "node_modules/@swarm-guard/$plat/bin/swarm-guard-post" 2>hook.err || rc=$?
+[ "$rc" = 2 ] && grep -q 'bad-input' hook.err || { echo "swarm-guard-post did not hand a broken event to the swarm-guard next to it (exit $rc)" >&2; cat hook.err >&2; exit 1; }
 echo "npm packages install offline and run: $(ls "$dist"/npm/*.tgz | wc -l) tarballs, $plat"

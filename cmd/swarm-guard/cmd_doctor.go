@@ -179,7 +179,7 @@ func (d *doctor) checkSettings() []doctorResult {
 	}
 	var missing []string
 	binaries := map[string]bool{}
-	earlier := false
+	earlier, earlierPost := false, false
 	for _, ev := range install.ClaudeEvents() {
 		if len(s.Ours[ev]) == 0 {
 			missing = append(missing, ev)
@@ -187,7 +187,13 @@ func (d *doctor) checkSettings() []doctorResult {
 		for _, cmd := range s.Ours[ev] {
 			if install.IsLauncher(cmd) {
 				binaries[""] = true // found by the lookup rule
-				earlier = earlier || cmd != install.HookCommand()
+				switch {
+				case cmd == install.HookCommandFor(ev):
+				case ev == "PostToolUse" && cmd == install.HookCommand():
+					earlierPost = true
+				default:
+					earlier = true
+				}
 				continue
 			}
 			binaries[install.CommandBinary(cmd)] = true
@@ -203,6 +209,11 @@ func (d *doctor) checkSettings() []doctorResult {
 		// It works and fails closed; it only costs a second shell.
 		out = append(out, doctorWarn(name, displayPath(d.t.ctx.Env.Root, s.Path)+" holds an earlier form of the hook command, which starts a second shell on every tool call",
 			"run swarm-guard install: it writes the current command; then commit .claude/settings.json"))
+	}
+	if earlierPost && !earlier {
+		// It works; PostToolUse only starts the full binary every time.
+		out = append(out, doctorWarn(name, displayPath(d.t.ctx.Env.Root, s.Path)+" runs the full swarm-guard hook for PostToolUse, an earlier form that starts it after every tool call, also after ls or git status",
+			"run swarm-guard install: it writes the current command, which runs swarm-guard-post; then commit .claude/settings.json"))
 	}
 	for _, b := range slices.Sorted(maps.Keys(binaries)) {
 		out = append(out, d.binaryResult("claude hook binary", b, false))

@@ -70,8 +70,13 @@ func runHook(c *cli, args []string) error {
 		self = c.executable
 	}
 	exe, _ := self()
+	exes := []string{exe}
+	if exe != "" {
+		// swarm-guard-post next to it answers PostToolUse: as much the guard.
+		exes = append(exes, exe+"-post")
+	}
 	resp := claude.Handle(claude.Runtime{
-		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: []string{exe},
+		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: exes,
 		ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,
 	})
 	fmt.Fprint(c.stdout, resp.Stdout)
