@@ -82,11 +82,11 @@ func (a *analyzer) tar(inv *shell.Invocation) {
 	}
 	// Commands tar runs itself.
 	for _, v := range p.Values("to-command", "I", "use-compress-program", "F", "info-script", "new-volume-script", "rsh-command", "rmt-command") {
-		a.runScriptArg(inv, v, "tar runs")
+		a.x.RunScript(inv, v, "tar runs")
 	}
 	for _, v := range p.Values("checkpoint-action") {
 		if cmd, ok := strings.CutPrefix(v.Text, "exec="); ok || v.Dynamic {
-			a.runScriptArg(inv, shell.Word{Text: cmd, Dynamic: v.Dynamic, Src: v.Src}, "tar --checkpoint-action runs")
+			a.x.RunScript(inv, shell.Word{Text: cmd, Dynamic: v.Dynamic, Src: v.Src}, "tar --checkpoint-action runs")
 		}
 	}
 	for _, v := range p.Values("index-file", "listed-incremental", "g", "volno-file") {
@@ -188,10 +188,10 @@ func (a *analyzer) zip(inv *shell.Invocation) {
 		case s == "-TT" || s == "--unzip-command":
 			if i+1 < len(args) {
 				i++
-				a.runScriptArg(inv, args[i], "zip -TT runs")
+				a.x.RunScript(inv, args[i], "zip -TT runs")
 			}
 		case strings.HasPrefix(s, "--unzip-command="):
-			a.runScriptArg(inv, shell.Word{Text: strings.TrimPrefix(s, "--unzip-command="), Src: x.Src}, "zip -TT runs")
+			a.x.RunScript(inv, shell.Word{Text: strings.TrimPrefix(s, "--unzip-command="), Src: x.Src}, "zip -TT runs")
 		case s == "-m" || s == "--move":
 			move = true
 		case s == "-b" || s == "-n" || s == "-t" || s == "-tt" || s == "-O" || s == "-P" || s == "-Z" || s == "-s" || s == "-sp" ||
@@ -284,7 +284,7 @@ func (a *analyzer) sortCmd(inv *shell.Invocation) {
 		a.writePath(inv, o, "sort -o writes")
 	}
 	for _, v := range p.Values("compress-program") {
-		a.runScriptArg(inv, v, "sort --compress-program runs")
+		a.x.RunScript(inv, v, "sort --compress-program runs")
 	}
 	for _, x := range p.Operands {
 		a.readOperand(inv, x)
@@ -334,7 +334,7 @@ func (a *analyzer) goOutput(inv *shell.Invocation) {
 		a.writePath(inv, o, "go "+sub+" -o writes")
 	}
 	for _, x := range goFlagValues(rest, "exec", "toolexec") {
-		a.runScriptArg(inv, x, "go "+sub+" -exec runs")
+		a.x.RunScript(inv, x, "go "+sub+" -exec runs")
 	}
 }
 

@@ -53,14 +53,15 @@ var handlersOnce sync.Once
 func registerHandlers() {
 	handlers = map[string]handler{
 		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": (*analyzer).cd, "chdir": (*analyzer).cd,
-		"set":   func(_ *analyzer, inv *shell.Invocation) { shell.Set(inv) },
-		"shift": func(_ *analyzer, inv *shell.Invocation) { shell.Shift(inv) },
-		"read":  (*analyzer).readVars, "mapfile": (*analyzer).readVars, "readarray": (*analyzer).readVars,
-		"getopts": (*analyzer).readVars, "printf": (*analyzer).printfCmd,
-		"export": (*analyzer).exportCmd, "declare": (*analyzer).exportCmd, "typeset": (*analyzer).exportCmd,
-		"local": (*analyzer).exportCmd, "readonly": (*analyzer).exportCmd,
-		"unset": (*analyzer).unsetCmd, "alias": (*analyzer).aliasCmd, "trap": (*analyzer).trapCmd,
-		"eval": (*analyzer).evalCmd, "source": (*analyzer).sourceCmd, ".": (*analyzer).sourceCmd,
+		"set":    func(_ *analyzer, inv *shell.Invocation) { shell.Set(inv) },
+		"shift":  func(_ *analyzer, inv *shell.Invocation) { shell.Shift(inv) },
+		"read":   func(a *analyzer, inv *shell.Invocation) { a.x.Read(inv) },
+		"printf": func(a *analyzer, inv *shell.Invocation) { a.x.PrintfVar(inv) },
+		"unset":  func(a *analyzer, inv *shell.Invocation) { a.x.Unset(inv) },
+		"alias":  func(a *analyzer, inv *shell.Invocation) { a.x.Alias(inv) },
+		"trap":   func(a *analyzer, inv *shell.Invocation) { a.x.Trap(inv) },
+		"eval":   func(a *analyzer, inv *shell.Invocation) { a.x.Eval(inv) },
+		"source": (*analyzer).sourceCmd, ".": (*analyzer).sourceCmd,
 		"exec": (*analyzer).plainWrapper, "command": (*analyzer).plainWrapper, "builtin": (*analyzer).plainWrapper,
 
 		"sudo": (*analyzer).sudo, "doas": (*analyzer).doas, "env": (*analyzer).envCmd,
@@ -75,6 +76,12 @@ func registerHandlers() {
 		"sudoedit": (*analyzer).sudoedit,
 
 		"git": (*analyzer).git,
+	}
+	for _, n := range []string{"mapfile", "readarray", "getopts"} {
+		handlers[n] = handlers["read"]
+	}
+	for _, n := range []string{"export", "declare", "typeset", "local", "readonly"} {
+		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Export(inv) }
 	}
 	for _, n := range shellNames {
 		handlers[n] = (*analyzer).shell
@@ -285,131 +292,9 @@ func (a *analyzer) dataCommand(inv *shell.Invocation) {}
 // cd, chdir, pushd and popd change the working directories (shell.Walker.Cd).
 func (a *analyzer) cd(inv *shell.Invocation) { a.x.Cd(inv) }
 
-// readVars marks the variables a command assigns at run time as unknown.
-func (a *analyzer) readVars(inv *shell.Invocation) {
-	args := inv.Args()
-	if inv.Name == "mapfile" || inv.Name == "readarray" {
-		p := shell.ParseOpts(args, shell.Spec{Short: "dnOsuCc"})
-		if cb, ok := p.Value("C"); ok {
-			a.runScriptArg(inv, cb, inv.Name+" -C") // the callback runs for every chunk
-		}
-	}
-	for i, x := range args {
-		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
-			if inv.Name == "read" && (x.Text == "-d" || x.Text == "-n" || x.Text == "-N" || x.Text == "-p" || x.Text == "-t" || x.Text == "-u" || x.Text == "-i") {
-				args[i+min(1, len(args)-1-i)].Src = "\x00skip"
-			}
-			continue
-		}
-		if x.Src == "\x00skip" {
-			continue
-		}
-		if shell.IsName(x.Text) {
-			a.identityTarget(inv, nil, inv.State, x.Text, inv.Name)
-			inv.State.Vars[x.Text] = []shell.Word{{Dynamic: true, Src: "$" + x.Text}}
-		}
-	}
-	if inv.Name == "read" && len(args) == 0 {
-		inv.State.Vars["REPLY"] = []shell.Word{{Dynamic: true, Src: "$REPLY"}}
-	}
-}
-
-func (a *analyzer) printfCmd(inv *shell.Invocation) {
-	args := inv.Args()
-	for i := 0; i+1 < len(args); i++ {
-		if args[i].Text == "-v" && shell.IsName(args[i+1].Text) {
-			a.identityTarget(inv, nil, inv.State, args[i+1].Text, "printf -v")
-			inv.State.Vars[args[i+1].Text] = []shell.Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
-		}
-	}
-}
-
-// exportCmd handles export/declare/local when the parser sees them as plain
-// commands (zsh and POSIX modes, or `builtin export`).
-func (a *analyzer) exportCmd(inv *shell.Invocation) {
-	for _, x := range inv.Args() {
-		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
-			continue
-		}
-		name, val, ok := strings.Cut(x.Text, "=")
-		if !shell.IsName(name) {
-			continue
-		}
-		if !ok {
-			continue
-		}
-		v := []shell.Word{{Text: val}}
-		inv.State.Assign(name, v)
-		a.envAssign(name, v, inv.State, inv, inv.Node)
-	}
-}
-
-func (a *analyzer) unsetCmd(inv *shell.Invocation) {
-	for _, x := range inv.Args() {
-		if !x.Dynamic {
-			a.judge(inv, effect.Variable{Name: x.Text, How: "unset", Unset: true})
-		}
-		if !x.Dynamic && shell.IsName(x.Text) {
-			inv.State.Vars[x.Text] = []shell.Word{{Text: ""}}
-			delete(inv.State.Funcs, x.Text)
-		}
-	}
-}
-
-// aliasCmd: an alias value is a command that may run later; it is also
-// remembered, so a later use of the alias in this command is expanded.
-func (a *analyzer) aliasCmd(inv *shell.Invocation) {
-	for _, x := range inv.Args() {
-		if x.Dynamic {
-			continue
-		}
-		if name, val, ok := strings.Cut(x.Text, "="); ok {
-			a.script(val, inv.State.Clone(), nil)
-			if inv.InThisShell() {
-				inv.State.Aliases[name] = val
-			}
-		}
-	}
-}
-
-// trapCmd: a trap action is a script that runs later in this shell.
-func (a *analyzer) trapCmd(inv *shell.Invocation) {
-	args := inv.Args()
-	if len(args) < 2 || strings.HasPrefix(args[0].Text, "-") {
-		return
-	}
-	a.runScriptArg(inv, args[0], "trap")
-}
-
-func (a *analyzer) evalCmd(inv *shell.Invocation) {
-	args := inv.Args()
-	if len(args) == 0 {
-		return
-	}
-	script := shell.JoinWords(args)
-	if script.Dynamic {
-		a.dynamicScript(inv, script, "eval")
-		return
-	}
-	// eval runs in this shell: its cd and assignments stay.
-	st := inv.State
-	if !inv.InThisShell() {
-		st = st.Clone()
-	}
-	a.script(script.Text, st, nil)
-}
-
-// runScriptArg analyses a word that a shell will run as a script, or
-// reports it when it is only known at run time.
-func (a *analyzer) runScriptArg(inv *shell.Invocation, script shell.Word, what string) {
-	if script.Dynamic {
-		a.dynamicScript(inv, script, what)
-		return
-	}
-	a.script(script.Text, inv.State.Clone(), nil)
-}
-
-func (a *analyzer) dynamicScript(inv *shell.Invocation, script shell.Word, what string) {
+// DynamicScript judges a script only known at run time
+// (shell.Families.DynamicScript).
+func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what string) {
 	src := "text only known at run time"
 	switch {
 	case script.Net:
@@ -428,7 +313,7 @@ func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 	f := args[0]
 	switch {
 	case f.Proc || f.Dynamic && f.Net:
-		a.dynamicScript(inv, f, inv.Name)
+		a.DynamicScript(inv, f, inv.Name)
 	case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0" || f.Text == "-"):
 		a.stdinScript(inv, "source")
 	default:
@@ -571,12 +456,12 @@ func (a *analyzer) strace(inv *shell.Invocation) {
 func (a *analyzer) flock(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "wEc", Long: shell.Longs("timeout", "conflict-exit-code", "command"), Stop: true})
 	if c, ok := p.Value("c", "command"); ok {
-		a.runScriptArg(inv, c, "flock -c")
+		a.x.RunScript(inv, c, "flock -c")
 		return
 	}
 	rest := p.Rest
 	if len(rest) > 2 && (rest[1].Text == "-c" || rest[1].Text == "--command") {
-		a.runScriptArg(inv, rest[2], "flock -c") // flock FILE -c COMMAND
+		a.x.RunScript(inv, rest[2], "flock -c") // flock FILE -c COMMAND
 		return
 	}
 	if len(rest) > 1 {
@@ -590,13 +475,13 @@ func (a *analyzer) watch(inv *shell.Invocation) {
 		a.reinvoke(inv, p.Rest, "watch")
 		return
 	}
-	a.runScriptArg(inv, shell.JoinWords(p.Rest), "watch")
+	a.x.RunScript(inv, shell.JoinWords(p.Rest), "watch")
 }
 
 func (a *analyzer) scriptCmd(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cEIOBTm", Long: shell.Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
 	if c, ok := p.Value("c", "command"); ok {
-		a.runScriptArg(inv, c, "script -c")
+		a.x.RunScript(inv, c, "script -c")
 	}
 	for _, f := range p.Operands {
 		a.writePath(inv, f, "script writes its typescript to")
@@ -610,7 +495,7 @@ func (a *analyzer) su(inv *shell.Invocation) {
 		a.freshEnvironment(inv, "su -l", nil, c)
 	}
 	if ok {
-		a.runScriptArg(inv, c, "su -c")
+		a.x.RunScript(inv, c, "su -c")
 	}
 }
 
@@ -620,7 +505,7 @@ func (a *analyzer) runuser(inv *shell.Invocation) {
 		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
 			a.freshEnvironment(inv, "runuser -l", nil, c)
 		}
-		a.runScriptArg(inv, c, "runuser -c")
+		a.x.RunScript(inv, c, "runuser -c")
 		return
 	}
 	rest := p.Rest
@@ -632,7 +517,7 @@ func (a *analyzer) runuser(inv *shell.Invocation) {
 		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
 			a.freshEnvironment(inv, "runuser -l", nil, rest[1])
 		}
-		a.runScriptArg(inv, rest[1], "runuser -c")
+		a.x.RunScript(inv, rest[1], "runuser -c")
 		return
 	}
 	a.reinvoke(inv, rest, "runuser")
@@ -751,7 +636,7 @@ func (a *analyzer) parallel(inv *shell.Invocation) {
 	if len(cmd) == 0 {
 		// Without a command, parallel runs each argument as a command line.
 		for _, v := range vals {
-			a.runScriptArg(inv, v, "parallel")
+			a.x.RunScript(inv, v, "parallel")
 		}
 		return
 	}
@@ -773,7 +658,7 @@ func (a *analyzer) parallel(inv *shell.Invocation) {
 			argv = append(argv, v)
 		}
 		if len(cmd) == 1 && strings.Contains(cmd[0].Text, " ") {
-			a.runScriptArg(inv, argv[0], "parallel")
+			a.x.RunScript(inv, argv[0], "parallel")
 			continue
 		}
 		a.reinvoke(inv, argv, "parallel")

@@ -100,7 +100,7 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 		}
 	case upper == "PROMPT_COMMAND":
 		for _, v := range val {
-			a.runScriptArg(rep, v, name)
+			a.x.RunScript(rep, v, name)
 		}
 	default:
 		// Identity variables, hook switches, git config redirection: the

@@ -243,7 +243,7 @@ func (a *analyzer) rsync(inv *shell.Invocation) {
 		"stop-after", "stop-at", "sockopts", "address", "contimeout", "write-batch", "only-write-batch",
 		"read-batch", "protocol", "outbuf", "max-delete", "max-alloc", "early-input", "log-file-format")})
 	if sh, ok := p.Value("e", "rsh"); ok {
-		a.runScriptArg(inv, sh, "rsync -e")
+		a.x.RunScript(inv, sh, "rsync -e")
 	}
 	if len(p.Operands) < 2 {
 		return
@@ -444,7 +444,7 @@ func (a *analyzer) editor(inv *shell.Invocation) {
 			cmd = x.Template()[1:]
 		}
 		if j := strings.Index(cmd, "!"); j >= 0 {
-			a.runScriptArg(inv, shell.Word{Text: cmd[j+1:], Dynamic: strings.Contains(cmd, shell.UnknownMark), Src: x.Src}, inv.Name+" :!")
+			a.x.RunScript(inv, shell.Word{Text: cmd[j+1:], Dynamic: strings.Contains(cmd, shell.UnknownMark), Src: x.Src}, inv.Name+" :!")
 		} else if strings.Contains(cmd, "system(") {
 			a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.EditorSystem})
 		}

@@ -365,7 +365,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 	case "difftool", "mergetool":
 		p := shell.ParseOpts(args, shell.Spec{Short: "xt", Long: shell.Longs("extcmd", "tool")})
 		for _, c := range p.Values("x", "extcmd") {
-			a.runScriptArg(inv, c, "git "+sub+" --extcmd")
+			a.x.RunScript(inv, c, "git "+sub+" --extcmd")
 		}
 		if sub == "difftool" {
 			a.gitReads(g, sub, args)
@@ -475,7 +475,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 				for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "--") {
 					rest = rest[1:]
 				}
-				a.runScriptArg(inv, shell.JoinWords(rest), "git submodule foreach")
+				a.x.RunScript(inv, shell.JoinWords(rest), "git submodule foreach")
 				return
 			}
 		}
@@ -564,7 +564,7 @@ func (a *analyzer) gitPush(g *gitCtx, args []shell.Word) {
 	for _, c := range p.Values("receive-pack", "exec") {
 		remote := *inv
 		remote.State = remoteState(inv.State)
-		a.runScriptArg(&remote, c, "git push --receive-pack")
+		a.x.RunScript(&remote, c, "git push --receive-pack")
 	}
 	if p.Has("n", "dry-run") {
 		return // a dry run changes nothing
@@ -699,7 +699,7 @@ func (a *analyzer) gitRebase(g *gitCtx, args []shell.Word) {
 	p := shell.ParseOpts(args, shell.Spec{Short: "sXxC", Long: shell.Longs("onto", "strategy", "strategy-option", "exec", "empty", "whitespace"),
 		OptionalLong: shell.Longs("gpg-sign", "rebase-merges", "autosquash")})
 	for _, c := range p.Values("x", "exec") {
-		a.runScriptArg(g.inv, c, "git rebase --exec")
+		a.x.RunScript(g.inv, c, "git rebase --exec")
 	}
 	if p.Has("abort", "quit", "continue", "skip", "edit-todo", "show-current-patch") {
 		return
@@ -1206,7 +1206,7 @@ func (a *analyzer) gitFetch(g *gitCtx, args []shell.Word) {
 	for _, c := range p.Values("upload-pack") {
 		remote := *g.inv
 		remote.State = remoteState(g.inv.State)
-		a.runScriptArg(&remote, c, "git fetch --upload-pack")
+		a.x.RunScript(&remote, c, "git fetch --upload-pack")
 	}
 	force := p.Has("f", "force")
 	if len(p.Operands) < 2 {
@@ -1228,11 +1228,11 @@ func (a *analyzer) gitFetch(g *gitCtx, args []shell.Word) {
 func (a *analyzer) gitClone(g *gitCtx, args []shell.Word) {
 	p := shell.ParseOpts(args, shell.Spec{Short: "obcujq", Long: shell.Longs("origin", "branch", "config", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "jobs", "filter", "server-option", "bundle-uri", "ref-format")})
 	for _, c := range p.Values("u", "upload-pack") {
-		a.runScriptArg(g.inv, c, "git clone --upload-pack")
+		a.x.RunScript(g.inv, c, "git clone --upload-pack")
 	}
 	for _, op := range p.Operands {
 		if rest, ok := strings.CutPrefix(op.Text, "ext::"); ok {
-			a.runScriptArg(g.inv, shell.Word{Text: rest, Src: op.Src}, "git clone ext::")
+			a.x.RunScript(g.inv, shell.Word{Text: rest, Src: op.Src}, "git clone ext::")
 		}
 	}
 	if len(p.Operands) >= 2 {

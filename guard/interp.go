@@ -51,7 +51,7 @@ func (a *analyzer) python(inv *shell.Invocation) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		if x.Proc {
-			a.dynamicScript(inv, x, inv.Name)
+			a.DynamicScript(inv, x, inv.Name)
 			return
 		}
 		if x.Dynamic {
@@ -136,7 +136,7 @@ func (a *analyzer) node(inv *shell.Invocation) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		if x.Proc {
-			a.dynamicScript(inv, x, inv.Name)
+			a.DynamicScript(inv, x, inv.Name)
 			return
 		}
 		if x.Dynamic {
@@ -276,7 +276,7 @@ func (a *analyzer) perlRuby(inv *shell.Invocation) {
 			return
 		}
 		if rest[0].Proc {
-			a.dynamicScript(inv, rest[0], lang)
+			a.DynamicScript(inv, rest[0], lang)
 			return
 		}
 		if rest[0].Static() && (rest[0].Text == "-" || rest[0].Text == "/dev/stdin") {

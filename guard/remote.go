@@ -50,7 +50,7 @@ func (a *analyzer) ssh(inv *shell.Invocation) {
 		}
 		switch strings.ToLower(strings.TrimSpace(key)) {
 		case "proxycommand", "localcommand", "knownhostscommand":
-			a.runScriptArg(inv, shell.Word{Text: strings.TrimSpace(val), Dynamic: o.Dynamic, Src: o.Src}, "ssh -o "+key)
+			a.x.RunScript(inv, shell.Word{Text: strings.TrimSpace(val), Dynamic: o.Dynamic, Src: o.Src}, "ssh -o "+key)
 		}
 	}
 	if p.Has("N") || len(p.Rest) == 0 {
@@ -65,7 +65,7 @@ func (a *analyzer) ssh(inv *shell.Invocation) {
 	}
 	script := shell.JoinWords(cmd)
 	if script.Dynamic {
-		a.dynamicScript(inv, script, "ssh")
+		a.DynamicScript(inv, script, "ssh")
 		return
 	}
 	a.script(script.Text, remote.State, nil)
@@ -120,7 +120,7 @@ func (a *analyzer) scp(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cFiJlMoPSX"})
 	for _, o := range p.Values("o") {
 		if k, v, ok := strings.Cut(o.Text, "="); ok && strings.EqualFold(k, "ProxyCommand") {
-			a.runScriptArg(inv, shell.Word{Text: v, Src: o.Src}, "scp -o ProxyCommand")
+			a.x.RunScript(inv, shell.Word{Text: v, Src: o.Src}, "scp -o ProxyCommand")
 		}
 	}
 	if len(p.Operands) < 2 {

@@ -91,16 +91,16 @@ func (a *analyzer) runCommand(inv *shell.Invocation) {
 		// sg GROUP -c CMD / sg GROUP CMD
 		p := shell.ParseOpts(args[1:], shell.Spec{Short: "c"})
 		if c, ok := p.Value("c"); ok {
-			a.runScriptArg(inv, c, "sg -c")
+			a.x.RunScript(inv, c, "sg -c")
 			return
 		}
-		a.runScriptArg(inv, shell.JoinWords(args[1:]), "sg")
+		a.x.RunScript(inv, shell.JoinWords(args[1:]), "sg")
 		return
 	}
 	p := shell.ParseOpts(args, withStop(r.spec))
 	if r.shell != "" {
 		if c, ok := p.Value(r.shell); ok {
-			a.runScriptArg(inv, c, inv.Name+" --"+r.shell)
+			a.x.RunScript(inv, c, inv.Name+" --"+r.shell)
 			return
 		}
 	}
@@ -127,7 +127,7 @@ func withStop(s shell.Spec) shell.Spec {
 func (a *analyzer) screen(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "SceptTLhX", Stop: true})
 	if c, ok := p.Value("X"); ok && strings.HasPrefix(c.Text, "stuff") {
-		a.runScriptArg(inv, shell.Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
+		a.x.RunScript(inv, shell.Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
 	}
 	a.reinvoke(inv, p.Rest, "screen")
 }
@@ -149,7 +149,7 @@ func (a *analyzer) tmux(inv *shell.Invocation) {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup":
 		p := shell.ParseOpts(args[1:], shell.Spec{Short: "cefnstxyFlp"})
 		if len(p.Operands) > 0 {
-			a.runScriptArg(inv, shell.JoinWords(p.Operands), "tmux "+args[0].Text)
+			a.x.RunScript(inv, shell.JoinWords(p.Operands), "tmux "+args[0].Text)
 		}
 	case "send-keys", "send":
 		p := shell.ParseOpts(args[1:], shell.Spec{Short: "tN"})
@@ -160,7 +160,7 @@ func (a *analyzer) tmux(inv *shell.Invocation) {
 			}
 		}
 		if len(keys) > 0 {
-			a.runScriptArg(inv, shell.JoinWords(keys), "tmux send-keys")
+			a.x.RunScript(inv, shell.JoinWords(keys), "tmux send-keys")
 		}
 	}
 }
@@ -217,7 +217,7 @@ func (a *analyzer) rimraf(inv *shell.Invocation) {
 func (a *analyzer) npxRun(inv *shell.Invocation, args []shell.Word, wrapper string) {
 	p := shell.ParseOpts(args, shell.Spec{Short: "pc", Long: shell.Longs("package", "call", "cache", "registry", "prefix", "workspace", "userconfig"), Stop: true})
 	if c, ok := p.Value("c", "call"); ok {
-		a.runScriptArg(inv, c, wrapper+" -c")
+		a.x.RunScript(inv, c, wrapper+" -c")
 		return
 	}
 	rest := p.Rest

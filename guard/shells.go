@@ -10,17 +10,6 @@ import (
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
 
-// shellOptionLetters are the single-letter options of bash and sh. An
-// argument with any other letter is not an option: it is the script.
-const shellOptionLetters = "abcefhiklmnprstuvxBCDEHPT"
-
-// shellLongOptions are the long options of bash, zsh and dash; anything
-// else starting with -- is not an option.
-var shellLongOptions = map[string]bool{"--norc": true, "--noprofile": true, "--login": true, "--posix": true,
-	"--restricted": true, "--verbose": true, "--version": true, "--help": true, "--debugger": true,
-	"--dump-strings": true, "--dump-po-strings": true, "--noediting": true, "--pretty-print": true,
-	"--no-rcs": true, "--no-globalrcs": true, "--emulate": true}
-
 func isShellName(n string) bool {
 	for _, s := range shellNames {
 		if s == n {
@@ -33,62 +22,16 @@ func isShellName(n string) bool {
 // shell handles bash -c SCRIPT, bash FILE and bash reading its script from
 // standard input.
 func (a *analyzer) shell(inv *shell.Invocation) {
-	args := inv.Args()
-	cflag, sflag, errexit := false, false, false
-	i := 0
-scan:
-	for ; i < len(args); i++ {
-		x := args[i]
-		if x.Dynamic {
-			break
-		}
-		s := x.Text
-		switch {
-		case s == "--" || s == "-":
-			i++
-			break scan
-		case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":
-			if s == "-o" && i+1 < len(args) && args[i+1].Text == "errexit" {
-				errexit = true
-			}
-			if (s == "--rcfile" || s == "--init-file") && i+1 < len(args) {
-				a.runFile(inv, args[i+1], "sh") // an interactive bash sources it first
-			}
-			i++
-		case s == "--command":
-			cflag = true
-		case shellLongOptions[s]:
-		case len(s) > 1 && (s[0] == '-' || s[0] == '+') && strings.Trim(s[1:], shellOptionLetters) == "":
-			if s[0] == '-' {
-				cflag = cflag || strings.Contains(s, "c")
-				sflag = sflag || strings.Contains(s, "s")
-				errexit = errexit || strings.Contains(s, "e")
-			}
-		default:
-			break scan
-		}
+	c := shell.ParseShell(inv.Args())
+	for _, f := range c.RCFiles {
+		a.runFile(inv, f, "sh") // an interactive bash sources it first
 	}
-	rest := args[min(i, len(args)):]
-	if cflag {
-		if len(rest) == 0 {
-			return
-		}
-		script := rest[0]
-		if script.Dynamic || script.Proc {
-			a.dynamicScript(inv, script, inv.Name+" -c")
-			return
-		}
-		st := inv.State.Clone()
-		st.Positional, st.PosUnknown = nil, false
-		if len(rest) > 1 {
-			st.Vars["0"] = []shell.Word{rest[1]}
-			st.Positional = append([]shell.Word(nil), rest[2:]...)
-		}
-		st.Errexit = errexit
-		a.script(script.Text, st, nil)
+	if c.Command {
+		a.x.ShellCommand(inv, c)
 		return
 	}
-	if sflag || len(rest) == 0 {
+	rest := c.Rest
+	if c.Stdin || len(rest) == 0 {
 		a.stdinScriptArgs(inv, inv.Name, rest, true)
 		return
 	}
@@ -96,7 +39,7 @@ scan:
 		f := rest[0]
 		switch {
 		case f.Proc:
-			a.dynamicScript(inv, f, inv.Name)
+			a.DynamicScript(inv, f, inv.Name)
 		case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0"):
 			a.stdinScript(inv, inv.Name)
 		default:

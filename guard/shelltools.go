@@ -3,6 +3,7 @@ package guard
 import (
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -39,8 +40,12 @@ func (a *analyzer) Assigned(name string, val []shell.Word, st *shell.State, inv 
 	a.envAssign(name, val, st, inv, node)
 }
 
-func (a *analyzer) Rebound(name, how string, st *shell.State, node syntax.Node) {
-	a.identityTarget(nil, node, st, name, how)
+func (a *analyzer) Rebound(name, how string, inv *shell.Invocation, st *shell.State, node syntax.Node) {
+	a.identityTarget(inv, node, st, name, how)
+}
+
+func (a *analyzer) Unset(name, how string, inv *shell.Invocation) {
+	a.judge(inv, effect.Variable{Name: name, How: how, Unset: true})
 }
 
 func (a *analyzer) BadInput(reason, trigger, fix string) {

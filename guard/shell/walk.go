@@ -36,8 +36,15 @@ type Families interface {
 	// assignment of its own); node is where it is written.
 	Assigned(name string, val []Word, st *State, inv *Invocation, node syntax.Node)
 	// Rebound: a construct gives name a value chosen at run time or
-	// re-declares it (a for loop, declare NAME); how names the construct.
-	Rebound(name, how string, st *State, node syntax.Node)
+	// re-declares it (a for loop, declare NAME, read NAME); how names the
+	// construct, inv is the command (nil for a for loop or a
+	// declaration, written at node).
+	Rebound(name, how string, inv *Invocation, st *State, node syntax.Node)
+	// Unset: a command unsets a variable (unset NAME, env -u NAME).
+	Unset(name, how string, inv *Invocation)
+	// DynamicScript is a script only known at run time (eval "$x", bash
+	// -c "$(curl ...)"); what names the construct.
+	DynamicScript(inv *Invocation, script Word, what string)
 	// BadInput: the walk refuses the input (it does not parse, nests too
 	// deep, is too complex). trigger is the text, fix what to do.
 	BadInput(reason, trigger, fix string)
@@ -160,7 +167,7 @@ func (w *Walker) command(cmd syntax.Command, st *State, in *Input, guarded bool)
 					vals = append(vals, alt...)
 				}
 			}
-			w.Families.Rebound(loop.Name.Value, "for", st, loop)
+			w.Families.Rebound(loop.Name.Value, "for", nil, st, loop)
 			wk.Vars[loop.Name.Value] = UnionWords(nil, vals)
 		case *syntax.CStyleLoop:
 			for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
@@ -292,7 +299,7 @@ func (w *Walker) declClause(c *syntax.DeclClause, st *State) {
 				continue
 			}
 			if as.Name != nil {
-				w.Families.Rebound(as.Name.Value, variant, st, as)
+				w.Families.Rebound(as.Name.Value, variant, nil, st, as)
 				if _, ok := st.Vars[as.Name.Value]; !ok {
 					st.Assign(as.Name.Value, []Word{{Dynamic: true, Src: "$" + as.Name.Value}})
 				}

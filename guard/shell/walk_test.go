@@ -22,9 +22,12 @@ func (r *recorder) SecretSource([]*syntax.Stmt, *State) string      { return "" 
 func (r *recorder) VarSecret(string, *State) string                 { return "" }
 func (r *recorder) KnownOutput(*syntax.Stmt, *State) (string, bool) { return "", false }
 func (r *recorder) PromptString(*Invocation, Word, *State)          {}
-func (r *recorder) Redirects(s *syntax.Stmt, st *State) *Input      { return nil }
-func (r *recorder) Rebound(name, how string, _ *State, _ syntax.Node) {
+func (r *recorder) Rebound(name, how string, _ *Invocation, _ *State, _ syntax.Node) {
 	r.add("rebound " + how + " " + name)
+}
+func (r *recorder) Unset(name, how string, _ *Invocation) { r.add(how + " " + name) }
+func (r *recorder) DynamicScript(_ *Invocation, script Word, what string) {
+	r.add("dynamic script of " + what + ": " + script.Show())
 }
 func (r *recorder) BadInput(reason, _, _ string) { r.add("refused: " + reason) }
 func (r *recorder) Walked()                      { r.done++ }
@@ -108,11 +111,22 @@ func (r *recorder) Command(inv *Invocation) {
 		r.w.Cd(inv)
 	case "set":
 		Set(inv)
+	case "read", "mapfile":
+		r.w.Read(inv)
+	case "printf":
+		r.w.PrintfVar(inv)
+	case "unset":
+		r.w.Unset(inv)
 	case "alias":
-		name, val, _ := strings.Cut(inv.Argv[1].Text, "=")
-		inv.State.Aliases[name] = val
+		r.w.Alias(inv)
+	case "trap":
+		r.w.Trap(inv)
 	case "eval":
-		r.w.Script(JoinWords(inv.Args()).Text, inv.State, nil)
+		r.w.Eval(inv)
+	case "bash", "sh":
+		if c := ParseShell(inv.Args()); c.Command {
+			r.w.ShellCommand(inv, c)
+		}
 	}
 }
 
@@ -145,7 +159,12 @@ func TestWalk(t *testing.T) {
 		{"{ cat; } < /dev/null | sh", []string{"redirect read stdin /dev/null", `cat | cwd=/w stdin="the file /dev/null"`,
 			`sh | cwd=/w stdin="the output of a compound command" from="{ cat; } < /dev/null"`}},
 		{"eval 'cd /x'; ls", []string{"eval cd /x | cwd=/w", "cd /x | cwd=/w", "ls | cwd=/w,/x"}},
-		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w"}},
+		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w", "ls -l | cwd=/w"}},
+		{"read -p prompt x; printf -v y %s a; echo $x$y", []string{"read -p prompt x | cwd=/w", "rebound read x", "printf -v y %s a | cwd=/w", "rebound printf -v y", "echo $x$y | cwd=/w"}},
+		{"trap 'rm -f /tmp/lock' EXIT; unset GIT_DIR f", []string{"trap rm -f /tmp/lock EXIT | cwd=/w", "rm -f /tmp/lock | cwd=/w", "unset GIT_DIR f | cwd=/w", "unset GIT_DIR", "unset f"}},
+		{`eval "$cmd"; sh -c "$(curl x)"; mapfile -C 'rm $1' a`, []string{`eval "$cmd" | cwd=/w`, `dynamic script of eval: "$cmd"`,
+			"curl x | cwd=/w", `sh -c "$(curl x)" | cwd=/w`, `dynamic script of sh -c: "$(curl x)"`, "mapfile -C rm $1 a | cwd=/w", "rm | cwd=/w", "rebound mapfile a"}},
+		{"bash -ec 'cd /x; ls $0 $1' me a1", []string{"bash -ec cd /x; ls $0 $1 me a1 | cwd=/w", "cd /x | cwd=/w guarded", "ls me a1 | cwd=/x guarded"}},
 		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
 		{`echo "`, []string{"refused: the command does not parse as a shell script: 1:6: reached EOF without closing quote `\"`"}},
 		{strings.Repeat("$(", 30) + "x" + strings.Repeat(")", 30), []string{"refused: the command nests substitutions more than 24 levels deep"}},
@@ -159,6 +178,33 @@ func TestWalk(t *testing.T) {
 		}
 		if r.done != 1 && !r.w.Aborted() && !strings.HasPrefix(c.want[0], "refused: the command does not parse") {
 			t.Errorf("%s: Walked called %d times, want once", c.script, r.done)
+		}
+	}
+}
+
+// TestParseShell pins how a shell's arguments split into its options and
+// what it runs: the script of -c, -s's positional parameters, errexit,
+// the start-up files of --rcfile, and the first non-option ending them.
+func TestParseShell(t *testing.T) {
+	cases := []struct {
+		args                   string
+		command, stdin, errexi bool
+		rc, rest               []string
+	}{
+		{"-c x", true, false, false, nil, []string{"x"}},
+		{"-ec x name a", true, false, true, nil, []string{"x", "name", "a"}},
+		{"-o errexit -c x", true, false, true, nil, []string{"x"}},
+		{"--norc --rcfile r.sh -i", false, false, false, []string{"r.sh"}, nil},
+		{"-s a b", false, true, false, nil, []string{"a", "b"}},
+		{"script.sh -c", false, false, false, nil, []string{"script.sh", "-c"}},
+		{"-- -c", false, false, false, nil, []string{"-c"}},
+		{"-xyz", false, false, false, nil, []string{"-xyz"}},
+	}
+	for _, c := range cases {
+		got := ParseShell(words(strings.Fields(c.args)...))
+		if got.Command != c.command || got.Stdin != c.stdin || got.Errexit != c.errexi ||
+			!slices.Equal(texts(got.RCFiles), c.rc) || !slices.Equal(texts(got.Rest), c.rest) {
+			t.Errorf("sh %s: %+v", c.args, got)
 		}
 	}
 }

@@ -1,0 +1,226 @@
+package shell
+
+import "strings"
+
+// The builtins that change the shell's state or run text as a script in
+// it. Package guard's dispatch table calls them by name, so the tool
+// families can still layer their own checks onto a builtin; what a
+// builtin does to a variable the families judge (Families.Rebound,
+// Families.Assigned, Families.Unset), and a script only known at run time
+// goes to Families.DynamicScript.
+
+// RunScript walks a word that a shell will run as a script (trap, su -c,
+// flock -c, a git alias ...) in a copy of the invocation's state, or hands
+// it to the families when it is only known at run time. what names the
+// construct for messages ("trap", "su -c").
+func (w *Walker) RunScript(inv *Invocation, script Word, what string) {
+	if script.Dynamic {
+		w.Families.DynamicScript(inv, script, what)
+		return
+	}
+	w.Script(script.Text, inv.State.Clone(), nil)
+}
+
+// Eval runs its arguments, joined, as a script in this shell: its cd and
+// assignments stay (unless eval itself runs behind a wrapper).
+func (w *Walker) Eval(inv *Invocation) {
+	args := inv.Args()
+	if len(args) == 0 {
+		return
+	}
+	script := JoinWords(args)
+	if script.Dynamic {
+		w.Families.DynamicScript(inv, script, "eval")
+		return
+	}
+	st := inv.State
+	if !inv.InThisShell() {
+		st = st.Clone()
+	}
+	w.Script(script.Text, st, nil)
+}
+
+// Read applies read, mapfile, readarray and getopts: the variables they
+// assign get values only known at run time; mapfile -C's callback is a
+// script that runs for every chunk.
+func (w *Walker) Read(inv *Invocation) {
+	args := inv.Args()
+	if inv.Name == "mapfile" || inv.Name == "readarray" {
+		p := ParseOpts(args, Spec{Short: "dnOsuCc"})
+		if cb, ok := p.Value("C"); ok {
+			w.RunScript(inv, cb, inv.Name+" -C")
+		}
+	}
+	for i, x := range args {
+		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
+			if inv.Name == "read" && (x.Text == "-d" || x.Text == "-n" || x.Text == "-N" || x.Text == "-p" || x.Text == "-t" || x.Text == "-u" || x.Text == "-i") {
+				args[i+min(1, len(args)-1-i)].Src = "\x00skip"
+			}
+			continue
+		}
+		if x.Src == "\x00skip" {
+			continue
+		}
+		if IsName(x.Text) {
+			w.Families.Rebound(x.Text, inv.Name, inv, inv.State, nil)
+			inv.State.Vars[x.Text] = []Word{{Dynamic: true, Src: "$" + x.Text}}
+		}
+	}
+	if inv.Name == "read" && len(args) == 0 {
+		inv.State.Vars["REPLY"] = []Word{{Dynamic: true, Src: "$REPLY"}}
+	}
+}
+
+// PrintfVar applies printf -v NAME: NAME gets a value chosen at run time.
+func (w *Walker) PrintfVar(inv *Invocation) {
+	args := inv.Args()
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].Text == "-v" && IsName(args[i+1].Text) {
+			w.Families.Rebound(args[i+1].Text, "printf -v", inv, inv.State, nil)
+			inv.State.Vars[args[i+1].Text] = []Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
+		}
+	}
+}
+
+// Export applies export, declare, typeset, local and readonly when the
+// parser sees them as plain commands (zsh and POSIX modes, or `builtin
+// export`): NAME=value assigns.
+func (w *Walker) Export(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
+			continue
+		}
+		name, val, ok := strings.Cut(x.Text, "=")
+		if !IsName(name) || !ok {
+			continue
+		}
+		v := []Word{{Text: val}}
+		inv.State.Assign(name, v)
+		w.Families.Assigned(name, v, inv.State, inv, inv.Node)
+	}
+}
+
+// Unset applies unset: the variable is empty, the function gone.
+func (w *Walker) Unset(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if !x.Dynamic {
+			w.Families.Unset(x.Text, "unset", inv)
+		}
+		if !x.Dynamic && IsName(x.Text) {
+			inv.State.Vars[x.Text] = []Word{{Text: ""}}
+			delete(inv.State.Funcs, x.Text)
+		}
+	}
+}
+
+// Alias applies alias NAME=VALUE: the value is a command that may run
+// later, so it is walked; it is also remembered, so a later use of the
+// alias in this command is expanded (callExpr).
+func (w *Walker) Alias(inv *Invocation) {
+	for _, x := range inv.Args() {
+		if x.Dynamic {
+			continue
+		}
+		if name, val, ok := strings.Cut(x.Text, "="); ok {
+			w.Script(val, inv.State.Clone(), nil)
+			if inv.InThisShell() {
+				inv.State.Aliases[name] = val
+			}
+		}
+	}
+}
+
+// Trap applies trap ACTION SIGNAL...: the action is a script that runs
+// later in this shell.
+func (w *Walker) Trap(inv *Invocation) {
+	args := inv.Args()
+	if len(args) < 2 || strings.HasPrefix(args[0].Text, "-") {
+		return
+	}
+	w.RunScript(inv, args[0], "trap")
+}
+
+// shellOptionLetters are the single-letter options of bash and sh. An
+// argument with any other letter is not an option: it is the script.
+const shellOptionLetters = "abcefhiklmnprstuvxBCDEHPT"
+
+// shellLongOptions are the long options of bash, zsh and dash; anything
+// else starting with -- is not an option.
+var shellLongOptions = map[string]bool{"--norc": true, "--noprofile": true, "--login": true, "--posix": true,
+	"--restricted": true, "--verbose": true, "--version": true, "--help": true, "--debugger": true,
+	"--dump-strings": true, "--dump-po-strings": true, "--noediting": true, "--pretty-print": true,
+	"--no-rcs": true, "--no-globalrcs": true, "--emulate": true}
+
+// ShellCall is how a shell (sh, bash, zsh ...) was asked to run, from its
+// arguments.
+type ShellCall struct {
+	Command bool // -c: Rest[0] is the script, Rest[1] its $0, then its positional parameters
+	Stdin   bool // -s: the script comes from standard input, Rest are its positional parameters
+	Errexit bool // -e or -o errexit
+	// RCFiles are the values of --rcfile and --init-file: files an
+	// interactive bash sources first.
+	RCFiles []Word
+	Rest    []Word // the arguments after the options
+}
+
+// ParseShell reads a shell's options; the first argument that is not an
+// option ends them (bash -c 'script' name args, bash file args).
+func ParseShell(args []Word) ShellCall {
+	var c ShellCall
+	i := 0
+scan:
+	for ; i < len(args); i++ {
+		x := args[i]
+		if x.Dynamic {
+			break
+		}
+		s := x.Text
+		switch {
+		case s == "--" || s == "-":
+			i++
+			break scan
+		case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":
+			if s == "-o" && i+1 < len(args) && args[i+1].Text == "errexit" {
+				c.Errexit = true
+			}
+			if (s == "--rcfile" || s == "--init-file") && i+1 < len(args) {
+				c.RCFiles = append(c.RCFiles, args[i+1])
+			}
+			i++
+		case s == "--command":
+			c.Command = true
+		case shellLongOptions[s]:
+		case len(s) > 1 && (s[0] == '-' || s[0] == '+') && strings.Trim(s[1:], shellOptionLetters) == "":
+			if s[0] == '-' {
+				c.Command = c.Command || strings.Contains(s, "c")
+				c.Stdin = c.Stdin || strings.Contains(s, "s")
+				c.Errexit = c.Errexit || strings.Contains(s, "e")
+			}
+		default:
+			break scan
+		}
+	}
+	c.Rest = args[min(i, len(args)):]
+	return c
+}
+
+// ShellCommand walks the script of sh -c SCRIPT [NAME [ARGS...]] in a new
+// shell: NAME is its $0, ARGS its positional parameters, -e its errexit.
+func (w *Walker) ShellCommand(inv *Invocation, c ShellCall) {
+	if len(c.Rest) == 0 {
+		return
+	}
+	script := c.Rest[0]
+	if script.Dynamic || script.Proc {
+		w.Families.DynamicScript(inv, script, inv.Name+" -c")
+		return
+	}
+	st := inv.State.Clone()
+	st.Positional, st.PosUnknown = nil, false
+	if len(c.Rest) > 1 {
+		st.Vars["0"] = []Word{c.Rest[1]}
+		st.Positional = append([]Word(nil), c.Rest[2:]...)
+	}
+	st.Errexit = c.Errexit
+	w.Script(script.Text, st, nil)
+}
