@@ -344,6 +344,8 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 	switch sub {
 	case "commit", "merge", "am", "cherry-pick", "revert":
 		a.commitsOnto(g, sub, args)
+	case "clone", "fetch", "pull", "ls-remote", "push", "remote", "submodule":
+		a.gitURLCredentials(inv, sub, args)
 	}
 	switch sub {
 	case "push":

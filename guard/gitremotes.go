@@ -33,6 +33,27 @@ func (a *analyzer) gitRemote(g *gitCtx, args []shell.Word) {
 	}
 }
 
+// gitURLCredentials: a password or token written into a git URL's
+// user-info (git clone https://ci:<token>@host/r.git) goes to that host
+// with the request, and into .git/config for good; judged like the same
+// URL given to curl or WebFetch (secret-exfiltration, with the URL
+// without it as the alternative). A placeholder or a loopback host is
+// not a credential leaving.
+func (a *analyzer) gitURLCredentials(inv *shell.Invocation, sub string, args []shell.Word) {
+	by := "git " + sub
+	if (sub == "remote" || sub == "submodule") && len(args) > 0 && args[0].Static() && !strings.HasPrefix(args[0].Text, "-") {
+		by += " " + args[0].Text // git remote add, git submodule add
+	}
+	for _, x := range args {
+		if !strings.Contains(x.Text, "://") {
+			continue
+		}
+		if secrets := urlSecret(x); len(secrets) > 0 {
+			a.judge(inv, effect.Send{By: by, Hosts: []string{urlHost(x.Text)}, Secrets: secrets})
+		}
+	}
+}
+
 // remoteURL judges an address git will push to, when it is a URL or an
 // scp-like [user@]host:path; a local path or a configured remote's name is
 // not judged here. An address only known at run time is left to the
