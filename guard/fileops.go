@@ -20,7 +20,7 @@ func registerFileOps() {
 		"setfacl": (*analyzer).setfacl, "ditto": (*analyzer).ditto,
 		"sed": (*analyzer).sed, "find": (*analyzer).find, "mkfs": (*analyzer).device, "mke2fs": (*analyzer).device,
 		"wipefs": (*analyzer).device, "fdisk": (*analyzer).device, "sfdisk": (*analyzer).device,
-		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device,
+		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device, "sgdisk": (*analyzer).sgdisk,
 		"srm": (*analyzer).rm, "trash": (*analyzer).rm, "trash-put": (*analyzer).rm, "gio": (*analyzer).gio,
 		"vim": (*analyzer).editor, "vi": (*analyzer).editor, "nvim": (*analyzer).editor, "ex": (*analyzer).editor,
 		"view": (*analyzer).editor, "gvim": (*analyzer).editor,
@@ -701,6 +701,28 @@ func (a *analyzer) device(inv *shell.Invocation) {
 		a.writePath(inv, x, inv.Name+" overwrites")
 	}
 }
+
+// sgdisk rewrites its device's partition table (--zap-all, --new,
+// --delete …) unless it only prints, verifies or pretends.
+func (a *analyzer) sgdisk(inv *shell.Invocation) {
+	for _, x := range inv.Args() {
+		if x.Static() && (x.Text == "-P" || x.Text == "--pretend") {
+			return
+		}
+	}
+	for _, x := range inv.Args() {
+		opt, _, _ := strings.Cut(x.Text, "=")
+		if x.Static() && strings.HasPrefix(opt, "-") && !sgdiskReads[opt] {
+			a.device(inv)
+			return
+		}
+	}
+}
+
+// sgdiskReads are sgdisk's options that leave the disk as it is.
+var sgdiskReads = map[string]bool{"-p": true, "--print": true, "-i": true, "--info": true, "-v": true, "--verify": true,
+	"-O": true, "--print-mbr": true, "-L": true, "--list-types": true, "-V": true, "--version": true, "-b": true, "--backup": true,
+	"-?": true, "--help": true, "--usage": true}
 
 // gio trash / gio remove delete files.
 func (a *analyzer) gio(inv *shell.Invocation) {

@@ -27,11 +27,12 @@ var cloud = &Pack{
 				}
 				op := strings.ToLower(c.Pos(1))
 				return strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") || strings.HasPrefix(op, "purge-") ||
-					strings.HasPrefix(op, "deregister-") || op == "delete-bucket"
+					strings.HasPrefix(op, "deregister-") || strings.HasPrefix(op, "batch-delete-") || op == "delete-bucket"
 			},
 			Deny: []string{"aws s3 rm s3://bucket --recursive", "aws s3 rb s3://logs --force", "aws s3 sync ./site s3://www --delete",
 				"aws ec2 terminate-instances --instance-ids i-0abc", "aws --region eu-west-1 rds delete-db-instance --db-instance-identifier prod",
-				"aws dynamodb delete-table --table-name users", "aws cloudformation delete-stack --stack-name api"},
+				"aws dynamodb delete-table --table-name users", "aws cloudformation delete-stack --stack-name api",
+				"aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1"},
 			Allow: []string{"aws s3 ls s3://bucket", "aws s3 cp build/app.zip s3://artifacts/", "aws s3 rm s3://bucket/tmp/one.txt",
 				"aws ec2 describe-instances --region eu-west-1", "aws sts get-caller-identity", "aws s3 sync ./site s3://www"},
 		},

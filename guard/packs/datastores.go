@@ -5,11 +5,11 @@ import (
 )
 
 // datastores: the command-line clients of key-value and time-series
-// stores. (SQL clients, redis-cli and mongosh are judged by the SQL rule,
+// stores, and MongoDB's restore tool. (SQL clients, redis-cli and mongosh are judged by the SQL rule,
 // destructive-sql, which reads the statements they send.)
 var datastores = &Pack{
 	Name:       "datastores",
-	Programs:   []string{"etcdctl", "influx", "consul"},
+	Programs:   []string{"etcdctl", "influx", "consul", "mongorestore"},
 	ValueFlags: []string{"--endpoints", "--host", "-t", "--token", "-o", "--org", "--http-addr", "--cacert", "--cert", "--key", "-b", "--bucket"},
 	Rules: []Rule{
 		{
@@ -32,6 +32,16 @@ var datastores = &Pack{
 				"consul kv delete -recurse=true ''", "consul snapshot restore backup.snap"},
 			Allow: []string{"etcdctl get --prefix /config", "etcdctl del /config/feature-x", "etcdctl endpoint health", "influx bucket list",
 				"influx query 'from(bucket:\"m\") |> range(start: -1h)'", "consul kv get -recurse app/", "consul kv delete app/flag", "consul snapshot save backup.snap"},
+		},
+		{
+			ID: policy.RuleDestructiveDatastore, Name: "mongorestore-drop",
+			Reason:  "drops every collection it restores before restoring it: documents written since the dump are lost",
+			Instead: "restore into a new database (mongorestore --nsFrom 'app.*' --nsTo 'app_restore.*' dump/) and let a human swap it in",
+			Match: func(c Call) bool {
+				return c.Program == "mongorestore" && c.Has("--drop") && !c.Has("--dryRun")
+			},
+			Deny:  []string{"mongorestore --drop dump/", "mongorestore --uri mongodb://db:27017 --drop --gzip --archive=prod.gz"},
+			Allow: []string{"mongorestore --nsFrom 'app.*' --nsTo 'app_restore.*' dump/", "mongorestore --dryRun --drop dump/"},
 		},
 	},
 }

@@ -57,6 +57,20 @@ var kubernetes = &Pack{
 			Allow:   []string{"kubectl top node", "kubectl get nodes -o wide"},
 		},
 		{
+			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-scale-all-to-zero",
+			Reason:  "scales every workload of a kind (or of every namespace) down to zero: the services stop",
+			Instead: "scale the one workload you mean by name (kubectl scale deploy/web --replicas=0 -n dev), or ask a human",
+			Match: func(c Call) bool {
+				if c.Program == "helm" || !c.Sub("scale") || !c.Has("--all", "-A", "--all-namespaces") {
+					return false
+				}
+				v, _ := c.Value("--replicas")
+				return v == "0" || v == ""
+			},
+			Deny:  []string{"kubectl scale deploy --all --replicas=0 -n prod", "kubectl scale statefulset -A --all --replicas 0"},
+			Allow: []string{"kubectl scale deploy/web --replicas=0 -n dev", "kubectl scale deploy --all --replicas=2 -n dev"},
+		},
+		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-apply-prune",
 			Reason:  "deletes every object of the selected kinds that is not in the applied files",
 			Instead: "apply without --prune and delete objects one by one by name",

@@ -12,7 +12,8 @@ import (
 var system = &Pack{
 	Name: "system",
 	Programs: []string{"crontab", "kill", "pkill", "killall", "killall5", "shutdown", "reboot", "halt", "poweroff",
-		"init", "telinit", "systemctl", "service", "iptables", "ip6tables", "nft", "ufw", "launchctl", "diskutil", "tmutil"},
+		"init", "telinit", "systemctl", "service", "iptables", "ip6tables", "nft", "ufw", "launchctl", "diskutil", "tmutil",
+		"userdel", "deluser", "groupdel", "delgroup", "usermod", "passwd", "chpasswd", "swapoff", "umount", "rmmod", "modprobe", "sysctl"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveSystem, Name: "crontab-remove",
@@ -34,9 +35,10 @@ var system = &Pack{
 							return true
 						}
 					}
-					// kill -9 -1, kill -s TERM -1: after the signal, -1 is the pid.
+					// kill -9 -1, kill -s TERM -1: after the signal, -1 is the pid;
+					// pid 1 is init, whose end takes the machine down.
 					for i, a := range c.Args {
-						if a == "-1" && i > 0 {
+						if a == "-1" && i > 0 || a == "1" && (i == 0 || c.Args[i-1] != "-s" && c.Args[i-1] != "-n") {
 							return true
 						}
 					}
@@ -48,12 +50,14 @@ var system = &Pack{
 						return true
 					}
 					pat := c.Pos(0)
-					return pat == "." || pat == ".*" || pat == "^"
+					return pat == "." || pat == ".*" || pat == "^" || sharedPrograms[strings.Trim(pat, "^$")]
 				}
 				return false
 			},
-			Deny:  []string{"kill -9 -1", "kill -KILL -1", "kill -s TERM -1", "pkill -u agent", "pkill -9 .", "killall -u root", "killall5 -9"},
-			Allow: []string{"kill 12345", "kill -9 12345", "pkill -x myserver", "pkill -f 'go run ./cmd/api'", "kill %1"},
+			Deny: []string{"kill -9 -1", "kill -KILL -1", "kill -s TERM -1", "pkill -u agent", "pkill -9 .", "killall -u root", "killall5 -9",
+				"kill -9 1", "pkill node", "pkill -f node", "killall -9 python3", "pkill -x '^claude$'"},
+			Allow: []string{"kill 12345", "kill -9 12345", "pkill -x myserver", "pkill -f 'go run ./cmd/api'", "kill %1", "kill -s 1 12345",
+				"pkill -f 'node server.js --port 4123'", "killall my-dev-server"},
 		},
 		{
 			ID: policy.RuleDestructiveSystem, Name: "power-off",
@@ -75,20 +79,22 @@ var system = &Pack{
 		},
 		{
 			ID: policy.RuleDestructiveSystem, Name: "service-stop",
-			Reason:  "stops, disables or masks a system service that others on the machine may depend on",
+			Reason:  "stops, restarts, disables or masks a system service that others on the machine may depend on",
 			Instead: "read service state with systemctl status; ask a human to stop services",
 			Match: func(c Call) bool {
 				switch c.Program {
 				case "systemctl":
-					return c.Sub("stop") || c.Sub("disable") || c.Sub("mask") || c.Sub("kill") || c.Sub("isolate")
+					return c.Sub("stop") || c.Sub("disable") || c.Sub("mask") || c.Sub("kill") || c.Sub("isolate") ||
+						c.Sub("restart") || c.Sub("try-restart") || c.Sub("reload-or-restart")
 				case "service":
-					return c.Pos(1) == "stop"
+					return c.Pos(1) == "stop" || c.Pos(1) == "restart"
 				case "launchctl":
 					return c.Sub("unload") || c.Sub("bootout") || c.Sub("remove") || c.Sub("disable")
 				}
 				return false
 			},
-			Deny:  []string{"systemctl stop docker", "sudo systemctl disable --now ssh", "service postgresql stop", "launchctl bootout gui/501/com.x"},
+			Deny: []string{"systemctl stop docker", "sudo systemctl disable --now ssh", "service postgresql stop", "launchctl bootout gui/501/com.x",
+				"systemctl restart docker", "service nginx restart"},
 			Allow: []string{"systemctl status docker", "systemctl list-units --failed", "service postgresql status", "launchctl list"},
 		},
 		{
@@ -133,5 +139,52 @@ var system = &Pack{
 			Deny:  []string{"diskutil eraseDisk APFS Blank disk2", "diskutil zeroDisk disk3", "diskutil apfs deleteVolume disk1s5", "tmutil delete /Volumes/TM/Backups.backupdb/mac/latest", "tmutil deletelocalsnapshots /"},
 			Allow: []string{"diskutil list", "diskutil info disk0", "tmutil listbackups", "tmutil status"},
 		},
+		{
+			ID: policy.RuleDestructiveSystem, Name: "user-accounts",
+			Reason:  "deletes or changes a user account, its password or its groups",
+			Instead: "read accounts with id or getent passwd; ask a human to change users",
+			Match: func(c Call) bool {
+				switch c.Program {
+				case "userdel", "deluser", "groupdel", "delgroup", "usermod", "chpasswd":
+					return !c.Has("--help", "-h")
+				case "passwd":
+					return !c.Has("-S", "--status", "--help", "-h")
+				}
+				return false
+			},
+			Deny:  []string{"userdel -r bob", "sudo usermod -aG docker agent", "passwd root", "echo 'root:x' | chpasswd", "deluser --remove-home ci"},
+			Allow: []string{"id agent", "getent passwd agent", "passwd -S agent", "usermod --help"},
+		},
+		{
+			ID: policy.RuleDestructiveSystem, Name: "kernel-and-mounts",
+			Reason:  "changes the kernel's settings or modules, turns off swap, or unmounts every file system, for the whole machine",
+			Instead: "read the state with sysctl -a, lsmod, swapon --show or findmnt; ask a human to change it",
+			Match: func(c Call) bool {
+				switch c.Program {
+				case "swapoff":
+					return !c.Has("--help", "-h")
+				case "umount":
+					return c.Has("-a", "--all", "-A", "--all-targets")
+				case "rmmod":
+					return c.Pos(0) != ""
+				case "modprobe":
+					return c.Has("-r", "--remove")
+				case "sysctl":
+					return c.Has("-w", "--write", "-p", "--load", "--system") || c.AnyPos(0, func(w string) bool { return strings.Contains(w, "=") })
+				}
+				return false
+			},
+			Deny:  []string{"swapoff -a", "umount -a", "sudo rmmod nvme", "modprobe -r e1000e", "sysctl -w vm.overcommit_memory=1", "sysctl kernel.panic=1"},
+			Allow: []string{"sysctl -a", "sysctl vm.swappiness", "swapon --show", "umount ./mnt/fuse-test", "modprobe --show-depends nvme"},
+		},
 	},
+}
+
+// sharedPrograms are names that match other agents' and the user's
+// processes too: pkill node ends every agent's dev server, not the one
+// this agent started.
+var sharedPrograms = map[string]bool{
+	"node": true, "nodejs": true, "python": true, "python3": true, "ruby": true, "java": true, "go": true, "deno": true, "bun": true,
+	"bash": true, "sh": true, "zsh": true, "fish": true, "ssh": true, "sshd": true, "docker": true, "dockerd": true, "containerd": true,
+	"claude": true, "tmux": true, "screen": true, "git": true, "npm": true, "npx": true, "code": true, "swarm-guard": true, "sudo": true,
 }
