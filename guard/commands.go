@@ -106,6 +106,7 @@ func registerHandlers() {
 	registerExfil()       // wraps the network clients registered above
 	registerSelfGuard()   // the guard's own CLI and the hook managers
 	registerForges()      // gh, hub, glab under oversight
+	registerPublish()     // npm publish, docker push, ... under oversight
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 

@@ -54,7 +54,7 @@ var storage = &Pack{
 		{
 			ID: policy.RuleDestructiveCloud, Name: "registry-unpublish",
 			Reason:  "removes a published package version from a registry that others may depend on",
-			Instead: "publish a fixed version, or deprecate the old one (npm deprecate); ask a human to unpublish or yank",
+			Instead: "deprecate the old version (npm deprecate my-lib@1.2.3 'use 1.2.4'); ask a human to publish a fixed version, unpublish or yank",
 			Match: func(c Call) bool {
 				switch c.Program {
 				case "npm", "pnpm":

@@ -1,0 +1,157 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
+)
+
+// Publishing a package or an image is a release: what the world installs
+// next is the agent's branch as it is, secrets committed by mistake
+// included, under the project's name. Like gh release create it is a
+// human's call under oversight (rule oversight, effect.ForgeAction with
+// Op ForgeAdmin; checkpoint asks a human). A dry run publishes nothing,
+// and a push to a registry on this machine (localhost:5000/app) stays on
+// it. Withdrawing a version (npm unpublish, cargo yank) is the storage
+// pack's registry-unpublish (guard/packs/storage.go).
+
+func registerPublish() {
+	judgeFirst([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
+		"docker", "podman", "buildah", "helm", "dotnet", "nuget", "vsce", "ovsx", "goreleaser", "lerna", "changeset",
+		"mvn", "semantic-release"}, (*analyzer).publish)
+}
+
+// publish hands a publishing invocation to the oversight judge.
+func (a *analyzer) publish(inv *shell.Invocation) {
+	words := make([]string, 0, len(inv.Argv)-1)
+	for _, x := range inv.Args() {
+		if !x.Static() {
+			words = append(words, "\x00")
+			continue
+		}
+		words = append(words, x.Text)
+	}
+	if does := publishes(inv.Name, words); does != "" {
+		a.forgeOp(inv, effect.ForgeAdmin, does)
+	}
+}
+
+// publishes says what a command publishes, completing "<program> ...",
+// or "" when it publishes nothing.
+func publishes(prog string, words []string) string {
+	var pos []string
+	for _, w := range words {
+		if !strings.HasPrefix(w, "-") {
+			pos = append(pos, w)
+		}
+	}
+	at := func(i int) string {
+		if i < len(pos) {
+			return pos[i]
+		}
+		return ""
+	}
+	has := func(flags ...string) bool {
+		for _, w := range words {
+			for _, f := range flags {
+				if w == f || strings.HasPrefix(w, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	dry := has("--dry-run", "--dryrun")
+	switch prog {
+	case "npm", "pnpm", "bun", "yarn":
+		sub := at(0)
+		if prog == "yarn" && sub == "npm" { // yarn npm publish (berry)
+			sub = at(1)
+		}
+		if sub == "publish" && !dry {
+			return "publish publishes the package to the npm registry"
+		}
+	case "cargo":
+		if at(0) == "publish" && !dry && !has("-n") {
+			return "publish publishes the crate to crates.io"
+		}
+	case "twine":
+		if at(0) == "upload" {
+			return "upload publishes the package to PyPI"
+		}
+	case "poetry", "uv", "flit", "hatch":
+		if at(0) == "publish" && !dry {
+			return "publish publishes the package to PyPI"
+		}
+	case "gem":
+		if at(0) == "push" {
+			return "push publishes the gem to RubyGems"
+		}
+	case "docker", "podman", "buildah":
+		img := ""
+		switch {
+		case at(0) == "push":
+			img = at(1)
+		case at(0) == "image" && at(1) == "push":
+			img = at(2)
+		case at(0) == "buildx" && at(1) == "build" && has("--push"), at(0) == "build" && has("--push"):
+			img = "the image it builds"
+			for i, w := range words {
+				if (w == "-t" || w == "--tag") && i+1 < len(words) {
+					img = words[i+1]
+				} else if v, ok := strings.CutPrefix(w, "--tag="); ok {
+					img = v
+				}
+			}
+		default:
+			return ""
+		}
+		if localRegistry(img) {
+			return ""
+		}
+		return "push publishes " + img + " to its registry"
+	case "helm":
+		if at(0) == "push" {
+			return "push publishes the chart to its registry"
+		}
+	case "dotnet", "nuget":
+		if at(0) == "push" || at(0) == "nuget" && at(1) == "push" {
+			return "push publishes the package to NuGet"
+		}
+	case "vsce", "ovsx":
+		if at(0) == "publish" || at(0) == "unpublish" {
+			return at(0) + " publishes or withdraws the extension on the marketplace"
+		}
+	case "goreleaser":
+		if (at(0) == "release" || at(0) == "") && !has("--snapshot") && !has("--skip=publish") {
+			return "release publishes a release with its artifacts"
+		}
+	case "lerna", "changeset":
+		if at(0) == "publish" && !dry {
+			return "publish publishes the workspace's packages"
+		}
+	case "mvn":
+		for _, p := range pos {
+			if p == "deploy" || p == "deploy:deploy" || p == "release:perform" {
+				return p + " publishes the artifacts to the remote repository"
+			}
+		}
+	case "semantic-release":
+		if !dry && !has("-d") {
+			return "publishes a release and its packages"
+		}
+	}
+	return ""
+}
+
+// localRegistry reports whether an image name points at a registry on
+// this machine (localhost:5000/app, 127.0.0.1:5000/app).
+func localRegistry(img string) bool {
+	host, _, ok := strings.Cut(img, "/")
+	if !ok {
+		return false
+	}
+	host, _, _ = strings.Cut(host, ":")
+	return Loopback(host)
+}
