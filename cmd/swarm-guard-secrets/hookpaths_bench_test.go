@@ -18,10 +18,14 @@ import (
 // in turn with it (the README's Performance table). The background helpers (scan server, worktree
 // watcher) are started and warm before a path that uses them is timed;
 // the "-cold" paths run without them (SWARM_GUARD_BACKGROUND=0), as every
-// session's first call does.
+// session's first call does. post-bash-writes-nothing runs what install
+// registers for PostToolUse, swarm-guard-post, after the PreToolUse of the
+// same call (untimed) left its record; -full is the same event through
+// the full `swarm-guard hook`, as every PostToolUse ran before.
 func BenchmarkHookPaths(b *testing.B) {
 	tools := buildTools(b)
 	hook := filepath.Join(tools, "swarm-guard")
+	post := filepath.Join(tools, "swarm-guard-post")
 	repo := gitRepo(b)
 	if err := os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
 		b.Fatal(err)
@@ -52,22 +56,24 @@ func BenchmarkHookPaths(b *testing.B) {
 	paths := []struct {
 		name    string
 		payload []byte
-		cold    bool // without the background helpers
+		cold    bool   // without the background helpers
+		pre     []byte // when set: run swarm-guard-post, after this PreToolUse (untimed)
 	}{
-		{"pre-bash-allow", ev("PreToolUse", "Bash", map[string]any{"command": "go test ./... && git add -A && git commit -m wip"}, nil), false},
-		{"pre-bash-deny", ev("PreToolUse", "Bash", map[string]any{"command": "git push --force origin main"}, nil), false},
-		{"pre-write-10kb", write10k, false},
-		{"pre-write-10kb-cold", write10k, true},
-		{"pre-write-10kb-scanned", write10kScanned, false},
-		{"pre-write-10kb-scanned-cold", write10kScanned, true},
-		{"pre-mcp", ev("PreToolUse", "mcp__github__get_issue", map[string]any{"owner": "o", "repo": "r", "issue_number": 1}, nil), false},
-		{"post-bash-writes-nothing", ev("PostToolUse", "Bash", map[string]any{"command": "ls -la"}, bashOut("README.md\nmain.go\n")), false},
-		{"post-bash-redirect", ev("PostToolUse", "Bash", map[string]any{"command": "echo note >> notes.txt"}, bashOut("")), false},
-		{"post-bash-opaque", opaque, false},
-		{"post-bash-opaque-cold", opaque, true},
-		{"post-bash-output-keywords", ev("PostToolUse", "Bash", map[string]any{"command": "go test ./auth"}, bashOut("ok  \tauth/token\t0.012s\n--- PASS: TestAPIKeyRotation (0.00s)\n")), false},
-		{"post-write", ev("PostToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "notes.txt"), "content": "notes\n"}, map[string]any{"type": "update", "filePath": filepath.Join(repo, "notes.txt")}), false},
-		{"post-mcp-result", ev("PostToolUse", "mcp__github__get_issue", map[string]any{"issue_number": 1}, []map[string]any{{"type": "text", "text": "title: flaky test in auth token refresh"}}), false},
+		{"pre-bash-allow", ev("PreToolUse", "Bash", map[string]any{"command": "go test ./... && git add -A && git commit -m wip"}, nil), false, nil},
+		{"pre-bash-deny", ev("PreToolUse", "Bash", map[string]any{"command": "git push --force origin main"}, nil), false, nil},
+		{"pre-write-10kb", write10k, false, nil},
+		{"pre-write-10kb-cold", write10k, true, nil},
+		{"pre-write-10kb-scanned", write10kScanned, false, nil},
+		{"pre-write-10kb-scanned-cold", write10kScanned, true, nil},
+		{"pre-mcp", ev("PreToolUse", "mcp__github__get_issue", map[string]any{"owner": "o", "repo": "r", "issue_number": 1}, nil), false, nil},
+		{"post-bash-writes-nothing", ev("PostToolUse", "Bash", map[string]any{"command": "ls -la"}, bashOut("README.md\nmain.go\n")), false, ev("PreToolUse", "Bash", map[string]any{"command": "ls -la"}, nil)},
+		{"post-bash-writes-nothing-full", ev("PostToolUse", "Bash", map[string]any{"command": "ls -la"}, bashOut("README.md\nmain.go\n")), false, nil},
+		{"post-bash-redirect", ev("PostToolUse", "Bash", map[string]any{"command": "echo note >> notes.txt"}, bashOut("")), false, nil},
+		{"post-bash-opaque", opaque, false, nil},
+		{"post-bash-opaque-cold", opaque, true, nil},
+		{"post-bash-output-keywords", ev("PostToolUse", "Bash", map[string]any{"command": "go test ./auth"}, bashOut("ok  \tauth/token\t0.012s\n--- PASS: TestAPIKeyRotation (0.00s)\n")), false, nil},
+		{"post-write", ev("PostToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "notes.txt"), "content": "notes\n"}, map[string]any{"type": "update", "filePath": filepath.Join(repo, "notes.txt")}), false, nil},
+		{"post-mcp-result", ev("PostToolUse", "mcp__github__get_issue", map[string]any{"issue_number": 1}, []map[string]any{{"type": "text", "text": "title: flaky test in auth token refresh"}}), false, nil},
 	}
 	// Warm the helpers: the first scan starts the scan server, the first
 	// opaque PostToolUse the watcher.
@@ -85,7 +91,21 @@ func BenchmarkHookPaths(b *testing.B) {
 			if p.cold {
 				b.Setenv("SWARM_GUARD_BACKGROUND", "0")
 			}
-			pairedRuns(b, repo, p.payload, hook, empty)
+			if p.pre == nil {
+				pairedRuns(b, repo, p.payload, empty, hook, "hook")
+				return
+			}
+			record := filepath.Join(repo, ".git", "swarm-guard", "post", "t")
+			pairedRunsAround(b, repo, p.payload, empty, func() {
+				runHook(b, hook, repo, p.pre, nil)
+				if _, err := os.Stat(record); err != nil {
+					b.Fatalf("PreToolUse of ls left no record: %v", err)
+				}
+			}, func() {
+				if _, err := os.Stat(record); err == nil {
+					b.Fatal("swarm-guard-post left the record: it did not answer itself")
+				}
+			}, post)
 		})
 	}
 }
@@ -94,7 +114,14 @@ func BenchmarkHookPaths(b *testing.B) {
 // each, and reports the hook's median wall time and the median of the
 // per-pair ratios ("x-empty"): a ratio taken pair by pair holds when the
 // machine's speed drifts during the run.
-func pairedRuns(b *testing.B, dir string, payload []byte, hook, empty string) {
+func pairedRuns(b *testing.B, dir string, payload []byte, empty string, hook ...string) {
+	b.Helper()
+	pairedRunsAround(b, dir, payload, empty, nil, nil, hook...)
+}
+
+// pairedRunsAround is pairedRuns with before and after (when set) run
+// around each timed run of the hook, untimed.
+func pairedRunsAround(b *testing.B, dir string, payload []byte, empty string, before, after func(), hook ...string) {
 	b.Helper()
 	run := func(name string, stdin []byte, args ...string) time.Duration {
 		cmd := exec.Command(name, args...)
@@ -112,7 +139,13 @@ func pairedRuns(b *testing.B, dir string, payload []byte, hook, empty string) {
 	var times, ratios []float64
 	b.ResetTimer()
 	for b.Loop() {
-		h := run(hook, payload, "hook")
+		if before != nil {
+			before()
+		}
+		h := run(hook[0], payload, hook[1:]...)
+		if after != nil {
+			after()
+		}
 		e := run(empty, nil)
 		times = append(times, float64(h.Microseconds())/1000)
 		ratios = append(ratios, float64(h)/float64(max(e, time.Microsecond)))

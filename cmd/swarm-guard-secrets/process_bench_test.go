@@ -33,13 +33,13 @@ func buildTools(b *testing.B) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(goTool(), "build", "-trimpath", "-ldflags", "-s -w", "-o", dir+string(filepath.Separator), "./cmd/swarm-guard", "./cmd/swarm-guard-secrets")
+	cmd := exec.Command(goTool(), "build", "-trimpath", "-ldflags", "-s -w", "-o", dir+string(filepath.Separator), "./cmd/swarm-guard", "./cmd/swarm-guard-secrets", "./cmd/swarm-guard-post")
 	cmd.Dir = filepath.Join("..", "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	for _, name := range []string{"swarm-guard", "swarm-guard-secrets"} {
+	for _, name := range []string{"swarm-guard", "swarm-guard-secrets", "swarm-guard-post"} {
 		installCopy(b, filepath.Join(dir, name))
 	}
 	toolsDir = dir

@@ -10,7 +10,6 @@
 package jsonobj
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
@@ -266,9 +265,12 @@ func SetBool(raw []byte, dst *bool) bool {
 	return true
 }
 
-// Raw returns a copy of raw, as encoding/json fills a json.RawMessage.
-func Raw(raw []byte) json.RawMessage {
-	return append(json.RawMessage(nil), raw...)
+// Raw returns a copy of raw, as encoding/json fills a json.RawMessage
+// (assignable to one). It is a plain []byte so that the package does not
+// link encoding/json: swarm-guard-post, whose start-up is its whole cost,
+// decodes with this package alone.
+func Raw(raw []byte) []byte {
+	return append([]byte(nil), raw...)
 }
 
 // AppendString appends s as a JSON string with encoding/json's escapes:

@@ -2,7 +2,6 @@ package keywords
 
 import (
 	"encoding/base64"
-	"encoding/hex"
 	"strings"
 )
 
@@ -349,8 +348,33 @@ func decodesHex(s string) bool {
 	if len(s)%2 != 0 || !strings.ContainsAny(s, "0123456789") {
 		return false
 	}
-	b, err := hex.DecodeString(s)
-	return err == nil && printable(b)
+	b, ok := decodeHex(s)
+	return ok && printable(b)
+}
+
+// decodeHex is hex.DecodeString's answer (ok: no error) for an
+// even-length s, without linking encoding/hex, whose import of fmt
+// swarm-guard-post, which links this package, would pay for at start-up.
+func decodeHex(s string) ([]byte, bool) {
+	b := make([]byte, len(s)/2)
+	for i := range b {
+		hi, lo := s[2*i], s[2*i+1]
+		if !isHex(hi) || !isHex(lo) {
+			return nil, false
+		}
+		b[i] = hexVal(hi)<<4 | hexVal(lo)
+	}
+	return b, true
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 // decodesBase64 mirrors codec.decodeBase64: one of 0-9 + / - _, then

@@ -10,18 +10,20 @@
 // (exec): the answer is exactly the full hook's. Without that binary it
 // blocks with the install line (exit 2).
 //
-// It links the standard library and the small keywords and postrecord
-// packages only (TestLinksLittle): its start-up is the whole cost of such
-// a PostToolUse.
+// It links the standard library (without encoding/json, fmt or crypto)
+// and the small jsonobj, keywords and postrecord packages only
+// (TestPostBinaryLinksLittle): its start-up is the whole cost of such a
+// PostToolUse.
 package posthook
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 )
@@ -35,6 +37,28 @@ const maxOutputScan = 1 << 20
 
 // installHint is install.InstallHint, for a missing full binary.
 const installHint = "swarm-guard: not found next to swarm-guard-post; install it (make install in the swarm-guard source puts both in ~/go/bin), then run swarm-guard doctor"
+
+// Stdin reads file descriptor 0 with plain system calls: os.Stdin would
+// first set up the runtime's poller when the descriptor is non-blocking.
+// When a read would block it waits through os.Stdin after all.
+type Stdin struct{}
+
+func (Stdin) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(0, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return os.Stdin.Read(p)
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
 
 // Main is swarm-guard-post: args are its arguments (none, or --plugin as
 // the plugin's hooks.json passes it on). It returns the exit code only
@@ -50,13 +74,35 @@ func Main(args []string, stdin io.Reader, stderr io.Writer, getenv func(string) 
 
 // event is what the fast path reads of a PostToolUse event.
 type event struct {
-	SessionID     string          `json:"session_id"`
-	Cwd           string          `json:"cwd"`
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      string          `json:"tool_name"`
-	ToolUseID     string          `json:"tool_use_id"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-	ToolResponse  json.RawMessage `json:"tool_response"`
+	SessionID, Cwd, HookEventName, ToolName, ToolUseID string
+	ToolInput, ToolResponse                            []byte
+}
+
+// decodeEvent reads the members the fast path needs as the full hook
+// reads them (claude.DecodeInput: keys matched as encoding/json matches
+// them, the last of a repeated key winning), without encoding/json; false
+// for any input it cannot read so, which then goes to the full hook.
+func decodeEvent(data []byte) (ev event, ok bool) {
+	ok = jsonobj.Members(data, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "session_id"):
+			return jsonobj.SetString(raw, &ev.SessionID)
+		case jsonobj.Is(key, "cwd"):
+			return jsonobj.SetString(raw, &ev.Cwd)
+		case jsonobj.Is(key, "hook_event_name"):
+			return jsonobj.SetString(raw, &ev.HookEventName)
+		case jsonobj.Is(key, "tool_name"):
+			return jsonobj.SetString(raw, &ev.ToolName)
+		case jsonobj.Is(key, "tool_use_id"):
+			return jsonobj.SetString(raw, &ev.ToolUseID)
+		case jsonobj.Is(key, "tool_input"):
+			ev.ToolInput = raw
+		case jsonobj.Is(key, "tool_response"):
+			ev.ToolResponse = raw
+		}
+		return true
+	})
+	return ev, ok
 }
 
 // writeFree reports whether the event is a PostToolUse of a Bash call
@@ -64,21 +110,29 @@ type event struct {
 // call and command text, and taken) and whose output holds nothing the
 // secret scan could find: then the full hook would answer nothing either.
 func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
-	var ev event
-	if json.Unmarshal(data, &ev) != nil || ev.HookEventName != "PostToolUse" || ev.ToolName != "Bash" {
+	ev, ok := decodeEvent(data)
+	if !ok || ev.HookEventName != "PostToolUse" || ev.ToolName != "Bash" {
 		return false
 	}
-	var ti struct {
-		Command *string `json:"command"`
-	}
-	if json.Unmarshal(ev.ToolInput, &ti) != nil || ti.Command == nil {
+	var command *string
+	if !jsonobj.Members(ev.ToolInput, func(key string, raw []byte) bool {
+		if jsonobj.Is(key, "command") {
+			return jsonobj.SetStringPtr(raw, &command)
+		}
+		return true
+	}) || command == nil {
 		return false
 	}
-	var out struct {
-		Stdout *string `json:"stdout"`
-		Stderr *string `json:"stderr"`
-	}
-	if len(ev.ToolResponse) == 0 || json.Unmarshal(ev.ToolResponse, &out) != nil {
+	var stdout, stderr *string
+	if !jsonobj.Members(ev.ToolResponse, func(key string, raw []byte) bool {
+		switch {
+		case jsonobj.Is(key, "stdout"):
+			return jsonobj.SetStringPtr(raw, &stdout)
+		case jsonobj.Is(key, "stderr"):
+			return jsonobj.SetStringPtr(raw, &stderr)
+		}
+		return true
+	}) {
 		return false
 	}
 	cwd := ev.Cwd
@@ -89,7 +143,7 @@ func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
 	if !ok {
 		return false
 	}
-	rec, err := postrecord.Take(stateDir, ev.SessionID, ev.ToolUseID, ev.ToolName, *ti.Command, now)
+	rec, err := postrecord.Take(stateDir, ev.SessionID, ev.ToolUseID, ev.ToolName, *command, now)
 	if err != nil {
 		return false
 	}
@@ -99,7 +153,7 @@ func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
 	for _, s := range []struct {
 		name string
 		text *string
-	}{{"(stdout)", out.Stdout}, {"(stderr)", out.Stderr}} {
+	}{{"(stdout)", stdout}, {"(stderr)", stderr}} {
 		if s.text == nil || *s.text == "" {
 			continue
 		}

@@ -12,22 +12,23 @@
 // session, call or command, in a directory others may write, or not
 // written by this user, is no record: the full hook runs.
 //
-// The package uses the standard library only (and hooks/gitrepo, which
-// does too): swarm-guard-post links it, and its start-up is the cost of
-// every PostToolUse after a write-free command.
+// The package uses the standard library only (and hooks/jsonobj, which
+// does too), without encoding/json or fmt:
+// swarm-guard-post links it, and its start-up is the cost of every
+// PostToolUse after a write-free command.
 package postrecord
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 )
 
 // Version of the record format: a record of another version is no record.
@@ -105,20 +106,94 @@ func StateDir(cwd string, getenv func(string) string) (dir string, ok bool) {
 	return filepath.Join(common, "swarm-guard"), true
 }
 
-// commonDir is the resolved git common dir of the repository holding dir.
+// commonDir is the resolved git common dir of the repository holding dir,
+// found as gitrepo.Find finds it (without reading HEAD, which it does not
+// need): the nearest .git directory, or "gitdir:" file, above dir, then
+// the git dir's commondir file.
 func commonDir(dir string) (string, bool) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	repo, ok := gitrepo.Find(dir)
+	dir = filepath.Clean(dir)
+	for {
+		dotgit := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			gitDir := ""
+			if fi.IsDir() {
+				gitDir = dotgit
+			} else if gd, ok := readGitFile(dotgit); ok {
+				gitDir = gd
+			}
+			if gitDir != "" {
+				common := gitDir
+				if data, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
+					cd := strings.TrimSpace(string(data))
+					if !filepath.IsAbs(cd) {
+						cd = filepath.Join(gitDir, cd)
+					}
+					common = filepath.Clean(cd)
+				}
+				if real, err := filepath.EvalSymlinks(common); err == nil {
+					common = real
+				}
+				return common, true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// readGitFile reads the "gitdir: <path>" file of a linked worktree or
+// submodule, as gitrepo does.
+func readGitFile(path string) (string, bool) {
+	data, err := readSmall(path)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok {
 		return "", false
 	}
-	common := repo.CommonDir
-	if real, err := filepath.EvalSymlinks(common); err == nil {
-		common = real
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(path), gd)
 	}
-	return common, true
+	return filepath.Clean(gd), true
+}
+
+// maxRead bounds the files readSmall reads: a record holds one command.
+const maxRead = 4 << 20
+
+// readSmall reads a small file with plain system calls: os.ReadFile
+// would first set up the runtime's poller (five system calls more), a
+// cost every PostToolUse would pay.
+func readSmall(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var data []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, buf)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		case n == 0:
+			return data, nil
+		}
+		if data = append(data, buf[:n]...); len(data) > maxRead {
+			return nil, errors.New(path + " is too large")
+		}
+	}
 }
 
 // validID reports whether a tool_use_id can name a record file: Claude
@@ -153,10 +228,7 @@ func Write(stateDir string, r Record, now time.Time) error {
 		return errors.New("the call has no usable session_id or tool_use_id")
 	}
 	r.V, r.Unix = Version, now.Unix()
-	data, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
+	data := r.encode()
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
@@ -224,13 +296,13 @@ func Take(stateDir, sessionID, toolUseID, tool, command string, now time.Time) (
 	if err := private(p, false); err != nil {
 		return r, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := readSmall(p)
 	if err != nil {
 		return r, err
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
+	if !r.decode(data) {
 		os.Remove(p)
-		return r, fmt.Errorf("record %s: %v", p, err)
+		return r, errors.New("record " + p + " is corrupt")
 	}
 	if r.SessionID != sessionID {
 		return r, errors.New("the record is another session's")
@@ -238,7 +310,7 @@ func Take(stateDir, sessionID, toolUseID, tool, command string, now time.Time) (
 	os.Remove(p) // this call's: used once, whatever it says
 	switch {
 	case r.V != Version:
-		return r, fmt.Errorf("record version %d", r.V)
+		return r, errors.New("record version " + strconv.Itoa(r.V))
 	case r.ToolUseID != toolUseID:
 		return r, errors.New("the record is another call's")
 	case r.Tool != tool:
@@ -264,16 +336,62 @@ func private(p string, dir bool) error {
 		return err
 	}
 	switch {
-	case dir && !fi.IsDir(), !dir && !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a plain %s", p, map[bool]string{true: "directory", false: "file"}[dir])
+	case dir && !fi.IsDir():
+		return errors.New(p + " is not a plain directory")
+	case !dir && !fi.Mode().IsRegular():
+		return errors.New(p + " is not a plain file")
 	case fi.Mode().Perm()&0o022 != 0:
-		return fmt.Errorf("%s is writable by others", p)
+		return errors.New(p + " is writable by others")
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("%s belongs to another user", p)
+		return errors.New(p + " belongs to another user")
 	}
 	return nil
 }
 
 // IsNotExist reports whether Take failed because there was no record.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// encode is the record as one JSON object.
+func (r Record) encode() []byte {
+	b := []byte(`{"v":`)
+	b = strconv.AppendInt(b, int64(r.V), 10)
+	for _, f := range []struct{ key, val string }{
+		{"session_id", r.SessionID}, {"tool_use_id", r.ToolUseID}, {"tool", r.Tool}, {"command", r.Command}, {"root", r.Root},
+	} {
+		b = append(b, ',')
+		b = jsonobj.AppendString(b, f.key)
+		b = append(b, ':')
+		b = jsonobj.AppendString(b, f.val)
+	}
+	b = append(b, `,"unix":`...)
+	b = strconv.AppendInt(b, r.Unix, 10)
+	return append(b, '}', '\n')
+}
+
+// decode reads what encode wrote (members in any order, as encoding/json
+// would); false for anything else.
+func (r *Record) decode(data []byte) bool {
+	var v int64
+	ok := jsonobj.Members(data, func(key string, raw []byte) bool {
+		switch key {
+		case "v":
+			return jsonobj.SetInt64(raw, &v)
+		case "session_id":
+			return jsonobj.SetString(raw, &r.SessionID)
+		case "tool_use_id":
+			return jsonobj.SetString(raw, &r.ToolUseID)
+		case "tool":
+			return jsonobj.SetString(raw, &r.Tool)
+		case "command":
+			return jsonobj.SetString(raw, &r.Command)
+		case "root":
+			return jsonobj.SetString(raw, &r.Root)
+		case "unix":
+			return jsonobj.SetInt64(raw, &r.Unix)
+		}
+		return false
+	})
+	r.V = int(v)
+	return ok
+}
