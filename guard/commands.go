@@ -64,16 +64,16 @@ func registerHandlers() {
 		"source": (*analyzer).sourceCmd, ".": (*analyzer).sourceCmd,
 		"exec": (*analyzer).plainWrapper, "command": (*analyzer).plainWrapper, "builtin": (*analyzer).plainWrapper,
 
-		"sudo": (*analyzer).sudo, "doas": (*analyzer).doas, "env": (*analyzer).envCmd,
+		"sudo": func(a *analyzer, inv *shell.Invocation) { a.x.Sudo(inv) }, "doas": func(a *analyzer, inv *shell.Invocation) { a.x.Doas(inv) }, "env": func(a *analyzer, inv *shell.Invocation) { a.x.EnvCmd(inv) },
 		"nohup": (*analyzer).plainWrapper, "unbuffer": (*analyzer).plainWrapper, "catchsegv": (*analyzer).plainWrapper,
 		"nice": (*analyzer).plainWrapper, "ionice": (*analyzer).plainWrapper, "timeout": (*analyzer).plainWrapper,
-		"time": (*analyzer).timeCmd, "stdbuf": (*analyzer).plainWrapper, "setsid": (*analyzer).plainWrapper,
+		"time": func(a *analyzer, inv *shell.Invocation) { a.x.Time(inv) }, "stdbuf": (*analyzer).plainWrapper, "setsid": (*analyzer).plainWrapper,
 		"chrt": (*analyzer).plainWrapper, "taskset": (*analyzer).plainWrapper, "caffeinate": (*analyzer).plainWrapper,
-		"xargs": (*analyzer).xargs, "parallel": (*analyzer).parallel, "flock": (*analyzer).flock,
-		"watch": (*analyzer).watch, "script": (*analyzer).scriptCmd, "su": (*analyzer).su,
-		"runuser": (*analyzer).runuser, "strace": (*analyzer).strace, "ltrace": (*analyzer).strace,
+		"xargs": (*analyzer).xargs, "parallel": (*analyzer).parallel, "flock": func(a *analyzer, inv *shell.Invocation) { a.x.Flock(inv) },
+		"watch": func(a *analyzer, inv *shell.Invocation) { a.x.Watch(inv) }, "script": func(a *analyzer, inv *shell.Invocation) { a.x.ScriptCmd(inv) }, "su": func(a *analyzer, inv *shell.Invocation) { a.x.Su(inv) },
+		"runuser": func(a *analyzer, inv *shell.Invocation) { a.x.Runuser(inv) }, "strace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) }, "ltrace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) },
 		"busybox": (*analyzer).plainWrapper, "toybox": (*analyzer).plainWrapper, "chroot": (*analyzer).plainWrapper,
-		"sudoedit": (*analyzer).sudoedit,
+		"sudoedit": func(a *analyzer, inv *shell.Invocation) { a.x.Sudoedit(inv) },
 
 		"git": (*analyzer).git,
 	}
@@ -330,198 +330,6 @@ func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 // arguments.
 func (a *analyzer) plainWrapper(inv *shell.Invocation) {
 	a.reinvoke(inv, shell.Wrapped(inv), inv.Name)
-}
-
-// leadingAssignments moves NAME=value words (sudo, env) into the environment.
-func (a *analyzer) leadingAssignments(inv *shell.Invocation, args []shell.Word) []shell.Word {
-	for len(args) > 0 && !args[0].Dynamic {
-		name, val, ok := strings.Cut(args[0].Text, "=")
-		if !ok || !shell.IsName(name) {
-			break
-		}
-		v := []shell.Word{{Text: val, Src: args[0].Src}}
-		if inv.Env == nil {
-			inv.Env = map[string][]shell.Word{}
-		}
-		inv.Env[name] = v
-		a.envAssign(name, v, inv.State, inv, inv.Node)
-		args = args[1:]
-	}
-	return args
-}
-
-func (a *analyzer) sudo(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugpUChrtTRD", Long: shell.Longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), Stop: true})
-	if p.Has("e", "edit") {
-		a.sudoeditFiles(inv, p.Rest)
-		return
-	}
-	if p.Has("l", "list", "v", "validate", "k", "K", "V") && len(p.Rest) == 0 {
-		return
-	}
-	rest := a.leadingAssignments(inv, p.Rest)
-	if d, ok := p.Value("D", "chdir"); ok {
-		inv = a.x.WithCwd(inv, d)
-	}
-	a.reinvoke(inv, rest, "sudo")
-	if !p.Has("E", "preserve-env") {
-		a.freshEnvironment(inv, "sudo", rest, shell.Word{})
-	}
-}
-
-func (a *analyzer) sudoedit(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugpUChrtTRD", Stop: true})
-	a.sudoeditFiles(inv, p.Rest)
-}
-
-func (a *analyzer) sudoeditFiles(inv *shell.Invocation, files []shell.Word) {
-	for _, f := range files {
-		a.writePath(inv, f, "sudoedit edits")
-	}
-}
-
-func (a *analyzer) doas(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "uC", Stop: true})
-	a.reinvoke(inv, p.Rest, "doas")
-	a.freshEnvironment(inv, "doas", p.Rest, shell.Word{})
-}
-
-func (a *analyzer) envCmd(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "uCSP", Long: shell.Longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), OptionalLong: shell.Longs("block-signal", "default-signal", "ignore-signal"), Stop: true})
-	rest := p.Rest
-	// A lone "-" is -i (start with an empty environment), not the command.
-	for len(rest) > 0 && rest[0].Static() && rest[0].Text == "-" {
-		rest = rest[1:]
-	}
-	if s, ok := p.Value("S", "split-string"); ok {
-		if s.Dynamic {
-			a.judge(inv, effect.HiddenCode{By: "env -S", Why: effect.SplitText})
-			return
-		}
-		// The split words are env's own arguments again: options first
-		// (env -S '-C /elsewhere' git reset --hard changes directory),
-		// then the command. Judge them with env's own parsing.
-		argv := []shell.Word{inv.Argv[0]}
-		if p.Has("i", "ignore-environment") || len(rest) < len(p.Rest) {
-			argv = append(argv, shell.Word{Text: "-i", Src: s.Src})
-		}
-		for _, w := range strings.Fields(s.Text) {
-			argv = append(argv, shell.Word{Text: w, Src: s.Src})
-		}
-		argv = append(argv, rest...)
-		a.envUnsets(inv, p)
-		n := inv
-		if d, ok := p.Value("C", "chdir"); ok {
-			n = a.x.WithCwd(inv, d)
-		}
-		split := *n
-		split.Argv = argv
-		a.envCmd(&split)
-		return
-	}
-	a.envUnsets(inv, p)
-	rest = a.leadingAssignments(inv, rest)
-	if d, ok := p.Value("C", "chdir"); ok {
-		inv = a.x.WithCwd(inv, d)
-	}
-	a.reinvoke(inv, rest, "env")
-	a.envIgnoresEnvironment(inv, p, rest)
-}
-
-// envUnsets hands env -u NAME to the rules: unsetting who the agent is
-// is tampering.
-func (a *analyzer) envUnsets(inv *shell.Invocation, p shell.Parsed) {
-	for _, u := range p.Values("u", "unset") {
-		if !u.Dynamic {
-			a.judge(inv, effect.Variable{Name: u.Text, How: "env -u", Unset: true})
-		}
-	}
-}
-
-func (a *analyzer) timeCmd(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "fo", Long: shell.Longs("format", "output"), Stop: true})
-	for _, o := range p.Values("o", "output") {
-		a.writePath(inv, o, "time -o writes")
-	}
-	a.reinvoke(inv, p.Rest, "time")
-}
-
-func (a *analyzer) strace(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "eoOpPsSuIXbEa", Long: shell.Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
-	for _, o := range p.Values("o", "output") {
-		a.writePath(inv, o, inv.Name+" -o writes")
-	}
-	a.reinvoke(inv, p.Rest, inv.Name)
-}
-
-func (a *analyzer) flock(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "wEc", Long: shell.Longs("timeout", "conflict-exit-code", "command"), Stop: true})
-	if c, ok := p.Value("c", "command"); ok {
-		a.x.RunScript(inv, c, "flock -c")
-		return
-	}
-	rest := p.Rest
-	if len(rest) > 2 && (rest[1].Text == "-c" || rest[1].Text == "--command") {
-		a.x.RunScript(inv, rest[2], "flock -c") // flock FILE -c COMMAND
-		return
-	}
-	if len(rest) > 1 {
-		a.reinvoke(inv, rest[1:], "flock") // skip the lock file
-	}
-}
-
-func (a *analyzer) watch(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "nq", Long: shell.Longs("interval", "equexit", "chgexit"), Stop: true})
-	if p.Has("x", "exec") {
-		a.reinvoke(inv, p.Rest, "watch")
-		return
-	}
-	a.x.RunScript(inv, shell.JoinWords(p.Rest), "watch")
-}
-
-func (a *analyzer) scriptCmd(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cEIOBTm", Long: shell.Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
-	if c, ok := p.Value("c", "command"); ok {
-		a.x.RunScript(inv, c, "script -c")
-	}
-	for _, f := range p.Operands {
-		a.writePath(inv, f, "script writes its typescript to")
-	}
-}
-
-func (a *analyzer) su(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "cgGsw", Long: shell.Longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
-	c, ok := p.Value("c", "command", "session-command")
-	if ok && (p.Has("l", "login") || hasAnyFlag(inv.Args(), "-")) {
-		a.freshEnvironment(inv, "su -l", nil, c)
-	}
-	if ok {
-		a.x.RunScript(inv, c, "su -c")
-	}
-}
-
-func (a *analyzer) runuser(inv *shell.Invocation) {
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "ugGcs", Long: shell.Longs("user", "group", "supp-group", "command", "shell"), Stop: true})
-	if c, ok := p.Value("c", "command"); ok {
-		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
-			a.freshEnvironment(inv, "runuser -l", nil, c)
-		}
-		a.x.RunScript(inv, c, "runuser -c")
-		return
-	}
-	rest := p.Rest
-	if !p.Has("u", "user") && len(rest) > 0 {
-		rest = rest[1:] // runuser USER cmd
-	}
-	if len(rest) > 1 && (rest[0].Text == "-c" || rest[0].Text == "--command") {
-		// runuser -l USER -c CMD: the options go on after the user.
-		if p.Has("l", "login") || hasAnyFlag(inv.Args(), "-") {
-			a.freshEnvironment(inv, "runuser -l", nil, rest[1])
-		}
-		a.x.RunScript(inv, rest[1], "runuser -c")
-		return
-	}
-	a.reinvoke(inv, rest, "runuser")
 }
 
 // xargs appends its input to the command: that input is unknown.

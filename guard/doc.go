@@ -17,14 +17,19 @@
 //     compound commands, substitutions, assignments, functions, aliases)
 //     and hands each simple command to the analyzer through
 //     shell.Families (shelltools.go); word expansion (shell.Expander),
-//     the state builtins (cd, set, shift), the plain wrappers
-//     (shell.Wrapped) and option parsing (shell.ParseOpts) are there too.
-//     The walk also turns redirections into data (shell.Redirect: the
-//     files written and read, the standard input a statement gets from a
-//     file, a here-document or <(cmd)). What those files and a pipeline
-//     stage's output mean (stdin.go), the dispatch to builtins, acting
-//     wrappers and families (commands.go), and the shells' and
-//     interpreters' options (shells.go, interp.go) are still here;
+//     the builtins that change the shell's state or run text as a script
+//     (cd, set, shift, read, export, unset, alias, trap, eval, sh -c),
+//     the plain and the acting wrappers (shell.Wrapped; sudo, doas, env,
+//     su, runuser, flock, watch, script, strace, time) and option
+//     parsing (shell.ParseOpts) are there too. The walk also turns
+//     redirections into data (shell.Redirect: the files written and
+//     read, the standard input a statement gets from a file, a
+//     here-document or <(cmd)). Still here: the dispatch table naming
+//     the builtins, wrappers and families (commands.go, invoke), what
+//     those files and a pipeline stage's output mean (stdin.go), the
+//     wrappers that need the families' knowledge (xargs and parallel
+//     with find's listed paths, find -exec, source and bash FILE, which
+//     read files), and the interpreters' options (interp.go);
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

@@ -25,27 +25,6 @@ func (a *analyzer) identityTarget(inv *shell.Invocation, node syntax.Node, st *s
 	a.judge(inv, effect.Variable{Name: name, How: how})
 }
 
-// envIgnoresEnvironment: env -i (or a lone -) runs the command without
-// CLAUDECODE and SWARM_GUARD_*, so the git hooks it runs would take the
-// agent for a human.
-func (a *analyzer) envIgnoresEnvironment(inv *shell.Invocation, p shell.Parsed, rest []shell.Word) {
-	lone := false
-	for _, x := range inv.Args() {
-		if x.Static() && x.Text == "-" {
-			lone = true
-		}
-		if x.Static() && !strings.HasPrefix(x.Text, "-") {
-			break
-		}
-	}
-	if (!p.Has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].Static() {
-		return
-	}
-	// Only git commands that run hooks care who runs them.
-	hooks := commandName(rest[0].Text) != "git" || gitRunsHooks[gitSub(rest)]
-	a.judge(inv, effect.FreshEnv{By: "env -i", Emptied: true, GitHooks: hooks})
-}
-
 // gitCommits lists git subcommands that make commits, whose message hooks
 // write who made them. (A push's ownership the engine judges itself.)
 var gitCommits = map[string]bool{

@@ -111,7 +111,7 @@ func (a *analyzer) runCommand(inv *shell.Invocation) {
 	if len(rest) > 0 && rest[0].Text == "--" {
 		rest = rest[1:]
 	}
-	rest = a.leadingAssignments(inv, rest)
+	rest = a.x.LeadingAssignments(inv, rest)
 	a.reinvoke(inv, rest, inv.Name)
 	if inv.Name == "systemd-run" && !p.Has("E", "setenv") {
 		a.freshEnvironment(inv, "systemd-run", rest, shell.Word{}) // the service manager's environment

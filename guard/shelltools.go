@@ -44,8 +44,20 @@ func (a *analyzer) Rebound(name, how string, inv *shell.Invocation, st *shell.St
 	a.identityTarget(inv, node, st, name, how)
 }
 
-func (a *analyzer) Unset(name, how string, inv *shell.Invocation) {
-	a.judge(inv, effect.Variable{Name: name, How: how, Unset: true})
+func (a *analyzer) Judge(inv *shell.Invocation, e effect.Effect) { a.judge(inv, e) }
+
+func (a *analyzer) Writes(inv *shell.Invocation, file shell.Word, how string) { a.writePath(inv, file, how) }
+
+// Fresh judges a command run in an environment of its own: sudo, doas,
+// su -l (freshEnvironment), or an emptied one (env -i), where only git
+// commands that run hooks care who runs them.
+func (a *analyzer) Fresh(inv *shell.Invocation, by string, emptied bool, rest []shell.Word, script shell.Word) {
+	if !emptied {
+		a.freshEnvironment(inv, by, rest, script)
+		return
+	}
+	hooks := commandName(rest[0].Text) != "git" || gitRunsHooks[gitSub(rest)]
+	a.judge(inv, effect.FreshEnv{By: by, Emptied: true, GitHooks: hooks})
 }
 
 func (a *analyzer) BadInput(reason, trigger, fix string) {

@@ -1,12 +1,16 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+)
 
 // The builtins that change the shell's state or run text as a script in
 // it. Package guard's dispatch table calls them by name, so the tool
 // families can still layer their own checks onto a builtin; what a
 // builtin does to a variable the families judge (Families.Rebound,
-// Families.Assigned, Families.Unset), and a script only known at run time
+// Families.Assigned, Families.Judge), and a script only known at run time
 // goes to Families.DynamicScript.
 
 // RunScript walks a word that a shell will run as a script (trap, su -c,
@@ -104,7 +108,7 @@ func (w *Walker) Export(inv *Invocation) {
 func (w *Walker) Unset(inv *Invocation) {
 	for _, x := range inv.Args() {
 		if !x.Dynamic {
-			w.Families.Unset(x.Text, "unset", inv)
+			w.Families.Judge(inv, effect.Variable{Name: x.Text, How: "unset", Unset: true})
 		}
 		if !x.Dynamic && IsName(x.Text) {
 			inv.State.Vars[x.Text] = []Word{{Text: ""}}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Limits that keep a walk bounded in time and memory. A script beyond
@@ -40,8 +42,16 @@ type Families interface {
 	// construct, inv is the command (nil for a for loop or a
 	// declaration, written at node).
 	Rebound(name, how string, inv *Invocation, st *State, node syntax.Node)
-	// Unset: a command unsets a variable (unset NAME, env -u NAME).
-	Unset(name, how string, inv *Invocation)
+	// Judge: what a builtin or wrapper does of its own, as an effect
+	// (unset NAME, env -u NAME, env -S with text only known at run time).
+	Judge(inv *Invocation, e effect.Effect)
+	// Writes: a wrapper writes a file of its own (time -o, strace -o,
+	// script's typescript, sudoedit); how says so in a reason.
+	Writes(inv *Invocation, file Word, how string)
+	// Fresh: a wrapper runs rest (or script, when not empty) in an
+	// environment of its own (sudo, doas, su -l, runuser -l), or one
+	// emptied (env -i), without the agent's variables.
+	Fresh(inv *Invocation, by string, emptied bool, rest []Word, script Word)
 	// DynamicScript is a script only known at run time (eval "$x", bash
 	// -c "$(curl ...)"); what names the construct.
 	DynamicScript(inv *Invocation, script Word, what string)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // recorder is the smallest family: it applies cd, set and shift, calls
@@ -25,7 +27,20 @@ func (r *recorder) PromptString(*Invocation, Word, *State)          {}
 func (r *recorder) Rebound(name, how string, _ *Invocation, _ *State, _ syntax.Node) {
 	r.add("rebound " + how + " " + name)
 }
-func (r *recorder) Unset(name, how string, _ *Invocation) { r.add(how + " " + name) }
+func (r *recorder) Judge(_ *Invocation, e effect.Effect) {
+	switch x := e.(type) {
+	case effect.Variable:
+		r.add(fmt.Sprintf("%s %s (unset %v)", x.How, x.Name, x.Unset))
+	case effect.HiddenCode:
+		r.add("hidden code: " + x.By)
+	default:
+		r.add(fmt.Sprintf("%T", e))
+	}
+}
+func (r *recorder) Writes(_ *Invocation, f Word, how string) { r.add(how + " " + f.Show()) }
+func (r *recorder) Fresh(_ *Invocation, by string, emptied bool, rest []Word, script Word) {
+	r.add(fmt.Sprintf("fresh %s emptied=%v: %s%s", by, emptied, JoinWords(rest).Show(), script.Show()))
+}
 func (r *recorder) DynamicScript(_ *Invocation, script Word, what string) {
 	r.add("dynamic script of " + what + ": " + script.Show())
 }
@@ -105,6 +120,9 @@ func (r *recorder) Command(inv *Invocation) {
 	if inv.Guarded {
 		b.WriteString(" guarded")
 	}
+	if len(inv.Via) > 0 {
+		b.WriteString(" via=" + strings.Join(inv.Via, ","))
+	}
 	r.add(b.String())
 	switch inv.Name {
 	case "cd":
@@ -123,6 +141,16 @@ func (r *recorder) Command(inv *Invocation) {
 		r.w.Trap(inv)
 	case "eval":
 		r.w.Eval(inv)
+	case "sudo":
+		r.w.Sudo(inv)
+	case "env":
+		r.w.EnvCmd(inv)
+	case "strace":
+		r.w.Strace(inv)
+	case "su":
+		r.w.Su(inv)
+	case "flock":
+		r.w.Flock(inv)
 	case "bash", "sh":
 		if c := ParseShell(inv.Args()); c.Command {
 			r.w.ShellCommand(inv, c)
@@ -161,10 +189,17 @@ func TestWalk(t *testing.T) {
 		{"eval 'cd /x'; ls", []string{"eval cd /x | cwd=/w", "cd /x | cwd=/w", "ls | cwd=/w,/x"}},
 		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w", "ls -l | cwd=/w"}},
 		{"read -p prompt x; printf -v y %s a; echo $x$y", []string{"read -p prompt x | cwd=/w", "rebound read x", "printf -v y %s a | cwd=/w", "rebound printf -v y", "echo $x$y | cwd=/w"}},
-		{"trap 'rm -f /tmp/lock' EXIT; unset GIT_DIR f", []string{"trap rm -f /tmp/lock EXIT | cwd=/w", "rm -f /tmp/lock | cwd=/w", "unset GIT_DIR f | cwd=/w", "unset GIT_DIR", "unset f"}},
+		{"trap 'rm -f /tmp/lock' EXIT; unset GIT_DIR f", []string{"trap rm -f /tmp/lock EXIT | cwd=/w", "rm -f /tmp/lock | cwd=/w", "unset GIT_DIR f | cwd=/w", "unset GIT_DIR (unset true)", "unset f (unset true)"}},
 		{`eval "$cmd"; sh -c "$(curl x)"; mapfile -C 'rm $1' a`, []string{`eval "$cmd" | cwd=/w`, `dynamic script of eval: "$cmd"`,
 			"curl x | cwd=/w", `sh -c "$(curl x)" | cwd=/w`, `dynamic script of sh -c: "$(curl x)"`, "mapfile -C rm $1 a | cwd=/w", "rm | cwd=/w", "rebound mapfile a"}},
 		{"bash -ec 'cd /x; ls $0 $1' me a1", []string{"bash -ec cd /x; ls $0 $1 me a1 | cwd=/w", "cd /x | cwd=/w guarded", "ls me a1 | cwd=/x guarded"}},
+		{"sudo -D /srv FOO=1 rm x", []string{"sudo -D /srv FOO=1 rm x | cwd=/w", "rm x | cwd=/srv env=FOO=1 via=sudo", "fresh sudo emptied=false: rm x"}},
+		{"env -i -u GIT_DIR -C sub git commit", []string{"env -i -u GIT_DIR -C sub git commit | cwd=/w", "env -u GIT_DIR (unset true)",
+			"git commit | cwd=/w/sub via=env", "fresh env -i emptied=true: git commit"}},
+		{`env -S "$x"; strace -o t.log make; flock /tmp/l -c 'cd /; ls'`, []string{`env -S "$x" | cwd=/w`, "hidden code: env -S",
+			"strace -o t.log make | cwd=/w", "strace -o writes t.log", "make | cwd=/w via=strace",
+			"flock /tmp/l -c cd /; ls | cwd=/w", "cd / | cwd=/w", "ls | cwd=/,/w"}},
+		{"su -l -c 'rm -rf /'", []string{"su -l -c rm -rf / | cwd=/w", "fresh su -l emptied=false: rm -rf /", "rm -rf / | cwd=/w"}},
 		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
 		{`echo "`, []string{"refused: the command does not parse as a shell script: 1:6: reached EOF without closing quote `\"`"}},
 		{strings.Repeat("$(", 30) + "x" + strings.Repeat(")", 30), []string{"refused: the command nests substitutions more than 24 levels deep"}},

@@ -1,0 +1,267 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+)
+
+// The acting wrappers: commands that run another command and do
+// something of their own on the way (sudo and doas start a fresh
+// environment, env changes it, time and strace write a file, su and
+// flock run a script). Each says what runs, through Reinvoke (an argv) or
+// RunScript (a script); what the wrapper itself does goes to the
+// families (Families.Assigned, Writes, Fresh, Judge). Package guard's
+// dispatch table names them.
+
+// Reinvoke runs argv as the command wrapped by inv: the families get it
+// as an invocation of its own, the wrapper added to Via.
+func (w *Walker) Reinvoke(inv *Invocation, argv []Word, wrapper string) {
+	if len(argv) == 0 {
+		return
+	}
+	n := *inv
+	n.Argv = argv
+	n.Via = append(append([]string(nil), inv.Via...), wrapper)
+	w.Families.Command(&n)
+}
+
+// hasArg reports whether args hold s before a "--".
+func hasArg(args []Word, s string) bool {
+	for _, x := range args {
+		if x.Text == "--" {
+			return false
+		}
+		if x.Text == s {
+			return true
+		}
+	}
+	return false
+}
+
+// LeadingAssignments moves NAME=value words (sudo, env) into the
+// environment of inv and returns the words after them.
+func (w *Walker) LeadingAssignments(inv *Invocation, args []Word) []Word {
+	for len(args) > 0 && !args[0].Dynamic {
+		name, val, ok := strings.Cut(args[0].Text, "=")
+		if !ok || !IsName(name) {
+			break
+		}
+		v := []Word{{Text: val, Src: args[0].Src}}
+		if inv.Env == nil {
+			inv.Env = map[string][]Word{}
+		}
+		inv.Env[name] = v
+		w.Families.Assigned(name, v, inv.State, inv, inv.Node)
+		args = args[1:]
+	}
+	return args
+}
+
+// Sudo runs the command after sudo's options and assignments (in -D's
+// directory), in a fresh environment unless -E; sudo -e edits files.
+func (w *Walker) Sudo(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Long: Longs("user", "group", "prompt", "other-user", "close-from", "host", "role", "type", "command-timeout", "chroot", "chdir"), Stop: true})
+	if p.Has("e", "edit") {
+		w.sudoeditFiles(inv, p.Rest)
+		return
+	}
+	if p.Has("l", "list", "v", "validate", "k", "K", "V") && len(p.Rest) == 0 {
+		return
+	}
+	rest := w.LeadingAssignments(inv, p.Rest)
+	if d, ok := p.Value("D", "chdir"); ok {
+		inv = w.WithCwd(inv, d)
+	}
+	w.Reinvoke(inv, rest, "sudo")
+	if !p.Has("E", "preserve-env") {
+		w.Families.Fresh(inv, "sudo", false, rest, Word{})
+	}
+}
+
+// Sudoedit writes the files it edits.
+func (w *Walker) Sudoedit(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugpUChrtTRD", Stop: true})
+	w.sudoeditFiles(inv, p.Rest)
+}
+
+func (w *Walker) sudoeditFiles(inv *Invocation, files []Word) {
+	for _, f := range files {
+		w.Families.Writes(inv, f, "sudoedit edits")
+	}
+}
+
+// Doas runs the command after its options in a fresh environment.
+func (w *Walker) Doas(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "uC", Stop: true})
+	w.Reinvoke(inv, p.Rest, "doas")
+	w.Families.Fresh(inv, "doas", false, p.Rest, Word{})
+}
+
+// EnvCmd runs the command after env's options and assignments: -u
+// unsets, -C changes directory, -S splits a string into env's own
+// arguments, -i (or a lone -) empties the environment.
+func (w *Walker) EnvCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "uCSP", Long: Longs("unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"), OptionalLong: Longs("block-signal", "default-signal", "ignore-signal"), Stop: true})
+	rest := p.Rest
+	// A lone "-" is -i (start with an empty environment), not the command.
+	for len(rest) > 0 && rest[0].Static() && rest[0].Text == "-" {
+		rest = rest[1:]
+	}
+	if s, ok := p.Value("S", "split-string"); ok {
+		if s.Dynamic {
+			w.Families.Judge(inv, effect.HiddenCode{By: "env -S", Why: effect.SplitText})
+			return
+		}
+		// The split words are env's own arguments again: options first
+		// (env -S '-C /elsewhere' git reset --hard changes directory),
+		// then the command. Judge them with env's own parsing.
+		argv := []Word{inv.Argv[0]}
+		if p.Has("i", "ignore-environment") || len(rest) < len(p.Rest) {
+			argv = append(argv, Word{Text: "-i", Src: s.Src})
+		}
+		for _, f := range strings.Fields(s.Text) {
+			argv = append(argv, Word{Text: f, Src: s.Src})
+		}
+		argv = append(argv, rest...)
+		w.envUnsets(inv, p)
+		n := inv
+		if d, ok := p.Value("C", "chdir"); ok {
+			n = w.WithCwd(inv, d)
+		}
+		split := *n
+		split.Argv = argv
+		w.EnvCmd(&split)
+		return
+	}
+	w.envUnsets(inv, p)
+	rest = w.LeadingAssignments(inv, rest)
+	if d, ok := p.Value("C", "chdir"); ok {
+		inv = w.WithCwd(inv, d)
+	}
+	w.Reinvoke(inv, rest, "env")
+	w.envIgnoresEnvironment(inv, p, rest)
+}
+
+// envIgnoresEnvironment: env -i (or a lone -) runs the command without
+// the agent's environment.
+func (w *Walker) envIgnoresEnvironment(inv *Invocation, p Parsed, rest []Word) {
+	lone := false
+	for _, x := range inv.Args() {
+		if x.Static() && x.Text == "-" {
+			lone = true
+		}
+		if x.Static() && !strings.HasPrefix(x.Text, "-") {
+			break
+		}
+	}
+	if (!p.Has("i", "ignore-environment") && !lone) || len(rest) == 0 || !rest[0].Static() {
+		return
+	}
+	w.Families.Fresh(inv, "env -i", true, rest, Word{})
+}
+
+// envUnsets hands env -u NAME to the rules: unsetting who the agent is
+// is tampering.
+func (w *Walker) envUnsets(inv *Invocation, p Parsed) {
+	for _, u := range p.Values("u", "unset") {
+		if !u.Dynamic {
+			w.Families.Judge(inv, effect.Variable{Name: u.Text, How: "env -u", Unset: true})
+		}
+	}
+}
+
+// Time runs the command; -o writes a file.
+func (w *Walker) Time(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "fo", Long: Longs("format", "output"), Stop: true})
+	for _, o := range p.Values("o", "output") {
+		w.Families.Writes(inv, o, "time -o writes")
+	}
+	w.Reinvoke(inv, p.Rest, "time")
+}
+
+// Strace runs the command (strace and ltrace); -o writes a file.
+func (w *Walker) Strace(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "eoOpPsSuIXbEa", Long: Longs("output", "attach", "trace-path", "user", "env"), Stop: true})
+	for _, o := range p.Values("o", "output") {
+		w.Families.Writes(inv, o, inv.Name+" -o writes")
+	}
+	w.Reinvoke(inv, p.Rest, inv.Name)
+}
+
+// Flock runs the command after the lock file, or the script of -c.
+func (w *Walker) Flock(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "wEc", Long: Longs("timeout", "conflict-exit-code", "command"), Stop: true})
+	if c, ok := p.Value("c", "command"); ok {
+		w.RunScript(inv, c, "flock -c")
+		return
+	}
+	rest := p.Rest
+	if len(rest) > 2 && (rest[1].Text == "-c" || rest[1].Text == "--command") {
+		w.RunScript(inv, rest[2], "flock -c") // flock FILE -c COMMAND
+		return
+	}
+	if len(rest) > 1 {
+		w.Reinvoke(inv, rest[1:], "flock") // skip the lock file
+	}
+}
+
+// Watch runs its arguments as a script (sh -c), or as a command with -x.
+func (w *Walker) Watch(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "nq", Long: Longs("interval", "equexit", "chgexit"), Stop: true})
+	if p.Has("x", "exec") {
+		w.Reinvoke(inv, p.Rest, "watch")
+		return
+	}
+	w.RunScript(inv, JoinWords(p.Rest), "watch")
+}
+
+// ScriptCmd is script(1): it runs the script of -c and writes its
+// typescript to the file operand.
+func (w *Walker) ScriptCmd(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cEIOBTm", Long: Longs("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")})
+	if c, ok := p.Value("c", "command"); ok {
+		w.RunScript(inv, c, "script -c")
+	}
+	for _, f := range p.Operands {
+		w.Families.Writes(inv, f, "script writes its typescript to")
+	}
+}
+
+// Su runs the script of -c, in a fresh environment with -l or -.
+func (w *Walker) Su(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "cgGsw", Long: Longs("command", "group", "supp-group", "shell", "whitelist-environment", "session-command")})
+	c, ok := p.Value("c", "command", "session-command")
+	if ok && (p.Has("l", "login") || hasArg(inv.Args(), "-")) {
+		w.Families.Fresh(inv, "su -l", false, nil, c)
+	}
+	if ok {
+		w.RunScript(inv, c, "su -c")
+	}
+}
+
+// Runuser runs the script of -c or the command after the user, in a
+// fresh environment with -l or -.
+func (w *Walker) Runuser(inv *Invocation) {
+	p := ParseOpts(inv.Args(), Spec{Short: "ugGcs", Long: Longs("user", "group", "supp-group", "command", "shell"), Stop: true})
+	if c, ok := p.Value("c", "command"); ok {
+		if p.Has("l", "login") || hasArg(inv.Args(), "-") {
+			w.Families.Fresh(inv, "runuser -l", false, nil, c)
+		}
+		w.RunScript(inv, c, "runuser -c")
+		return
+	}
+	rest := p.Rest
+	if !p.Has("u", "user") && len(rest) > 0 {
+		rest = rest[1:] // runuser USER cmd
+	}
+	if len(rest) > 1 && (rest[0].Text == "-c" || rest[0].Text == "--command") {
+		// runuser -l USER -c CMD: the options go on after the user.
+		if p.Has("l", "login") || hasArg(inv.Args(), "-") {
+			w.Families.Fresh(inv, "runuser -l", false, nil, rest[1])
+		}
+		w.RunScript(inv, rest[1], "runuser -c")
+		return
+	}
+	w.Reinvoke(inv, rest, "runuser")
+}
