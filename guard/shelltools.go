@@ -46,7 +46,9 @@ func (a *analyzer) Rebound(name, how string, inv *shell.Invocation, st *shell.St
 
 func (a *analyzer) Judge(inv *shell.Invocation, e effect.Effect) { a.judge(inv, e) }
 
-func (a *analyzer) Writes(inv *shell.Invocation, file shell.Word, how string) { a.writePath(inv, file, how) }
+func (a *analyzer) Writes(inv *shell.Invocation, file shell.Word, how string) {
+	a.writePath(inv, file, how)
+}
 
 // Fresh judges a command run in an environment of its own: sudo, doas,
 // su -l (freshEnvironment), or an emptied one (env -i), where only git
