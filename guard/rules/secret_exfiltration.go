@@ -153,8 +153,8 @@ func judgeRemoteURL(r effect.RemoteURL, f *Facts) []Verdict {
 
 // credentialOwners maps credential variables to the hosts they belong to.
 var credentialOwners = map[string][]string{
-	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com"},
-	"GH_TOKEN":              {"github.com", "*.github.com", "*.githubusercontent.com"},
+	"GITHUB_TOKEN":          {"github.com", "*.github.com", "*.githubusercontent.com", "ghcr.io"}, // ghcr.io: docker login ghcr.io -p $GITHUB_TOKEN
+	"GH_TOKEN":              {"github.com", "*.github.com", "*.githubusercontent.com", "ghcr.io"},
 	"GITHUB_PAT":            {"github.com", "*.github.com"},
 	"GITLAB_TOKEN":          {"gitlab.com", "*.gitlab.com"},
 	"GL_TOKEN":              {"gitlab.com", "*.gitlab.com"},
@@ -169,7 +169,7 @@ var credentialOwners = map[string][]string{
 	"SLACK_TOKEN":           {"slack.com", "*.slack.com"},
 	"SLACK_BOT_TOKEN":       {"slack.com", "*.slack.com"},
 	"HF_TOKEN":              {"huggingface.co", "*.huggingface.co"},
-	"DOCKER_PASSWORD":       {"*.docker.io", "*.docker.com"},
+	"DOCKER_PASSWORD":       {"docker.io", "*.docker.io", "*.docker.com"},
 }
 
 // ownedBy reports whether every host is one the credential belongs to;
