@@ -6,11 +6,12 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// cloud: the AWS, Google Cloud and Azure CLIs. Describing, listing and
+// cloud: the AWS, Google Cloud and Azure CLIs, and hosting platforms'
+// (Heroku, Fly.io, Vercel, Netlify, Firebase, Railway). Describing, listing and
 // copying are safe; deleting, terminating and recursive removal are not.
 var cloud = &Pack{
 	Name:     "cloud",
-	Programs: []string{"aws", "gcloud", "gsutil", "az"},
+	Programs: []string{"aws", "gcloud", "gsutil", "az", "heroku", "fly", "flyctl", "vercel", "netlify", "firebase", "railway"},
 	ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--format",
 		"--subscription", "-g", "--resource-group", "--account", "--configuration", "-o"},
 	Rules: []Rule{
@@ -67,6 +68,36 @@ var cloud = &Pack{
 			},
 			Deny:  []string{"az group delete -n rg-prod --yes", "az vm delete -g rg -n web", "az storage blob delete-batch -s logs"},
 			Allow: []string{"az group list", "az vm show -g rg -n web", "az account show"},
+		},
+		{
+			ID: policy.RuleDestructiveCloud, Name: "platform-destroy",
+			Reason:  "destroys an app, site, project or its database on a hosting platform, with its data and its address",
+			Instead: "list and inspect (heroku apps, fly status, vercel ls); ask a human to delete apps",
+			Match: func(c Call) bool {
+				switch c.Program {
+				case "heroku":
+					sub := strings.ToLower(c.Pos(0))
+					return sub == "apps:destroy" || sub == "destroy" || sub == "pg:reset" || sub == "addons:destroy" || sub == "pg:backups:delete"
+				case "fly", "flyctl":
+					return c.Sub("apps", "destroy") || c.Sub("destroy") || c.Sub("volumes", "destroy") || c.Sub("volumes", "delete") ||
+						c.Sub("postgres", "destroy") || c.Sub("machine", "destroy") && c.Has("--force", "-f")
+				case "vercel":
+					return c.Sub("remove") || c.Sub("rm") || c.Sub("project", "rm") || c.Sub("project", "remove")
+				case "netlify":
+					return c.Sub("sites:delete")
+				case "firebase":
+					return c.Sub("firestore:delete") && c.Has("--all-collections", "-r", "--recursive") || c.Sub("database:remove") ||
+						c.Sub("hosting:disable") || c.Sub("projects:delete")
+				case "railway":
+					return c.Sub("delete") || c.Sub("down")
+				}
+				return false
+			},
+			Deny: []string{"heroku apps:destroy myapp --confirm myapp", "heroku pg:reset DATABASE_URL --confirm myapp", "fly apps destroy myapp -y",
+				"flyctl volumes destroy vol_123 -y", "vercel remove my-project --yes", "netlify sites:delete 1234 --force",
+				"firebase firestore:delete --all-collections --force", "railway down -y"},
+			Allow: []string{"heroku apps", "heroku logs --tail -a myapp", "fly status -a myapp", "fly deploy", "vercel ls", "netlify status",
+				"firebase firestore:delete users/alice --force", "railway status"},
 		},
 	},
 }

@@ -14,7 +14,7 @@ import (
 // machine that no git history brings back.
 var storage = &Pack{
 	Name:       "storage",
-	Programs:   []string{"rclone", "restic", "borg", "npm", "pnpm", "cargo", "gem"},
+	Programs:   []string{"rclone", "restic", "borg", "velero", "npm", "pnpm", "cargo", "gem"},
 	ValueFlags: []string{"--config", "-r", "--repo", "--password-file", "-p", "--remote-path", "--registry", "--otp", "--index", "--token", "--host", "--key"},
 	Rules: []Rule{
 		{
@@ -35,7 +35,7 @@ var storage = &Pack{
 		{
 			ID: policy.RuleDestructiveCloud, Name: "backup-delete",
 			Reason:  "removes backup snapshots or archives, or the data and keys they need",
-			Instead: "list snapshots (restic snapshots, borg list) or try the removal with --dry-run; ask a human to remove backups",
+			Instead: "list snapshots (restic snapshots, borg list, velero backup get) or try the removal with --dry-run; ask a human to remove backups",
 			Match: func(c Call) bool {
 				dry := c.Has("--dry-run", "-n")
 				switch c.Program {
@@ -43,13 +43,18 @@ var storage = &Pack{
 					return (c.Sub("forget") || c.Sub("prune")) && !dry || c.Sub("key", "remove") || c.Sub("unlock") && c.Has("--remove-all")
 				case "borg":
 					return c.Sub("delete") || c.Sub("prune") && !dry || c.Sub("recreate") && !dry || c.Sub("key", "change-passphrase")
+				case "velero": // Kubernetes backups
+					return c.Sub("backup", "delete") || c.Sub("schedule", "delete") || c.Sub("backup-location", "delete") ||
+						c.Sub("delete", "backup")
 				}
 				return false
 			},
 			Deny: []string{"restic forget --keep-last 1 --prune", "restic -r /srv/backup prune", "restic key remove 5d4c3b2a", "borg delete /srv/borg",
-				"borg delete /srv/borg::monday", "borg prune --keep-daily 7 /srv/borg", "borg recreate --exclude '*.log' /srv/borg"},
+				"borg delete /srv/borg::monday", "borg prune --keep-daily 7 /srv/borg", "borg recreate --exclude '*.log' /srv/borg",
+				"velero backup delete nightly --confirm", "velero delete backup nightly --confirm"},
 			Allow: []string{"restic snapshots", "restic -r /srv/backup backup .", "restic forget --dry-run --keep-last 5", "restic check",
-				"borg list /srv/borg", "borg create /srv/borg::today .", "borg prune --dry-run --list --keep-daily 7 /srv/borg", "borg compact /srv/borg"},
+				"borg list /srv/borg", "borg create /srv/borg::today .", "borg prune --dry-run --list --keep-daily 7 /srv/borg", "borg compact /srv/borg",
+				"velero backup get", "velero backup create before-upgrade --include-namespaces dev"},
 		},
 		{
 			ID: policy.RuleDestructiveCloud, Name: "registry-unpublish",
@@ -72,16 +77,18 @@ var storage = &Pack{
 	},
 }
 
-// brokers: message brokers' and Vault's command-line tools. Listing and
+// brokers: message brokers' (Kafka, RabbitMQ, NATS) and secrets
+// managers' (Vault, 1Password, Doppler) command-line tools. Listing and
 // describing are safe; deleting topics, queues and virtual hosts, moving
 // consumer offsets, and destroying secrets or whole secret engines are not.
 var brokers = &Pack{
 	Name: "brokers",
 	Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh",
-		"kafka-delete-records", "kafka-delete-records.sh", "rabbitmqctl", "rabbitmqadmin", "vault"},
+		"kafka-delete-records", "kafka-delete-records.sh", "rabbitmqctl", "rabbitmqadmin", "nats", "vault", "op", "doppler"},
 	ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--command-config", "--partitions", "--replication-factor",
 		"-n", "--node", "-p", "--vhost", "-V", "-H", "--host", "-P", "--port", "-u", "--username", "--password",
-		"-address", "-namespace", "-format", "-mount", "--offset-json-file"},
+		"-address", "-namespace", "-format", "-mount", "--offset-json-file", "--server", "--creds", "--context",
+		"--account", "--vault", "--project", "--config"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveDatastore, Name: "broker-delete",
@@ -102,6 +109,15 @@ var brokers = &Pack{
 					}
 				case "rabbitmqadmin":
 					return c.Sub("delete") || c.Sub("purge")
+				case "nats":
+					// nats [-s URL] stream|consumer|kv|object rm|purge …
+					for i, w := range c.Positional {
+						switch strings.ToLower(w) {
+						case "stream", "str", "consumer", "con", "kv", "object", "obj":
+							verb := strings.ToLower(c.Pos(i + 1))
+							return verb == "rm" || verb == "delete" || verb == "del" || verb == "purge" || verb == "rmm" || verb == "rm-msg"
+						}
+					}
 				}
 				return false
 			},
@@ -109,11 +125,11 @@ var brokers = &Pack{
 				"kafka-consumer-groups --bootstrap-server b:9092 --group billing --reset-offsets --to-latest --topic orders --execute",
 				"kafka-consumer-groups --bootstrap-server b:9092 --delete --group billing", "kafka-delete-records --bootstrap-server b:9092 --offset-json-file offsets.json",
 				"rabbitmqctl delete_vhost /prod", "rabbitmqctl purge_queue orders", "rabbitmqctl -n rabbit@host force_reset", "rabbitmqadmin delete queue name=orders",
-				"rabbitmqadmin purge queue name=orders"},
+				"rabbitmqadmin purge queue name=orders", "nats stream rm ORDERS -f", "nats -s nats://mq:4222 stream purge ORDERS --force", "nats kv del config"},
 			Allow: []string{"kafka-topics --bootstrap-server localhost:9092 --list", "kafka-topics --describe --topic orders --bootstrap-server b:9092",
 				"kafka-topics --create --topic scratch --bootstrap-server b:9092",
 				"kafka-consumer-groups --bootstrap-server b:9092 --group billing --reset-offsets --to-latest --topic orders --dry-run",
-				"rabbitmqctl list_queues", "rabbitmqctl status", "rabbitmqadmin list queues"},
+				"rabbitmqctl list_queues", "rabbitmqctl status", "rabbitmqadmin list queues", "nats stream ls", "nats stream info ORDERS", "nats kv get config flag"},
 		},
 		{
 			ID: policy.RuleDestructiveDatastore, Name: "vault-destroy",
@@ -130,6 +146,24 @@ var brokers = &Pack{
 				"vault auth disable userpass/", "vault lease revoke -prefix aws/creds/"},
 			Allow: []string{"vault kv get secret/app", "vault kv list secret/", "vault status", "vault kv delete secret/app/flag",
 				"vault kv undelete -versions=3 secret/app", "vault secrets list"},
+		},
+		{
+			ID: policy.RuleDestructiveDatastore, Name: "secret-manager-delete",
+			Reason:  "deletes secrets, vaults, projects or environments from a secrets manager (1Password, Doppler) that other services read",
+			Instead: "read and list (op item get, doppler secrets get); ask a human to delete secrets",
+			Match: func(c Call) bool {
+				verb := strings.ToLower(c.Pos(1))
+				del := verb == "delete" || verb == "rm" || verb == "remove" || verb == "del"
+				switch c.Program {
+				case "op":
+					return del && (c.Sub("item") || c.Sub("vault") || c.Sub("document") || c.Sub("user") || c.Sub("group") || c.Sub("connect"))
+				case "doppler":
+					return del && (c.Sub("secrets") || c.Sub("projects") || c.Sub("configs") || c.Sub("environments") || c.Sub("enclave"))
+				}
+				return false
+			},
+			Deny:  []string{"op item delete 'prod db'", "op vault delete Infra", "doppler secrets delete API_KEY --yes", "doppler projects delete backend"},
+			Allow: []string{"op item get 'prod db' --fields username", "op vault list", "doppler secrets get API_KEY --plain", "doppler projects"},
 		},
 	},
 }
