@@ -60,6 +60,7 @@ func BenchmarkHookPaths(b *testing.B) {
 		pre     []byte // when set: run swarm-guard-post, after this PreToolUse (untimed)
 	}{
 		{"pre-bash-allow", ev("PreToolUse", "Bash", map[string]any{"command": "go test ./... && git add -A && git commit -m wip"}, nil), false, nil},
+		{"pre-bash-writes-nothing", ev("PreToolUse", "Bash", map[string]any{"command": "ls -la"}, nil), false, nil},
 		{"pre-bash-deny", ev("PreToolUse", "Bash", map[string]any{"command": "git push --force origin main"}, nil), false, nil},
 		{"pre-write-10kb", write10k, false, nil},
 		{"pre-write-10kb-cold", write10k, true, nil},
@@ -91,11 +92,21 @@ func BenchmarkHookPaths(b *testing.B) {
 			if p.cold {
 				b.Setenv("SWARM_GUARD_BACKGROUND", "0")
 			}
+			record := filepath.Join(repo, ".git", "swarm-guard", "post", "t")
+			if p.name == "pre-bash-writes-nothing" {
+				// It leaves the record for swarm-guard-post, which
+				// would take it.
+				pairedRunsAround(b, repo, p.payload, empty, nil, func() {
+					if err := os.Remove(record); err != nil {
+						b.Fatalf("PreToolUse of ls left no record: %v", err)
+					}
+				}, hook, "hook")
+				return
+			}
 			if p.pre == nil {
 				pairedRuns(b, repo, p.payload, empty, hook, "hook")
 				return
 			}
-			record := filepath.Join(repo, ".git", "swarm-guard", "post", "t")
 			pairedRunsAround(b, repo, p.payload, empty, func() {
 				runHook(b, hook, repo, p.pre, nil)
 				if _, err := os.Stat(record); err != nil {

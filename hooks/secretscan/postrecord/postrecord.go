@@ -230,26 +230,40 @@ func Write(stateDir string, r Record, now time.Time) error {
 	r.V, r.Unix = Version, now.Unix()
 	data := r.encode()
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return err
+	// O_EXCL never follows a planted symbolic link; a left-over record
+	// of the same name is removed, a missing directory made, and the
+	// create tried again. The first try is the common case: one system
+	// call to create, one to write, one to close (PreToolUse pays them).
+	create := func() (int, error) {
+		return syscall.Open(p, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	fd, err := create()
+	switch {
+	case err == syscall.EEXIST:
+		_ = os.Remove(p)
+		fd, err = create()
+	case err == syscall.ENOENT:
+		if err := os.MkdirAll(stateDir, 0o755); err != nil {
+			return err
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		fd, err = create()
 	}
-	// A record written over a left-over one of the same name is removed
-	// first: O_EXCL below never follows a planted symbolic link.
-	_ = os.Remove(p)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "create", Path: p, Err: err}
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
+	n, err := syscall.Write(fd, data)
+	if cerr := syscall.Close(fd); err == nil {
 		err = cerr
+	}
+	if err == nil && n != len(data) {
+		err = errors.New("short write")
 	}
 	if err != nil {
 		os.Remove(p)
-		return err
+		return &fs.PathError{Op: "write", Path: p, Err: err}
 	}
 	sweep(dir, filepath.Base(p), now)
 	return nil
