@@ -69,7 +69,7 @@ func registerHandlers() {
 		"nice": (*analyzer).plainWrapper, "ionice": (*analyzer).plainWrapper, "timeout": (*analyzer).plainWrapper,
 		"time": func(a *analyzer, inv *shell.Invocation) { a.x.Time(inv) }, "stdbuf": (*analyzer).plainWrapper, "setsid": (*analyzer).plainWrapper,
 		"chrt": (*analyzer).plainWrapper, "taskset": (*analyzer).plainWrapper, "caffeinate": (*analyzer).plainWrapper,
-		"xargs": (*analyzer).xargs, "parallel": (*analyzer).parallel, "flock": func(a *analyzer, inv *shell.Invocation) { a.x.Flock(inv) },
+		"xargs": func(a *analyzer, inv *shell.Invocation) { a.x.Xargs(inv) }, "parallel": func(a *analyzer, inv *shell.Invocation) { a.x.Parallel(inv) }, "flock": func(a *analyzer, inv *shell.Invocation) { a.x.Flock(inv) },
 		"watch": func(a *analyzer, inv *shell.Invocation) { a.x.Watch(inv) }, "script": func(a *analyzer, inv *shell.Invocation) { a.x.ScriptCmd(inv) }, "su": func(a *analyzer, inv *shell.Invocation) { a.x.Su(inv) },
 		"runuser": func(a *analyzer, inv *shell.Invocation) { a.x.Runuser(inv) }, "strace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) }, "ltrace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) },
 		"busybox": (*analyzer).plainWrapper, "toybox": (*analyzer).plainWrapper, "chroot": (*analyzer).plainWrapper,
@@ -83,7 +83,7 @@ func registerHandlers() {
 	for _, n := range []string{"export", "declare", "typeset", "local", "readonly"} {
 		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Export(inv) }
 	}
-	for _, n := range shellNames {
+	for _, n := range shell.Shells {
 		handlers[n] = (*analyzer).shell
 	}
 	for n := range dataCommands() {
@@ -330,146 +330,4 @@ func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 // arguments.
 func (a *analyzer) plainWrapper(inv *shell.Invocation) {
 	a.reinvoke(inv, shell.Wrapped(inv), inv.Name)
-}
-
-// xargs appends its input to the command: that input is unknown.
-func (a *analyzer) xargs(inv *shell.Invocation) {
-	// -J replstr, -R count and -S size are BSD (macOS) xargs: -J replaces
-	// like -I. GNU's -i, -l and -e take a value only when it is attached.
-	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "InLPsdaEJRS", OptionalShort: "ile", Long: shell.Longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), OptionalLong: shell.Longs("replace", "eof", "max-lines"), Stop: true})
-	cmd := p.Rest
-	if len(cmd) == 0 {
-		cmd = []shell.Word{{Text: "echo"}}
-	}
-	unknown := shell.Word{Dynamic: true, Src: "{xargs input}"}
-	if inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
-		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
-		// a crafted name ("x .. y.tmp") can turn into any word, so only
-		// NUL-separated names (-print0 | xargs -0) are trusted as paths;
-		// either way, naming secret files is reading them.
-		listed := inv.Stdin.Paths[0]
-		a.readPath(inv, listed)
-		if inv.Stdin.Nul && p.Has("0", "null") {
-			unknown = listed
-		}
-	}
-	repl, hasRepl := p.Value("I", "i", "replace")
-	if !hasRepl {
-		repl, hasRepl = p.Value("J")
-	}
-	if !hasRepl && p.Has("i", "replace") {
-		repl, hasRepl = shell.Word{Text: "{}"}, true
-	}
-	argv := make([]shell.Word, 0, len(cmd)+1)
-	spliced := false
-	if hasRepl && repl.Text != "" {
-		for i, x := range cmd {
-			if strings.Contains(x.Text, repl.Text) {
-				if a.isShellScriptPosition(cmd, i) {
-					// sh -c 'rm -rf {}': the input lands inside the script
-					// text, as code: a line such as $(rm -rf ~) runs.
-					spliced = unknown.Dynamic
-					x.Text = strings.ReplaceAll(x.Text, repl.Text, "$__xargs_input")
-				} else {
-					x = unknown
-				}
-			}
-			argv = append(argv, x)
-		}
-	} else {
-		argv = append(append(argv, cmd...), unknown)
-	}
-	a.reinvoke(inv, argv, "xargs")
-	if spliced {
-		a.judge(inv, effect.HiddenCode{By: "xargs", What: "its input", Why: effect.SplicedInput})
-	}
-}
-
-// isShellScriptPosition reports whether argv[i] is the script of sh -c.
-func (a *analyzer) isShellScriptPosition(argv []shell.Word, i int) bool {
-	if len(argv) == 0 || !isShellName(commandName(argv[0].Text)) {
-		return false
-	}
-	// The script is the first operand after the option cluster holding
-	// c (bash -c -e 'script' name args): later words are $0, $1, ...
-	seenC := false
-	for j := 1; j < len(argv) && j <= i; j++ {
-		w := argv[j].Text
-		if !seenC {
-			seenC = strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "c")
-			continue
-		}
-		if w == "--" || strings.HasPrefix(w, "-") && !argv[j].Dynamic && j < i {
-			continue
-		}
-		return j == i
-	}
-	return false
-}
-
-// parallel (GNU): parallel CMD ::: ARGS runs CMD once per ARG.
-func (a *analyzer) parallel(inv *shell.Invocation) {
-	args := inv.Args()
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].Text, "-") && !args[i].Dynamic {
-		switch args[i].Text {
-		case "-j", "-P", "-N", "-n", "-L", "-l", "-S", "--jobs", "--sshlogin", "--max-args", "--joblog", "--results", "--tmpdir", "-a", "--arg-file":
-			i++
-		}
-		i++
-	}
-	rest := args[min(i, len(args)):]
-	var cmd, vals []shell.Word
-	sep := -1
-	for j, x := range rest {
-		if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
-			sep = j
-			break
-		}
-	}
-	if sep >= 0 {
-		cmd = rest[:sep]
-		for _, x := range rest[sep+1:] {
-			if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
-				continue
-			}
-			if rest[sep].Text == "::::" {
-				x = shell.Word{Dynamic: true, Src: x.Src} // :::: reads arguments from files
-			}
-			vals = append(vals, x)
-		}
-	} else {
-		cmd = rest
-		vals = []shell.Word{{Dynamic: true, Src: "{parallel input}"}}
-	}
-	if len(cmd) == 0 {
-		// Without a command, parallel runs each argument as a command line.
-		for _, v := range vals {
-			a.x.RunScript(inv, v, "parallel")
-		}
-		return
-	}
-	for _, v := range vals {
-		argv := make([]shell.Word, 0, len(cmd)+1)
-		replaced := false
-		for _, x := range cmd {
-			if strings.Contains(x.Text, "{}") {
-				replaced = true
-				if v.Dynamic {
-					x = v
-				} else {
-					x.Text = strings.ReplaceAll(x.Text, "{}", v.Text)
-				}
-			}
-			argv = append(argv, x)
-		}
-		if !replaced {
-			argv = append(argv, v)
-		}
-		if len(cmd) == 1 && strings.Contains(cmd[0].Text, " ") {
-			a.x.RunScript(inv, argv[0], "parallel")
-			continue
-		}
-		a.reinvoke(inv, argv, "parallel")
-	}
 }

@@ -20,16 +20,17 @@
 //     the builtins that change the shell's state or run text as a script
 //     (cd, set, shift, read, export, unset, alias, trap, eval, sh -c),
 //     the plain and the acting wrappers (shell.Wrapped; sudo, doas, env,
-//     su, runuser, flock, watch, script, strace, time) and option
+//     su, runuser, flock, watch, script, strace, time, xargs, parallel)
+//     and option
 //     parsing (shell.ParseOpts) are there too. The walk also turns
 //     redirections into data (shell.Redirect: the files written and
 //     read, the standard input a statement gets from a file, a
 //     here-document or <(cmd)). Still here: the dispatch table naming
 //     the builtins, wrappers and families (commands.go, invoke), what
 //     those files and a pipeline stage's output mean (stdin.go), the
-//     wrappers that need the families' knowledge (xargs and parallel
-//     with find's listed paths, find -exec, source and bash FILE, which
-//     read files), and the interpreters' options (interp.go);
+//     commands that need the families' knowledge of files (find -exec
+//     and what find lists, source and bash FILE, which run a file's
+//     body), and the interpreters' options (interp.go);
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

@@ -594,7 +594,7 @@ func (a *analyzer) find(inv *shell.Invocation) {
 			}
 			e := execCmd{argv: expr[j+1 : min(k, len(expr))], dir: strings.HasSuffix(x.Text, "dir")}
 			for i, w := range e.argv {
-				if i > 0 && strings.Contains(w.Text, "{}") && a.isShellScriptPosition(e.argv, i) {
+				if i > 0 && strings.Contains(w.Text, "{}") && shell.ShellScriptPosition(e.argv, i) {
 					// Like xargs -I: each path becomes text of the script,
 					// and a file named $(...) runs as code.
 					a.judge(inv, effect.HiddenCode{By: "find", What: "each path", Why: effect.SplicedPaths})
@@ -643,7 +643,7 @@ func (a *analyzer) find(inv *shell.Invocation) {
 			argv := make([]shell.Word, 0, len(e.argv))
 			for k, x := range e.argv {
 				if strings.Contains(x.Text, "{}") {
-					if k > 0 && a.isShellScriptPosition(e.argv, k) && !matched.Dynamic {
+					if k > 0 && shell.ShellScriptPosition(e.argv, k) && !matched.Dynamic {
 						x.Text = strings.ReplaceAll(x.Text, "{}", matched.Text)
 					} else if x.Text == "{}" {
 						x = matched

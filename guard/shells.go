@@ -8,17 +8,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
-var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
-
-func isShellName(n string) bool {
-	for _, s := range shellNames {
-		if s == n {
-			return true
-		}
-	}
-	return false
-}
-
 // shell handles bash -c SCRIPT, bash FILE and bash reading its script from
 // standard input.
 func (a *analyzer) shell(inv *shell.Invocation) {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
@@ -264,4 +265,148 @@ func (w *Walker) Runuser(inv *Invocation) {
 		return
 	}
 	w.Reinvoke(inv, rest, "runuser")
+}
+
+// Xargs runs its command with its input appended (or put in place of
+// -I's string): that input is unknown, unless find lists it; spliced into
+// a shell's script it is code.
+func (w *Walker) Xargs(inv *Invocation) {
+	// -J replstr, -R count and -S size are BSD (macOS) xargs: -J replaces
+	// like -I. GNU's -i, -l and -e take a value only when it is attached.
+	p := ParseOpts(inv.Args(), Spec{Short: "InLPsdaEJRS", OptionalShort: "ile", Long: Longs("max-args", "max-lines", "max-procs", "max-chars", "delimiter", "arg-file", "eof", "process-slot-var"), OptionalLong: Longs("replace", "eof", "max-lines"), Stop: true})
+	cmd := p.Rest
+	if len(cmd) == 0 {
+		cmd = []Word{{Text: "echo"}}
+	}
+	unknown := Word{Dynamic: true, Src: "{xargs input}"}
+	if inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
+		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
+		// a crafted name ("x .. y.tmp") can turn into any word, so only
+		// NUL-separated names (-print0 | xargs -0) are trusted as paths;
+		// either way, naming secret files is reading them.
+		listed := inv.Stdin.Paths[0]
+		w.Families.Reads(inv, listed)
+		if inv.Stdin.Nul && p.Has("0", "null") {
+			unknown = listed
+		}
+	}
+	repl, hasRepl := p.Value("I", "i", "replace")
+	if !hasRepl {
+		repl, hasRepl = p.Value("J")
+	}
+	if !hasRepl && p.Has("i", "replace") {
+		repl, hasRepl = Word{Text: "{}"}, true
+	}
+	argv := make([]Word, 0, len(cmd)+1)
+	spliced := false
+	if hasRepl && repl.Text != "" {
+		for i, x := range cmd {
+			if strings.Contains(x.Text, repl.Text) {
+				if ShellScriptPosition(cmd, i) {
+					// sh -c 'rm -rf {}': the input lands inside the script
+					// text, as code: a line such as $(rm -rf ~) runs.
+					spliced = unknown.Dynamic
+					x.Text = strings.ReplaceAll(x.Text, repl.Text, "$__xargs_input")
+				} else {
+					x = unknown
+				}
+			}
+			argv = append(argv, x)
+		}
+	} else {
+		argv = append(append(argv, cmd...), unknown)
+	}
+	w.Reinvoke(inv, argv, "xargs")
+	if spliced {
+		w.Families.Judge(inv, effect.HiddenCode{By: "xargs", What: "its input", Why: effect.SplicedInput})
+	}
+}
+
+// ShellScriptPosition reports whether argv[i] is the script of sh -c.
+func ShellScriptPosition(argv []Word, i int) bool {
+	if len(argv) == 0 || !IsShell(path.Base(strings.TrimPrefix(argv[0].Text, "="))) {
+		return false
+	}
+	// The script is the first operand after the option cluster holding
+	// c (bash -c -e 'script' name args): later words are $0, $1, ...
+	seenC := false
+	for j := 1; j < len(argv) && j <= i; j++ {
+		a := argv[j].Text
+		if !seenC {
+			seenC = strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c")
+			continue
+		}
+		if a == "--" || strings.HasPrefix(a, "-") && !argv[j].Dynamic && j < i {
+			continue
+		}
+		return j == i
+	}
+	return false
+}
+
+// Parallel (GNU): parallel CMD ::: ARGS runs CMD once per ARG.
+func (w *Walker) Parallel(inv *Invocation) {
+	args := inv.Args()
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].Text, "-") && !args[i].Dynamic {
+		switch args[i].Text {
+		case "-j", "-P", "-N", "-n", "-L", "-l", "-S", "--jobs", "--sshlogin", "--max-args", "--joblog", "--results", "--tmpdir", "-a", "--arg-file":
+			i++
+		}
+		i++
+	}
+	rest := args[min(i, len(args)):]
+	var cmd, vals []Word
+	sep := -1
+	for j, x := range rest {
+		if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
+			sep = j
+			break
+		}
+	}
+	if sep >= 0 {
+		cmd = rest[:sep]
+		for _, x := range rest[sep+1:] {
+			if x.Text == ":::" || x.Text == "::::" || x.Text == ":::+" {
+				continue
+			}
+			if rest[sep].Text == "::::" {
+				x = Word{Dynamic: true, Src: x.Src} // :::: reads arguments from files
+			}
+			vals = append(vals, x)
+		}
+	} else {
+		cmd = rest
+		vals = []Word{{Dynamic: true, Src: "{parallel input}"}}
+	}
+	if len(cmd) == 0 {
+		// Without a command, parallel runs each argument as a command line.
+		for _, v := range vals {
+			w.RunScript(inv, v, "parallel")
+		}
+		return
+	}
+	for _, v := range vals {
+		argv := make([]Word, 0, len(cmd)+1)
+		replaced := false
+		for _, x := range cmd {
+			if strings.Contains(x.Text, "{}") {
+				replaced = true
+				if v.Dynamic {
+					x = v
+				} else {
+					x.Text = strings.ReplaceAll(x.Text, "{}", v.Text)
+				}
+			}
+			argv = append(argv, x)
+		}
+		if !replaced {
+			argv = append(argv, v)
+		}
+		if len(cmd) == 1 && strings.Contains(cmd[0].Text, " ") {
+			w.RunScript(inv, argv[0], "parallel")
+			continue
+		}
+		w.Reinvoke(inv, argv, "parallel")
+	}
 }

@@ -144,6 +144,19 @@ func (w *Walker) Trap(inv *Invocation) {
 	w.RunScript(inv, args[0], "trap")
 }
 
+// Shells are the shells' program names.
+var Shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "pdksh", "loksh"}
+
+// IsShell reports whether a program name is a shell's.
+func IsShell(n string) bool {
+	for _, s := range Shells {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
 // shellOptionLetters are the single-letter options of bash and sh. An
 // argument with any other letter is not an option: it is the script.
 const shellOptionLetters = "abcefhiklmnprstuvxBCDEHPT"

@@ -39,14 +39,15 @@
 // [Walker.WithCwd] for -C and --chdir options); [Wrapped] knows the plain
 // wrappers (nohup, timeout, nice, exec, command, chroot, busybox ...):
 // the command each runs. The acting wrappers (acting.go: sudo, doas,
-// env, su, runuser, flock, watch, script, strace, time) run their
-// command through [Walker.Reinvoke] or [Walker.RunScript] and hand what
-// they do of their own to the families (a fresh environment, a file
-// written, a variable unset). The builtins that change the state or run
-// text (builtins.go: read, printf -v, export, unset, alias, trap, eval,
-// sh -c through [ParseShell]) are here too. xargs, parallel, find -exec,
-// source and the interpreters' options stay with the families in
-// package guard, which also holds the table that dispatches a command
-// name to them. Like the rest of the engine, this package is
-// pure: no process execution, environment, clock or file system.
+// env, su, runuser, flock, watch, script, strace, time, xargs, parallel)
+// run their command through [Walker.Reinvoke] or [Walker.RunScript] and
+// hand what they do of their own to the families (a fresh environment,
+// a file written or read, a variable unset, input spliced into a
+// script). The builtins that change the state or run text (builtins.go:
+// read, printf -v, export, unset, alias, trap, eval, sh -c through
+// [ParseShell]) are here too. find -exec, source and the interpreters'
+// options stay with the families in package guard, which also holds the
+// table that dispatches a command name to them. Like the rest of the
+// engine, this package is pure: no process execution, environment,
+// clock or file system.
 package shell

@@ -48,6 +48,9 @@ type Families interface {
 	// Writes: a wrapper writes a file of its own (time -o, strace -o,
 	// script's typescript, sudoedit); how says so in a reason.
 	Writes(inv *Invocation, file Word, how string)
+	// Reads: a wrapper reads, or names as its command's operands, a file
+	// (the paths find lists into xargs).
+	Reads(inv *Invocation, file Word)
 	// Fresh: a wrapper runs rest (or script, when not empty) in an
 	// environment of its own (sudo, doas, su -l, runuser -l), or one
 	// emptied (env -i), without the agent's variables.

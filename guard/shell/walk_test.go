@@ -38,6 +38,7 @@ func (r *recorder) Judge(_ *Invocation, e effect.Effect) {
 	}
 }
 func (r *recorder) Writes(_ *Invocation, f Word, how string) { r.add(how + " " + f.Show()) }
+func (r *recorder) Reads(_ *Invocation, f Word)              { r.add("reads " + f.Show()) }
 func (r *recorder) Fresh(_ *Invocation, by string, emptied bool, rest []Word, script Word) {
 	r.add(fmt.Sprintf("fresh %s emptied=%v: %s%s", by, emptied, JoinWords(rest).Show(), script.Show()))
 }
@@ -151,6 +152,10 @@ func (r *recorder) Command(inv *Invocation) {
 		r.w.Su(inv)
 	case "flock":
 		r.w.Flock(inv)
+	case "xargs":
+		r.w.Xargs(inv)
+	case "parallel":
+		r.w.Parallel(inv)
 	case "bash", "sh":
 		if c := ParseShell(inv.Args()); c.Command {
 			r.w.ShellCommand(inv, c)
@@ -200,6 +205,11 @@ func TestWalk(t *testing.T) {
 			"strace -o t.log make | cwd=/w", "strace -o writes t.log", "make | cwd=/w via=strace",
 			"flock /tmp/l -c cd /; ls | cwd=/w", "cd / | cwd=/w", "ls | cwd=/,/w"}},
 		{"su -l -c 'rm -rf /'", []string{"su -l -c rm -rf / | cwd=/w", "fresh su -l emptied=false: rm -rf /", "rm -rf / | cwd=/w"}},
+		{"ls | xargs -I{} sh -c 'rm {}'; ls | xargs rm; parallel rm ::: a b", []string{"ls | cwd=/w",
+			`xargs -I{} sh -c rm {} | cwd=/w stdin="the output of ls" from="ls"`,
+			`sh -c rm $__xargs_input | cwd=/w stdin="the output of ls" from="ls" via=xargs`, "rm $__xargs_input | cwd=/w", "hidden code: xargs",
+			"ls | cwd=/w", `xargs rm | cwd=/w stdin="the output of ls" from="ls"`, `rm {xargs input} | cwd=/w stdin="the output of ls" from="ls" via=xargs`,
+			"parallel rm ::: a b | cwd=/w", "rm a | cwd=/w via=parallel", "rm b | cwd=/w via=parallel"}},
 		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
 		{`echo "`, []string{"refused: the command does not parse as a shell script: 1:6: reached EOF without closing quote `\"`"}},
 		{strings.Repeat("$(", 30) + "x" + strings.Repeat(")", 30), []string{"refused: the command nests substitutions more than 24 levels deep"}},
