@@ -40,3 +40,47 @@ func TestNewCallKeepsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBindSources: the containers pack names the host paths a container
+// is given, as words, and leaves judging them to the rule: named volumes
+// are not host paths, a source only known at run time stays dynamic.
+func TestBindSources(t *testing.T) {
+	lit := func(s string) shell.Word { return shell.Word{Text: s, Src: s} }
+	words := func(ss ...string) []shell.Word {
+		var out []shell.Word
+		for _, s := range ss {
+			out = append(out, lit(s))
+		}
+		return out
+	}
+	dynSrc := shell.Word{Dynamic: true, Tmpl: shell.UnknownMark + ":/h", Src: `"$X":/h`}
+	cases := []struct {
+		words []shell.Word
+		want  []string // sources; "?" for a dynamic one
+	}{
+		{words("run", "-v", "/:/host", "alpine"), []string{"/"}},
+		{words("run", "--volume=/srv:/srv:ro", "alpine"), []string{"/srv"}},
+		{words("run", "-v./data:/data", "alpine"), []string{"./data"}},
+		{words("run", "--mount", "type=bind,source=/etc,target=/etc", "alpine"), []string{"/etc"}},
+		{words("run", "--mount=type=bind,src=.,dst=/src", "alpine"), []string{"."}},
+		{words("run", "--mount", "type=volume,source=cache,target=/c", "alpine"), nil},
+		{words("run", "-v", "cache:/root/.cache", "app"), nil},
+		{words("compose", "run", "-v", "~/.aws:/root/.aws", "api"), []string{"~/.aws"}},
+		{append(words("run", "-v"), dynSrc, lit("alpine")), []string{"?"}},
+		{words("ps", "-v", "/:/x"), nil},
+		{words("run", "alpine", "ls", "-v"), nil},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, w := range bindSources(containers.NewCall("docker", tc.words)) {
+			if w.Dynamic {
+				got = append(got, "?")
+			} else {
+				got = append(got, w.Text)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("docker %v: sources %q, want %q", tc.words, got, tc.want)
+		}
+	}
+}
