@@ -181,10 +181,6 @@ func globMatch(pattern, s string) bool {
 
 func (a *analyzer) initialState() *shell.State { return shell.NewState(a.env.Cwd) }
 
-// script walks a shell script in state st (shell.Walker.Script): the walk
-// hands every simple command back to Command (shelltools.go).
-func (a *analyzer) script(src string, st *shell.State, in *shell.Input) { a.x.Script(src, st, in) }
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // excerptSpan returns the source text from the start of one node to the end

@@ -52,7 +52,7 @@ var handlersOnce sync.Once
 
 func registerHandlers() {
 	handlers = map[string]handler{
-		"cd": (*analyzer).cd, "pushd": (*analyzer).cd, "popd": (*analyzer).cd, "chdir": (*analyzer).cd,
+		"cd": cd, "pushd": cd, "popd": cd, "chdir": cd,
 		"set":    func(_ *analyzer, inv *shell.Invocation) { shell.Set(inv) },
 		"shift":  func(_ *analyzer, inv *shell.Invocation) { shell.Shift(inv) },
 		"read":   func(a *analyzer, inv *shell.Invocation) { a.x.Read(inv) },
@@ -199,7 +199,7 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	inv.Name = commandName(head.Text)
 	if prog, ok := a.programFor(inv, head); ok && len(inv.Via) < maxDepth {
 		// A link, copy or hash -p entry the command made: the real program runs.
-		a.reinvoke(inv, append([]shell.Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
+		a.x.Reinvoke(inv, append([]shell.Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
 		return
 	}
 	if strings.Contains(head.Text, "/") {
@@ -233,17 +233,6 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 		return
 	}
 	a.genericCommand(inv)
-}
-
-// reinvoke runs argv as the command wrapped by inv (sudo, env, xargs...).
-func (a *analyzer) reinvoke(inv *shell.Invocation, argv []shell.Word, wrapper string) {
-	if len(argv) == 0 {
-		return
-	}
-	n := *inv
-	n.Argv = argv
-	n.Via = append(append([]string(nil), inv.Via...), wrapper)
-	a.invoke(&n)
 }
 
 func quoteShow(x shell.Word) string {
@@ -291,7 +280,7 @@ func (a *analyzer) dataCommand(inv *shell.Invocation) {}
 // --- shell builtins that change the analysis state ---
 
 // cd, chdir, pushd and popd change the working directories (shell.Walker.Cd).
-func (a *analyzer) cd(inv *shell.Invocation) { a.x.Cd(inv) }
+func cd(a *analyzer, inv *shell.Invocation) { a.x.Cd(inv) }
 
 // DynamicScript judges a script only known at run time
 // (shell.Families.DynamicScript).
@@ -329,5 +318,5 @@ func (a *analyzer) sourceCmd(inv *shell.Invocation) {
 // (nohup, timeout, nice, exec, command ...): shell.Wrapped knows their
 // arguments.
 func (a *analyzer) plainWrapper(inv *shell.Invocation) {
-	a.reinvoke(inv, shell.Wrapped(inv), inv.Name)
+	a.x.Reinvoke(inv, shell.Wrapped(inv), inv.Name)
 }

@@ -223,7 +223,7 @@ func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
 		cmd = strings.ToValidUTF8(cmd, "\uFFFD")
 	}
 	a := e.newAnalyzer(env)
-	a.script(cmd, a.initialState(), nil)
+	a.x.Script(cmd, a.initialState(), nil)
 	return a.decision()
 }
 
@@ -250,7 +250,7 @@ func (e *Engine) Writes(cmd string, env *Env) (files []string, opaque bool) {
 		return nil, false
 	}
 	a := e.newAnalyzer(env)
-	a.script(cmd, a.initialState(), nil)
+	a.x.Script(cmd, a.initialState(), nil)
 	if a.x.Aborted() {
 		return nil, true
 	}

@@ -41,7 +41,7 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 			if s == "" || s == ":" || s == "true" || s == "cat" {
 				continue
 			}
-			a.script(strings.TrimPrefix(s, "|"), st.Clone(), nil)
+			a.x.Script(strings.TrimPrefix(s, "|"), st.Clone(), nil)
 		}
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {
@@ -178,6 +178,6 @@ func (a *analyzer) promptString(inv *shell.Invocation, v shell.Word, st *shell.S
 	}
 	saved := a.x.Src
 	a.x.Src = v.Text
-	a.substitutions(w, st)
+	a.x.Substitutions(w, st)
 	a.x.Src = saved
 }

@@ -413,7 +413,7 @@ func (a *analyzer) sedScript(inv *shell.Invocation, sc shell.Word) {
 			fx.execLine = true
 			continue
 		}
-		a.script(c, inv.State.Clone(), nil)
+		a.x.Script(c, inv.State.Clone(), nil)
 	}
 	if fx.execLine && len(fx.execs) == 0 {
 		if inv.Stdin != nil && inv.Stdin.Net {
@@ -658,7 +658,7 @@ func (a *analyzer) find(inv *shell.Invocation) {
 			if e.dir {
 				sub = a.x.WithCwd(inv, start)
 			}
-			a.reinvoke(sub, argv, "find -exec")
+			a.x.Reinvoke(sub, argv, "find -exec")
 		}
 	}
 }
@@ -795,7 +795,7 @@ func (a *analyzer) grepLike(inv *shell.Invocation) {
 		}
 	}
 	if pre, ok := p.Value("pre"); ok {
-		a.reinvoke(inv, []shell.Word{pre, {Dynamic: true, Src: "{file}"}}, inv.Name+" --pre")
+		a.x.Reinvoke(inv, []shell.Word{pre, {Dynamic: true, Src: "{file}"}}, inv.Name+" --pre")
 	}
 	for _, f := range files {
 		a.readPath(inv, f)

@@ -225,7 +225,7 @@ func (a *analyzer) checkBody(inv *shell.Invocation, file, lang string, b *shell.
 	sub.Name = inv.Name + " " + path.Base(file)
 	switch lang {
 	case "sh":
-		a.script(b.Text, inv.State.Clone(), nil)
+		a.x.Script(b.Text, inv.State.Clone(), nil)
 	default:
 		a.code(&sub, lang, shell.Word{Text: b.Text, Src: file})
 	}
@@ -260,7 +260,7 @@ func (a *analyzer) checkDiskScript(inv *shell.Invocation, p, lang string) {
 	st.Vars["0"] = []shell.Word{{Text: p, Src: p}}
 	st.Positional, st.PosUnknown = nil, true
 	n := len(a.findings)
-	a.script(text, st, nil)
+	a.x.Script(text, st, nil)
 	kept := a.findings[:n]
 	for _, f := range a.findings[n:] {
 		if f.rule == policy.RuleDynamicCommand {

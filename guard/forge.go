@@ -164,7 +164,7 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 		switch group {
 		case "merge":
 			if !strings.Contains(at(1), "://") && !strings.HasPrefix(at(1), "#") {
-				a.reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
+				a.x.Reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 				break // a local git merge
 			}
 			a.forgeOp(inv, effect.ForgeMerge, "merge merges a pull request")
@@ -179,7 +179,7 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 		case "alias", "browse", "ci-status", "compare", "create", "fork", "gist", "issue", "pr", "pull-request", "sync", "help", "version", "":
 		default:
 			// hub wraps git: every other subcommand is git's.
-			a.reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
+			a.x.Reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 		}
 	case "glab":
 		switch group {
@@ -403,8 +403,8 @@ func (a *analyzer) ghAlias(inv *shell.Invocation, pos []string) {
 		}
 	}
 	if shell {
-		a.script(strings.TrimPrefix(exp, "!"), inv.State.Clone(), nil)
+		a.x.Script(strings.TrimPrefix(exp, "!"), inv.State.Clone(), nil)
 		return
 	}
-	a.script("gh "+exp, inv.State.Clone(), nil)
+	a.x.Script("gh "+exp, inv.State.Clone(), nil)
 }

@@ -156,7 +156,7 @@ func (a *analyzer) gitConfigWrite(inv *shell.Invocation, rawKey string, val shel
 			return
 		}
 		if strings.HasPrefix(val.Text, "!") {
-			a.script(val.Text[1:], inv.State.Clone(), nil)
+			a.x.Script(val.Text[1:], inv.State.Clone(), nil)
 			return
 		}
 		if aliases != nil {
@@ -206,7 +206,7 @@ func (a *analyzer) gitConfigWrite(inv *shell.Invocation, rawKey string, val shel
 			v = v[1:]
 		}
 	}
-	a.script(v, inv.State.Clone(), nil)
+	a.x.Script(v, inv.State.Clone(), nil)
 }
 
 func isFalse(s string) bool {
@@ -299,7 +299,7 @@ func (a *analyzer) extTransport(inv *shell.Invocation, spec string) {
 		}
 	}
 	flush()
-	a.reinvoke(inv, argv, "git ext::")
+	a.x.Reinvoke(inv, argv, "git ext::")
 }
 
 // gitSub dispatches a git subcommand.
@@ -483,7 +483,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 		}
 	case "bisect":
 		if len(args) > 1 && args[0].Text == "run" {
-			a.reinvoke(inv, args[1:], "git bisect run")
+			a.x.Reinvoke(inv, args[1:], "git bisect run")
 		}
 	case "fetch":
 		a.gitFetch(g, args)

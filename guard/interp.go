@@ -117,13 +117,13 @@ func (a *analyzer) python(inv *shell.Invocation) {
 func (a *analyzer) pythonModule(inv *shell.Invocation, mod shell.Word, rest []shell.Word) {
 	switch mod.Text {
 	case "pip", "pip3":
-		a.reinvoke(inv, append([]shell.Word{{Text: "pip", Src: mod.Src}}, rest...), "python -m")
+		a.x.Reinvoke(inv, append([]shell.Word{{Text: "pip", Src: mod.Src}}, rest...), "python -m")
 		return
 	case "uv", "poetry", "pipx", "ensurepip":
-		a.reinvoke(inv, append([]shell.Word{{Text: mod.Text, Src: mod.Src}}, rest...), "python -m")
+		a.x.Reinvoke(inv, append([]shell.Word{{Text: mod.Text, Src: mod.Src}}, rest...), "python -m")
 		return
 	case "pre_commit":
-		a.reinvoke(inv, append([]shell.Word{{Text: "pre-commit", Src: mod.Src}}, rest...), "python -m")
+		a.x.Reinvoke(inv, append([]shell.Word{{Text: "pre-commit", Src: mod.Src}}, rest...), "python -m")
 		return
 	}
 	for _, r := range rest {
@@ -742,7 +742,7 @@ func (a *analyzer) codeCall(inv *shell.Invocation, lang string, kind int, text s
 			}
 			sub := *inv
 			sub.Stdin = nil
-			a.reinvoke(&sub, argv, inv.Name+" code")
+			a.x.Reinvoke(&sub, argv, inv.Name+" code")
 			return
 		}
 		a.judge(inv, effect.PackageInstall{By: inv.Name + " code", Ecosystem: "pip", Unreadable: true, Manager: "pip"})
@@ -898,7 +898,7 @@ func (a *analyzer) codeShell(inv *shell.Invocation, lang string, kind int, text 
 		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.BuiltCommand})
 		return
 	default:
-		a.script(args[0].s, inv.State.Clone(), nil)
+		a.x.Script(args[0].s, inv.State.Clone(), nil)
 		return
 	}
 	if len(argv) == 0 {
@@ -906,7 +906,7 @@ func (a *analyzer) codeShell(inv *shell.Invocation, lang string, kind int, text 
 	}
 	sub := *inv
 	sub.Stdin = nil
-	a.reinvoke(&sub, argv, inv.Name+" code")
+	a.x.Reinvoke(&sub, argv, inv.Name+" code")
 }
 
 // inlineCommand checks `cmd`, qx{cmd} and %x(cmd): text[pos-1] opens it.
@@ -921,7 +921,7 @@ func (a *analyzer) inlineCommand(inv *shell.Invocation, lang, text string, pos i
 		a.judge(inv, effect.HiddenCode{By: inv.Name, Why: effect.BuiltCommand})
 		return
 	}
-	a.script(cmd, inv.State.Clone(), nil)
+	a.x.Script(cmd, inv.State.Clone(), nil)
 }
 
 var (
@@ -1258,7 +1258,7 @@ func (a *analyzer) interpreterShellOut(inv *shell.Invocation, lang, prog string)
 	if strings.Contains(prog, "| getline") || strings.Contains(prog, "|getline") || strings.Contains(prog, `" |`) {
 		for _, l := range stringLiterals(prog, "js") {
 			if strings.ContainsAny(l, " ") {
-				a.script(l, inv.State.Clone(), nil)
+				a.x.Script(l, inv.State.Clone(), nil)
 			}
 		}
 	}

@@ -89,7 +89,7 @@ func TestInvocations(t *testing.T) {
 		a := eng.newAnalyzer(testEnv())
 		var got []string
 		a.trace = func(inv *shell.Invocation) { got = append(got, describeInvocation(inv)) }
-		a.script(c.cmd, a.initialState(), nil)
+		a.x.Script(c.cmd, a.initialState(), nil)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s\n\tgot:  %q\n\twant: %q", c.cmd, got, c.want)
 		}

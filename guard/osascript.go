@@ -33,7 +33,7 @@ func (a *analyzer) osascript(inv *shell.Invocation) {
 			a.judge(inv, effect.HiddenCode{By: "osascript", Why: effect.AppleShell})
 			continue
 		}
-		a.script(sh.text, inv.State.Clone(), nil)
+		a.x.Script(sh.text, inv.State.Clone(), nil)
 	}
 }
 

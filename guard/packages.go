@@ -79,9 +79,9 @@ func (a *analyzer) packageRuns(inv *shell.Invocation) {
 			inv.Name == "pnpm" && sub == "dlx", inv.Name == "yarn" && sub == "dlx", inv.Name == "bun" && sub == "x":
 			a.npxRun(inv, rest, inv.Name+" "+sub)
 		case sub == "exec" && inv.Name != "npm":
-			a.reinvoke(inv, rest, inv.Name+" exec")
+			a.x.Reinvoke(inv, rest, inv.Name+" exec")
 		case inv.Name == "yarn" && sub == "workspace" && len(rest) > 1:
-			a.reinvoke(inv, append([]shell.Word{{Text: "yarn"}}, rest[1:]...), "yarn workspace")
+			a.x.Reinvoke(inv, append([]shell.Word{{Text: "yarn"}}, rest[1:]...), "yarn workspace")
 		}
 	}
 }

@@ -68,7 +68,7 @@ func (a *analyzer) ssh(inv *shell.Invocation) {
 		a.DynamicScript(inv, script, "ssh")
 		return
 	}
-	a.script(script.Text, remote.State, nil)
+	a.x.Script(script.Text, remote.State, nil)
 }
 
 // container handles docker/podman exec (the command runs in a container)
@@ -111,7 +111,7 @@ func (a *analyzer) container(inv *shell.Invocation) {
 	}
 	remote := *inv
 	remote.State = remoteState(inv.State)
-	a.reinvoke(&remote, p.Rest[1:], inv.Name+" exec")
+	a.x.Reinvoke(&remote, p.Rest[1:], inv.Name+" exec")
 }
 
 // scp copies local files to remote machines (and back): local sources are
@@ -148,7 +148,7 @@ func (a *analyzer) kubectl(inv *shell.Invocation) {
 		if x.Text == "--" && i+1 < len(args) {
 			remote := *inv
 			remote.State = remoteState(inv.State)
-			a.reinvoke(&remote, args[i+1:], inv.Name+" exec")
+			a.x.Reinvoke(&remote, args[i+1:], inv.Name+" exec")
 			return
 		}
 	}

@@ -112,7 +112,7 @@ func (a *analyzer) runCommand(inv *shell.Invocation) {
 		rest = rest[1:]
 	}
 	rest = a.x.LeadingAssignments(inv, rest)
-	a.reinvoke(inv, rest, inv.Name)
+	a.x.Reinvoke(inv, rest, inv.Name)
 	if inv.Name == "systemd-run" && !p.Has("E", "setenv") {
 		a.freshEnvironment(inv, "systemd-run", rest, shell.Word{}) // the service manager's environment
 	}
@@ -129,7 +129,7 @@ func (a *analyzer) screen(inv *shell.Invocation) {
 	if c, ok := p.Value("X"); ok && strings.HasPrefix(c.Text, "stuff") {
 		a.x.RunScript(inv, shell.Word{Text: strings.TrimPrefix(c.Text, "stuff "), Dynamic: c.Dynamic, Src: c.Src}, "screen -X stuff")
 	}
-	a.reinvoke(inv, p.Rest, "screen")
+	a.x.Reinvoke(inv, p.Rest, "screen")
 }
 
 // tmux new-session/new-window/split-window/respawn-pane take a shell
@@ -186,7 +186,7 @@ func (a *analyzer) nix(inv *shell.Invocation) {
 	case "develop", "shell":
 		for i, x := range args {
 			if x.Text == "-c" || x.Text == "--command" {
-				a.reinvoke(inv, args[i+1:], "nix "+args[0].Text)
+				a.x.Reinvoke(inv, args[i+1:], "nix "+args[0].Text)
 				return
 			}
 		}
@@ -235,7 +235,7 @@ func (a *analyzer) npxRun(inv *shell.Invocation, args []shell.Word, wrapper stri
 		}
 		bin.Text = path.Base(name)
 	}
-	a.reinvoke(inv, append([]shell.Word{bin}, rest[1:]...), wrapper)
+	a.x.Reinvoke(inv, append([]shell.Word{bin}, rest[1:]...), wrapper)
 }
 
 // isPathSpec reports whether an npx/npm exec argument is a file path

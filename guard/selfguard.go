@@ -85,7 +85,7 @@ func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 func (a *analyzer) nestedClaude(inv *shell.Invocation, rest []shell.Word) {
 	for i, x := range rest {
 		if x.Text == "--" && i+1 < len(rest) {
-			a.reinvoke(inv, rest[i+1:], "swarm-guard run")
+			a.x.Reinvoke(inv, rest[i+1:], "swarm-guard run")
 			return
 		}
 	}
@@ -132,7 +132,7 @@ func (a *analyzer) removesHookManager(inv *shell.Invocation) {
 	}
 	if (inv.Name == "yarn" || inv.Name == "pnpm") && (args[0].Text == "lefthook" || args[0].Text == "husky" || args[0].Text == "pre-commit") {
 		// yarn <bin> and pnpm <bin> run a package's binary.
-		a.reinvoke(inv, args, inv.Name)
+		a.x.Reinvoke(inv, args, inv.Name)
 		return
 	}
 	switch args[0].Text {

@@ -70,7 +70,7 @@ func (a *analyzer) stdinScriptArgs(inv *shell.Invocation, what string, positiona
 	if setPositional {
 		st.Positional, st.PosUnknown = slices.Clone(positional), false
 	}
-	a.script(in.Text, st, nil)
+	a.x.Script(in.Text, st, nil)
 }
 
 // pwsh cannot be analysed: its commands are refused like dynamic ones.

@@ -99,7 +99,7 @@ func (a *analyzer) runLines(inv *shell.Invocation, what, dir string, lines []str
 			continue
 		}
 		n := len(a.findings)
-		a.script(line, st.Clone(), nil)
+		a.x.Script(line, st.Clone(), nil)
 		for i := n; i < len(a.findings); i++ {
 			a.findings[i].reason += " (run by " + what + ")"
 		}

@@ -102,7 +102,7 @@ func (e *Engine) SentURLs(cmd string, env *Env) []SentURL {
 		return nil
 	}
 	a := e.newAnalyzer(env)
-	a.script(cmd, a.initialState(), nil)
+	a.x.Script(cmd, a.initialState(), nil)
 	return a.urls
 }
 

@@ -253,3 +253,28 @@ func TestParseShell(t *testing.T) {
 		}
 	}
 }
+
+// TestPrinted pins what echo and printf print, as what a pipe or file
+// gets: escapes as bash processes them, and text only known at run time.
+func TestPrinted(t *testing.T) {
+	dyn := Word{Dynamic: true, Src: "$x"}
+	cases := []struct {
+		name string
+		args []Word
+		text string
+		dyn  bool
+	}{
+		{"echo", words("a", "b"), "a b\n", false},
+		{"echo", words("-e", `a\tb\x41\0101`), "a\tbAA\n", false},
+		{"printf", words(`%s\n`, "rm -rf ~"), "rm -rf ~\n", false},
+		{"printf", words("--", `\u00e9`), "é", false},
+		{"printf", []Word{{Text: "%s"}, dyn}, "", true},
+		{"echo", []Word{{Text: "a"}, dyn}, "", true},
+	}
+	for _, c := range cases {
+		in := Printed(c.name, c.args)
+		if in.Text != c.text || in.Dynamic != c.dyn {
+			t.Errorf("%s %q: %q dynamic %v, want %q %v", c.name, texts(c.args), in.Text, in.Dynamic, c.text, c.dyn)
+		}
+	}
+}
