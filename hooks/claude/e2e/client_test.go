@@ -23,7 +23,7 @@ import (
 // provides both.
 const (
 	claudeEnv = "SWARM_GUARD_E2E_CLAUDE" // path of the claude executable
-	binEnv    = "SWARM_GUARD_E2E_BIN"    // directory holding swarm-guard and swarm-guard-secrets
+	binEnv    = "SWARM_GUARD_E2E_BIN"    // directory holding swarm-guard, swarm-guard-secrets and swarm-guard-post
 	// rootEnv is where the scenarios' repositories live. It must not be
 	// under a directory the default policy makes writable (/tmp, /var/tmp,
 	// $TMPDIR): there, "outside the worktree" would be writable.
@@ -198,7 +198,7 @@ func newWorld(t *testing.T, claude, bin string) *world {
 	must(t, os.WriteFile(filepath.Join(w.outside, "victim", "file.txt"), []byte("not the agent's\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(w.home, ".gitconfig"), []byte("[user]\n\tname = e2e agent\n\temail = agent@e2e.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644))
 	// Copies of the binaries, so that a scenario may delete its own.
-	for _, name := range []string{"swarm-guard", "swarm-guard-secrets"} {
+	for _, name := range []string{"swarm-guard", "swarm-guard-secrets", "swarm-guard-post"} {
 		data, err := os.ReadFile(filepath.Join(bin, name))
 		must(t, err)
 		must(t, os.WriteFile(filepath.Join(w.bin, name), data, 0o755))
