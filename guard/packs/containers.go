@@ -65,6 +65,7 @@ var containers = &Pack{
 				if !startsContainer(c) {
 					return false
 				}
+				c = runOptions(c)
 				if c.Has("--privileged") {
 					return true
 				}
@@ -98,7 +99,8 @@ var containers = &Pack{
 				"docker run --mount type=bind,src=/etc,dst=/etc alpine", "ssh build-host docker run -v /:/h alpine"},
 			Allow: []string{"docker run --rm -v \"$PWD\":/src -w /src golang:1.26 go test ./...", "docker run --rm alpine echo hi",
 				"docker run -v cache:/root/.cache app", "docker compose run --rm api go test ./...", "docker run --cap-add=NET_ADMIN alpine ip a",
-				"docker run -v /etc/localtime:/etc/localtime:ro app", "docker run -v \"$(pwd)\"/testdata:/data alpine", "docker run -v /tmp/build:/out app"},
+				"docker run -v /etc/localtime:/etc/localtime:ro app", "docker run -v \"$(pwd)\"/testdata:/data alpine", "docker run -v /tmp/build:/out app",
+				"docker run --rm -e MODE=ci alpine grep -v --privileged /:/x notes.txt"},
 		},
 	},
 }
@@ -109,6 +111,55 @@ func startsContainer(c Call) bool {
 		c.Program == "docker-compose" && c.Sub("run") || c.Sub("compose", "run")
 }
 
+// runOptions narrows a docker run/create (or compose run) to its own
+// options: the words after the subcommand up to the image (or service).
+// What follows the image is the container's command (docker run alpine
+// grep -v x), not docker's. A word only known at run time may be an
+// option, so it does not end them.
+func runOptions(c Call) Call {
+	skip := 1
+	if c.Sub("container") || c.Sub("compose") {
+		skip = 2
+	}
+	if skip > len(c.posWords) {
+		return Call{Program: c.Program}
+	}
+	from, to := c.posWords[skip-1]+1, len(c.Words)
+	for i := from; i < len(c.Words); i++ {
+		a := c.Args[i]
+		if !c.Words[i].Static() {
+			continue
+		}
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			to = i
+			break
+		}
+		if !strings.Contains(a, "=") && runValueFlags[a] {
+			i++
+		}
+	}
+	return Call{Program: c.Program, Words: c.Words[from:to], Args: c.Args[from:to]}
+}
+
+// runValueFlags are docker run's (and compose run's) options that take a
+// separate value.
+var runValueFlags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(`-a --attach --add-host --annotation --blkio-weight --blkio-weight-device --cap-add --cap-drop
+		--cgroup-parent --cgroupns --cidfile --cpu-count --cpu-percent --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime
+		-c --cpu-shares --cpus --cpuset-cpus --cpuset-mems --detach-keys --device --device-cgroup-rule --device-read-bps
+		--device-read-iops --device-write-bps --device-write-iops --dns --dns-option --dns-search --domainname --entrypoint
+		-e --env --env-file --expose --gpus --group-add --health-cmd --health-interval --health-retries --health-start-interval
+		--health-start-period --health-timeout -h --hostname --ip --ip6 --ipc --isolation --kernel-memory -l --label --label-file
+		--link --link-local-ip --log-driver --log-opt --mac-address -m --memory --memory-reservation --memory-swap
+		--memory-swappiness --mount --name --network --net --network-alias --oom-score-adj --pid --pids-limit --platform
+		-p --publish --pull --restart --runtime --security-opt --shm-size --stop-signal --stop-timeout --storage-opt --sysctl
+		--tmpfs --ulimit -u --user --userns --uts -v --volume --volume-driver --volumes-from -w --workdir --profile`) {
+		m[f] = true
+	}
+	return m
+}()
+
 // bindSources returns the host paths a starting container gets: the
 // source of every -v/--volume that names a path (not a named volume) and
 // of every --mount of type bind, as words. A source only known at run
@@ -117,6 +168,7 @@ func bindSources(c Call) []shell.Word {
 	if !startsContainer(c) {
 		return nil
 	}
+	c = runOptions(c)
 	var out []shell.Word
 	for i, w := range c.Words {
 		if !w.Static() && !w.Dynamic { // a glob: not an option

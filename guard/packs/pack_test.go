@@ -69,6 +69,10 @@ func TestBindSources(t *testing.T) {
 		{append(words("run", "-v"), dynSrc, lit("alpine")), []string{"?"}},
 		{words("ps", "-v", "/:/x"), nil},
 		{words("run", "alpine", "ls", "-v"), nil},
+		{words("run", "--rm", "-e", "X=1", "alpine", "grep", "-v", "/:/x", "f"), nil},
+		{words("run", "-p", "80:80", "--name", "web", "-v", "/:/h", "nginx"), []string{"/"}},
+		{append(words("run"), shell.Word{Dynamic: true, Src: "$OPTS"}, lit("-v"), lit("/:/h"), lit("alpine")), []string{"/"}},
+		{words("container", "run", "-v", "/srv:/srv", "alpine"), []string{"/srv"}},
 	}
 	for _, tc := range cases {
 		var got []string
