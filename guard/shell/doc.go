@@ -18,36 +18,37 @@
 // only the tool families know (secrets, the output of some commands) it
 // asks through [Tools].
 //
-// A [Walker] walks a script ([Walker.Script]): statements, && and ||
-// chains, pipelines, subshells and blocks, if/while/for/case, assignments
-// and declarations, functions (walked where they are called, and once
-// more in their declaring state when never called), aliases, command and
-// process substitutions. Each simple command, its words expanded into
-// the argument vectors it may run with, goes to the tool families as an
-// [Invocation] through the [Families] interface. Redirections become
-// data too: each [Redirect] (the files it writes or reads, whether the
-// statement's output goes there) goes to the families, and the [Input] a
-// statement reads (a here-document, a here-string, a file, <(cmd), the
-// previous pipeline stage, whose output the families describe) comes
-// with its invocation. The families recurse through Walker.Script for
-// the scripts commands run (eval, bash -c, sourced files, task-runner
-// recipes). The walk carries
-// the limits of one decision ([MaxDepth], [MaxNodes]): what goes beyond
-// them is refused through Families.BadInput, never walked partially.
-// The Walker also applies the builtins that only change the shell's
-// state ([Walker.Cd] for cd, chdir, pushd and popd; [Set]; [Shift];
+// A [Walker] walks a script ([Walker.Script]): statements, && and || chains,
+// pipelines, subshells and blocks, if/while/for/case, assignments and
+// declarations, functions (walked where they are called, and once more in
+// their declaring state when never called), aliases, command and process
+// substitutions. Each simple command, its words expanded into the argument
+// vectors it may run with, goes to the tool families as an [Invocation]
+// through the [Families] interface. Redirections become data too: each
+// [Redirect] (the files it writes or reads, whether the statement's output
+// goes there) goes to the families, and the [Input] a statement reads (a
+// here-document, a here-string, a file, <(cmd), the previous pipeline stage,
+// whose output the families describe) comes with its invocation. The
+// families recurse through Walker.Script for the scripts commands run (eval,
+// bash -c, sourced files, task-runner recipes). The walk carries the limits
+// of one decision ([MaxDepth], [MaxNodes]): what goes beyond them is refused
+// through Families.BadInput, never walked partially.
+//
+// The Walker also applies the builtins that only change the shell's state
+// ([Walker.Cd] for cd, chdir, pushd and popd; [Set]; [Shift];
 // [Walker.WithCwd] for -C and --chdir options); [Wrapped] knows the plain
-// wrappers (nohup, timeout, nice, exec, command, chroot, busybox ...):
-// the command each runs. The acting wrappers (acting.go: sudo, doas,
-// env, su, runuser, flock, watch, script, strace, time, xargs, parallel)
-// run their command through [Walker.Reinvoke] or [Walker.RunScript] and
-// hand what they do of their own to the families (a fresh environment,
-// a file written or read, a variable unset, input spliced into a
-// script). The builtins that change the state or run text (builtins.go:
-// read, printf -v, export, unset, alias, trap, eval, sh -c through
-// [ParseShell]) are here too. find -exec, source and the interpreters'
-// options stay with the families in package guard, which also holds the
-// table that dispatches a command name to them. Like the rest of the
-// engine, this package is pure: no process execution, environment,
-// clock or file system.
+// wrappers (nohup, timeout, nice, exec, command, chroot, busybox ...): the
+// command each runs.
+//
+// The acting wrappers (acting.go: sudo, doas, env, su, runuser, flock,
+// watch, script, strace, time, xargs, parallel) run their command through
+// [Walker.Reinvoke] or [Walker.RunScript] and hand what they do of their own
+// to the families (a fresh environment, a file written or read, a variable
+// unset, input spliced into a script). The builtins that change the state or
+// run text (builtins.go: read, printf -v, export, unset, alias, trap, eval,
+// sh -c through [ParseShell]) and what echo and printf print ([Printed]) are
+// here too. find -exec, source and the interpreters' options stay with the
+// families in package guard, which also holds the table that dispatches a
+// command name to them. Like the rest of the engine, this package is pure:
+// no process execution, environment, clock or file system.
 package shell
