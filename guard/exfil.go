@@ -125,6 +125,9 @@ func secretCall(words []string) string {
 			return "the environment of another process (" + w + ")"
 		}
 	}
+	if (strings.HasPrefix(name, "git-credential-") || strings.HasPrefix(name, "docker-credential-")) && hasWord(args, "get") {
+		return name + " get" // a credential helper run by hand prints the secret it stores
+	}
 	switch name {
 	case "env":
 		for _, w := range operands() {
@@ -165,9 +168,10 @@ func secretCall(words []string) string {
 	case "git":
 		sub, rest := gitSubcommand(args)
 		switch sub {
-		case "credential", "credential-store", "credential-cache":
+		case "credential", "credential-store", "credential-cache", "credential-manager", "credential-manager-core",
+			"credential-osxkeychain", "credential-libsecret", "credential-wincred", "credential-oauth":
 			if hasWord(rest, "fill", "get") {
-				return "git credential fill"
+				return "git " + sub + " " + map[bool]string{true: "fill", false: "get"}[hasWord(rest, "fill")]
 			}
 		case "bundle":
 			// git bundle create - --all writes every commit to stdout.
@@ -197,8 +201,24 @@ func secretCall(words []string) string {
 	case "aws":
 		if len(args) >= 2 && (args[0] == "configure" && (args[1] == "get" || args[1] == "export-credentials") ||
 			args[0] == "sts" && (args[1] == "get-session-token" || args[1] == "assume-role") ||
-			args[0] == "ecr" && args[1] == "get-login-password") {
+			args[0] == "ecr" && (args[1] == "get-login-password" || args[1] == "get-authorization-token") ||
+			args[0] == "sso" && args[1] == "get-role-credentials" ||
+			args[0] == "codeartifact" && args[1] == "get-authorization-token") {
 			return "aws " + args[0] + " " + args[1]
+		}
+	case "kubectl", "oc":
+		// kubectl config view prints credentials only with --raw or
+		// --flatten (redacted otherwise).
+		if len(args) >= 2 && args[0] == "config" && args[1] == "view" && hasWord(args, "--raw", "--flatten") {
+			return name + " config view --raw"
+		}
+	case "npm", "pnpm", "yarn":
+		if len(args) >= 3 && args[0] == "config" && args[1] == "get" {
+			for _, k := range args[2:] {
+				if lk := strings.ToLower(k); strings.Contains(lk, "_auth") || strings.Contains(lk, "token") || strings.Contains(lk, "password") {
+					return name + " config get " + k
+				}
+			}
 		}
 	case "gcloud":
 		for _, w := range args {
