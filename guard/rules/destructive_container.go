@@ -60,6 +60,8 @@ func hostMountDanger(t effect.Target, f *Facts) string {
 		return "the host's root file system /"
 	case base == "docker.sock" || base == "podman.sock" || base == "containerd.sock" || strings.HasSuffix(base, "docker.sock"):
 		return "the container engine's socket " + p + ", with which it starts containers that get the host's root,"
+	case f.Root != "" && within(p, f.Root):
+		return "" // the worktree, or inside it: the agent's own, even when the worktree is the home directory
 	case f.Home != "" && within(f.Home, p):
 		return p + ", which holds the home directory " + f.Home + " with its credentials and shell start-up files,"
 	case f.Root != "" && within(f.Root, p) && p != f.Root:

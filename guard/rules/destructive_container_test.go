@@ -31,4 +31,11 @@ func TestHostMountVerdicts(t *testing.T) {
 		{e: mount("/etc/localtime", false)},
 		{e: mount("", true)},
 	})
+	// A worktree that is the home directory itself is still the agent's own.
+	home := &Facts{Policy: policy.Default(), Root: "/home/agent", Home: "/home/agent"}
+	checkVerdicts(t, home, []verdictCase{
+		{e: mount("/home/agent", false)},
+		{e: mount("/home/agent/src", false)},
+		{e: mount("/home", false), rules: deny},
+	})
 }
