@@ -61,7 +61,7 @@ func registerHandlers() {
 		"alias":  func(a *analyzer, inv *shell.Invocation) { a.x.Alias(inv) },
 		"trap":   func(a *analyzer, inv *shell.Invocation) { a.x.Trap(inv) },
 		"eval":   func(a *analyzer, inv *shell.Invocation) { a.x.Eval(inv) },
-		"source": (*analyzer).sourceCmd, ".": (*analyzer).sourceCmd,
+		"source": source, ".": source,
 		"exec": (*analyzer).plainWrapper, "command": (*analyzer).plainWrapper, "builtin": (*analyzer).plainWrapper,
 
 		"sudo": func(a *analyzer, inv *shell.Invocation) { a.x.Sudo(inv) }, "doas": func(a *analyzer, inv *shell.Invocation) { a.x.Doas(inv) }, "env": func(a *analyzer, inv *shell.Invocation) { a.x.EnvCmd(inv) },
@@ -84,7 +84,7 @@ func registerHandlers() {
 		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Export(inv) }
 	}
 	for _, n := range shell.Shells {
-		handlers[n] = (*analyzer).shell
+		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Shell(inv) }
 	}
 	for n := range dataCommands() {
 		if _, ok := handlers[n]; !ok {
@@ -282,6 +282,9 @@ func (a *analyzer) dataCommand(inv *shell.Invocation) {}
 // cd, chdir, pushd and popd change the working directories (shell.Walker.Cd).
 func cd(a *analyzer, inv *shell.Invocation) { a.x.Cd(inv) }
 
+// source and . run a file's body in this shell (shell.Walker.SourceCmd).
+func source(a *analyzer, inv *shell.Invocation) { a.x.SourceCmd(inv) }
+
 // DynamicScript judges a script only known at run time
 // (shell.Families.DynamicScript).
 func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what string) {
@@ -293,23 +296,6 @@ func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what 
 		src = "the output of a process substitution"
 	}
 	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.Show()) + ")", How: effect.ScriptWord})
-}
-
-func (a *analyzer) sourceCmd(inv *shell.Invocation) {
-	args := inv.Args()
-	if len(args) == 0 {
-		return
-	}
-	f := args[0]
-	switch {
-	case f.Proc || f.Dynamic && f.Net:
-		a.DynamicScript(inv, f, inv.Name)
-	case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0" || f.Text == "-"):
-		a.stdinScript(inv, "source")
-	default:
-		a.readPath(inv, f)
-		a.runFile(inv, f, "sh")
-	}
 }
 
 // --- wrappers: commands that run another command ---

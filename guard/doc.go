@@ -18,17 +18,17 @@
 //     command to the analyzer through shell.Families (shelltools.go); word
 //     expansion (shell.Expander), the builtins that change the shell's state
 //     or run text as a script (cd, set, shift, read, export, unset, alias,
-//     trap, eval, sh -c), what echo and printf print (shell.Printed), the
-//     plain and the acting wrappers (shell.Wrapped; sudo, doas, env, su,
-//     runuser, flock, watch, script, strace, time, xargs, parallel) and option
-//     parsing (shell.ParseOpts) are there too. The walk also turns
-//     redirections into data (shell.Redirect: the files written and read, the
-//     standard input a statement gets from a file, a here-document or <(cmd)).
-//     Still here: the dispatch table naming the builtins, wrappers and
-//     families (commands.go, invoke), what those files and a pipeline stage's
-//     output mean (stdin.go), the commands that need the families' knowledge
-//     of files (find -exec and what find lists, source and bash FILE, which
-//     run a file's body), and the interpreters' options (interp.go);
+//     trap, eval, the shells and source), what echo and printf print
+//     (shell.Printed), the plain and the acting wrappers (shell.Wrapped; sudo,
+//     doas, env, su, runuser, flock, watch, script, strace, time, xargs,
+//     parallel) and option parsing (shell.ParseOpts) are there too. The walk
+//     also turns redirections into data (shell.Redirect: the files written and
+//     read, the standard input a statement gets from a file, a here-document
+//     or <(cmd)). Still here: the dispatch table naming the builtins, wrappers
+//     and families (commands.go, invoke), what those files and a pipeline
+//     stage's output mean (stdin.go), what a script file holds (filestate.go:
+//     runFile, walked once the command is), find -exec and what find lists
+//     (fileops.go), and the interpreters' options (interp.go);
 //   - the tool families (git.go, paths.go and fileops.go, exfil.go,
 //     sql.go, packages.go, forge.go, selfguard.go, runners …) describe what
 //     an invocation does as effects (package guard/effect), with the facts

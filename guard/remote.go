@@ -60,7 +60,7 @@ func (a *analyzer) ssh(inv *shell.Invocation) {
 	remote := *inv
 	remote.State = remoteState(inv.State)
 	if len(cmd) == 0 {
-		a.stdinScript(&remote, "ssh")
+		a.x.StdinScript(&remote, "ssh")
 		return
 	}
 	script := shell.JoinWords(cmd)

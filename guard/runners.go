@@ -173,7 +173,7 @@ func (a *analyzer) atCmd(inv *shell.Invocation) {
 		a.runFile(inv, f, "sh") // at -f job.sh runs the file later, as sh job.sh would
 		return
 	}
-	a.stdinScript(inv, inv.Name)
+	a.x.StdinScript(inv, inv.Name)
 }
 
 // nix develop -c CMD, nix shell PKGS -c CMD, nix run: run commands.

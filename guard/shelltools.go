@@ -46,6 +46,10 @@ func (a *analyzer) Rebound(name, how string, inv *shell.Invocation, st *shell.St
 
 func (a *analyzer) Judge(inv *shell.Invocation, e effect.Effect) { a.judge(inv, e) }
 
+func (a *analyzer) RunFile(inv *shell.Invocation, file shell.Word, lang string) {
+	a.runFile(inv, file, lang)
+}
+
 func (a *analyzer) Reads(inv *shell.Invocation, file shell.Word) { a.readPath(inv, file) }
 
 func (a *analyzer) Writes(inv *shell.Invocation, file shell.Word, how string) {

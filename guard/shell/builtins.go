@@ -241,3 +241,80 @@ func (w *Walker) ShellCommand(inv *Invocation, c ShellCall) {
 	st.Errexit = c.Errexit
 	w.Script(script.Text, st, nil)
 }
+
+// Shell runs a shell program (sh, bash, zsh ...): its start-up files,
+// then the script of -c, a script on standard input (-s, or no operand),
+// or a script file, whose body the families read (Families.RunFile).
+func (w *Walker) Shell(inv *Invocation) {
+	c := ParseShell(inv.Args())
+	for _, f := range c.RCFiles {
+		w.Families.RunFile(inv, f, "sh") // an interactive bash sources it first
+	}
+	if c.Command {
+		w.ShellCommand(inv, c)
+		return
+	}
+	if c.Stdin || len(c.Rest) == 0 {
+		w.stdinScript(inv, inv.Name, c.Rest, true)
+		return
+	}
+	f := c.Rest[0]
+	switch {
+	case f.Proc:
+		w.Families.DynamicScript(inv, f, inv.Name)
+	case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0"):
+		w.StdinScript(inv, inv.Name)
+	default:
+		w.Families.Reads(inv, f) // a script file: its body is not read here, but a secret file is not a script
+		w.Families.RunFile(inv, f, "sh")
+	}
+}
+
+// SourceCmd runs source FILE and . FILE: the file's body in this shell
+// (Families.RunFile), or the script on standard input.
+func (w *Walker) SourceCmd(inv *Invocation) {
+	args := inv.Args()
+	if len(args) == 0 {
+		return
+	}
+	f := args[0]
+	switch {
+	case f.Proc || f.Dynamic && f.Net:
+		w.Families.DynamicScript(inv, f, inv.Name)
+	case f.Static() && (f.Text == "/dev/stdin" || f.Text == "/proc/self/fd/0" || f.Text == "-"):
+		w.StdinScript(inv, "source")
+	default:
+		w.Families.Reads(inv, f)
+		w.Families.RunFile(inv, f, "sh")
+	}
+}
+
+// StdinScript walks the script a command reads on standard input (bash,
+// source /dev/stdin, at, ssh): its text when known. A file the redirect
+// names runs as that file (bash < script.sh as bash script.sh); text only
+// known at run time goes to Families.ScriptInput.
+func (w *Walker) StdinScript(inv *Invocation, what string) {
+	w.stdinScript(inv, what, nil, false)
+}
+
+// stdinScript is StdinScript with the positional parameters of bash -s
+// ARGS.
+func (w *Walker) stdinScript(inv *Invocation, what string, positional []Word, setPositional bool) {
+	in := inv.Stdin
+	if in != nil && in.File && in.FilePath.Text != "" {
+		w.Families.RunFile(inv, in.FilePath, "sh")
+		return
+	}
+	if in == nil || in.File {
+		return // an interactive shell, or a file the redirect does not name
+	}
+	if in.Dynamic || in.Subst {
+		w.Families.ScriptInput(inv, what)
+		return
+	}
+	st := inv.State.Clone()
+	if setPositional {
+		st.Positional, st.PosUnknown = append([]Word(nil), positional...), false
+	}
+	w.Script(in.Text, st, nil)
+}

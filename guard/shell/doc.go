@@ -46,9 +46,11 @@
 // to the families (a fresh environment, a file written or read, a variable
 // unset, input spliced into a script). The builtins that change the state or
 // run text (builtins.go: read, printf -v, export, unset, alias, trap, eval,
-// sh -c through [ParseShell]) and what echo and printf print ([Printed]) are
-// here too. find -exec, source and the interpreters' options stay with the
-// families in package guard, which also holds the table that dispatches a
-// command name to them. Like the rest of the engine, this package is pure:
-// no process execution, environment, clock or file system.
+// the shells through [Walker.Shell]: sh -c, sh -s, sh FILE, sh reading its
+// script on standard input; source) and what echo and printf print
+// ([Printed]) are here too; what a script file holds the families know and
+// walk (Families.RunFile). find -exec and the interpreters' options stay
+// with the families in package guard, which also holds the table that
+// dispatches a command name to them. Like the rest of the engine, this
+// package is pure: no process execution, environment, clock or file system.
 package shell

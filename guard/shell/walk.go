@@ -48,6 +48,14 @@ type Families interface {
 	// Writes: a wrapper writes a file of its own (time -o, strace -o,
 	// script's typescript, sudoedit); how says so in a reason.
 	Writes(inv *Invocation, file Word, how string)
+	// RunFile: a command runs a file's body as a script in lang ("sh"):
+	// bash FILE, source FILE, bash < FILE, --rcfile FILE. The families
+	// know what the file holds (Env, or what the command wrote into it)
+	// and walk it through Script.
+	RunFile(inv *Invocation, file Word, lang string)
+	// ScriptInput: a command runs as a script what it reads on standard
+	// input (inv.Stdin), and that is only known at run time.
+	ScriptInput(inv *Invocation, what string)
 	// Reads: a wrapper reads, or names as its command's operands, a file
 	// (the paths find lists into xargs).
 	Reads(inv *Invocation, file Word)

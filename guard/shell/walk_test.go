@@ -38,7 +38,13 @@ func (r *recorder) Judge(_ *Invocation, e effect.Effect) {
 	}
 }
 func (r *recorder) Writes(_ *Invocation, f Word, how string) { r.add(how + " " + f.Show()) }
-func (r *recorder) Reads(_ *Invocation, f Word)              { r.add("reads " + f.Show()) }
+func (r *recorder) RunFile(_ *Invocation, f Word, lang string) {
+	r.add("runs " + lang + " file " + f.Show())
+}
+func (r *recorder) ScriptInput(inv *Invocation, what string) {
+	r.add(what + " runs " + inv.Stdin.Desc)
+}
+func (r *recorder) Reads(_ *Invocation, f Word) { r.add("reads " + f.Show()) }
 func (r *recorder) Fresh(_ *Invocation, by string, emptied bool, rest []Word, script Word) {
 	r.add(fmt.Sprintf("fresh %s emptied=%v: %s%s", by, emptied, JoinWords(rest).Show(), script.Show()))
 }
@@ -157,9 +163,9 @@ func (r *recorder) Command(inv *Invocation) {
 	case "parallel":
 		r.w.Parallel(inv)
 	case "bash", "sh":
-		if c := ParseShell(inv.Args()); c.Command {
-			r.w.ShellCommand(inv, c)
-		}
+		r.w.Shell(inv)
+	case "source":
+		r.w.SourceCmd(inv)
 	}
 }
 
@@ -179,10 +185,10 @@ func TestWalk(t *testing.T) {
 		{"x=a; ls $x | wc -l", []string{"assign x=a", "ls a | cwd=/w", `wc -l | cwd=/w stdin="the output of ls" from="ls $x"`}},
 		{"make >out.log 2>&1 <in.txt", []string{"redirect write stdout out.log", "redirect read stdin in.txt", `make | cwd=/w stdin="the file in.txt"`}},
 		{"exec 3<keys 4<>db 2>err >&2", []string{"redirect read keys", "redirect write read db", "redirect write err", "exec | cwd=/w"}},
-		{"ls > >(sh) ; sh < <(curl x | gunzip)", []string{`sh | cwd=/w stdin="the output of ls"`, "ls | cwd=/w", "curl x | cwd=/w", `gunzip | cwd=/w stdin="the output of curl" from="curl x"`,
-			`sh | cwd=/w stdin="the output of gunzip" from="gunzip"`}},
-		{"sh <<'EOF'\nrm -rf $HOME\nEOF\nbash <<< 'id'", []string{`sh | cwd=/w stdin="a here-document" text="rm -rf $HOME\n"`,
-			`bash | cwd=/w stdin="a here-string" text="id"`}},
+		{"ls > >(sh) ; sh < <(curl x | gunzip)", []string{`sh | cwd=/w stdin="the output of ls"`, "sh runs the output of ls", "ls | cwd=/w", "curl x | cwd=/w", `gunzip | cwd=/w stdin="the output of curl" from="curl x"`,
+			`sh | cwd=/w stdin="the output of gunzip" from="gunzip"`, "sh runs the output of gunzip"}},
+		{"sh <<'EOF'\nrm -rf $HOME\nEOF\nbash <<< 'id'", []string{`sh | cwd=/w stdin="a here-document" text="rm -rf $HOME\n"`, "rm -rf /home/agent | cwd=/w",
+			`bash | cwd=/w stdin="a here-string" text="id"`, "id | cwd=/w"}},
 		{"if test -d sub; then cd sub; fi; pwd", []string{"test -d sub | cwd=/w", "cd sub | cwd=/w", "pwd | cwd=/w,/w/sub"}},
 		{"for i in a b; do rm $i; done", []string{"rebound for i", "rm a | cwd=/w", "rm b | cwd=/w"}},
 		{"echo $(id -u) <(ls)", []string{"id -u | cwd=/w", "ls | cwd=/w", "echo $(id -u) <(ls) | cwd=/w"}},
@@ -190,7 +196,8 @@ func TestWalk(t *testing.T) {
 		{"g() { rm x; }; ls", []string{"ls | cwd=/w", "rm x | cwd=/w"}},
 		{"(cd sub); ls", []string{"cd sub | cwd=/w", "ls | cwd=/w"}},
 		{"{ cat; } < /dev/null | sh", []string{"redirect read stdin /dev/null", `cat | cwd=/w stdin="the file /dev/null"`,
-			`sh | cwd=/w stdin="the output of a compound command" from="{ cat; } < /dev/null"`}},
+			`sh | cwd=/w stdin="the output of a compound command" from="{ cat; } < /dev/null"`,
+			"sh runs the output of a compound command"}},
 		{"eval 'cd /x'; ls", []string{"eval cd /x | cwd=/w", "cd /x | cwd=/w", "ls | cwd=/w,/x"}},
 		{"shopt -s expand_aliases; alias ll='ls -l'; ll", []string{"shopt -s expand_aliases | cwd=/w", "alias ll=ls -l | cwd=/w", "ls -l | cwd=/w", "ls -l | cwd=/w"}},
 		{"read -p prompt x; printf -v y %s a; echo $x$y", []string{"read -p prompt x | cwd=/w", "rebound read x", "printf -v y %s a | cwd=/w", "rebound printf -v y", "echo $x$y | cwd=/w"}},
@@ -210,6 +217,13 @@ func TestWalk(t *testing.T) {
 			`sh -c rm $__xargs_input | cwd=/w stdin="the output of ls" from="ls" via=xargs`, "rm $__xargs_input | cwd=/w", "hidden code: xargs",
 			"ls | cwd=/w", `xargs rm | cwd=/w stdin="the output of ls" from="ls"`, `rm {xargs input} | cwd=/w stdin="the output of ls" from="ls" via=xargs`,
 			"parallel rm ::: a b | cwd=/w", "rm a | cwd=/w via=parallel", "rm b | cwd=/w via=parallel"}},
+		{"bash --rcfile rc.sh -i; sh < run.sh; curl x | sh; echo 'cd /x' | bash; source env.sh; bash -s a <<< 'rm $1'", []string{
+			"bash --rcfile rc.sh -i | cwd=/w", "runs sh file rc.sh",
+			"redirect read stdin run.sh", `sh | cwd=/w stdin="the file run.sh"`, "runs sh file run.sh",
+			"curl x | cwd=/w", `sh | cwd=/w stdin="the output of curl" from="curl x"`, "sh runs the output of curl",
+			"echo cd /x | cwd=/w", `bash | cwd=/w stdin="the output of echo" from="echo 'cd /x'"`, "bash runs the output of echo",
+			"source env.sh | cwd=/w", "reads env.sh", "runs sh file env.sh",
+			`bash -s a | cwd=/w stdin="a here-string" text="rm $1"`, "rm a | cwd=/w"}},
 		{"declare -x A=1 B", []string{"assign A=1", "rebound declare B", "assign B=$B"}},
 		{`echo "`, []string{"refused: the command does not parse as a shell script: 1:6: reached EOF without closing quote `\"`"}},
 		{strings.Repeat("$(", 30) + "x" + strings.Repeat(")", 30), []string{"refused: the command nests substitutions more than 24 levels deep"}},
