@@ -345,19 +345,18 @@ func Take(stateDir, sessionID, toolUseID, tool, command string, now time.Time) (
 // symbolic link, owned by this user and writable by nobody else: a record
 // anyone else could have put there is no record.
 func private(p string, dir bool) error {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return err
+	var st syscall.Stat_t
+	if err := syscall.Lstat(p, &st); err != nil {
+		return &fs.PathError{Op: "lstat", Path: p, Err: err}
 	}
 	switch {
-	case dir && !fi.IsDir():
+	case dir && st.Mode&syscall.S_IFMT != syscall.S_IFDIR:
 		return errors.New(p + " is not a plain directory")
-	case !dir && !fi.Mode().IsRegular():
+	case !dir && st.Mode&syscall.S_IFMT != syscall.S_IFREG:
 		return errors.New(p + " is not a plain file")
-	case fi.Mode().Perm()&0o022 != 0:
+	case st.Mode&0o022 != 0:
 		return errors.New(p + " is writable by others")
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+	case int(st.Uid) != os.Geteuid():
 		return errors.New(p + " belongs to another user")
 	}
 	return nil
