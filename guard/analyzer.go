@@ -28,6 +28,11 @@ type analyzer struct {
 	x           shell.Walker
 	runnerDepth int // task runners running task runners (make, npm run, just, task)
 
+	// newBranches are the branches the command creates before it pushes
+	// (git switch -c x && git push origin x): a push of one is a branch
+	// push, judged by the ownership rules, not a tag (ownership.go).
+	newBranches map[string]bool
+
 	writes []string  // static paths the command writes, for WrittenFiles
 	urls   []SentURL // literal URLs network clients send to, for SentURLs (webtools.go)
 	// opaque: the command may write files the analysis cannot list (a

@@ -737,6 +737,7 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []shell.Word) {
 	}
 	for _, v := range append(p.Values("b", "orphan"), p.Values("B")...) {
 		a.judge(inv, effect.BranchChange{Op: effect.CheckoutCreate, Branch: v.Text})
+		a.createsBranch(v)
 	}
 	if _, ok := p.Value("pathspec-from-file"); ok {
 		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout --pathspec-from-file"})
@@ -822,9 +823,11 @@ func (a *analyzer) gitSwitch(g *gitCtx, args []shell.Word) {
 	p := shell.ParseOpts(args, shell.Spec{Short: "cCt", Long: shell.Longs("create", "force-create", "orphan", "conflict"), OptionalLong: shell.Longs("track", "recurse-submodules", "guess")})
 	for _, v := range p.Values("C", "force-create") {
 		a.judge(inv, effect.BranchChange{Op: effect.SwitchReset, Branch: v.Text})
+		a.createsBranch(v)
 	}
 	for _, v := range p.Values("c", "create", "orphan") {
 		a.judge(inv, effect.BranchChange{Op: effect.SwitchCreate, Branch: v.Text})
+		a.createsBranch(v)
 	}
 	if p.Has("f", "force", "discard-changes") {
 		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git switch --discard-changes"})
@@ -1006,6 +1009,21 @@ func (a *analyzer) gitBranch(g *gitCtx, args []shell.Word) {
 		x := p.Operands[0]
 		a.branchChange(inv, effect.BranchChange{Op: effect.BranchForce, Branch: x.Show(), Dynamic: x.Dynamic})
 	}
+	if len(p.Operands) > 0 && !p.Has("l", "list", "a", "all", "r", "remotes", "v", "vv", "show-current", "u", "set-upstream-to", "unset-upstream", "edit-description") {
+		a.createsBranch(p.Operands[0]) // git branch NAME [START]
+	}
+}
+
+// createsBranch records a branch the command creates, for the pushes
+// after it (remoteRefName).
+func (a *analyzer) createsBranch(x shell.Word) {
+	if !x.Static() || x.Text == "" {
+		return
+	}
+	if a.newBranches == nil {
+		a.newBranches = map[string]bool{}
+	}
+	a.newBranches[x.Text] = true
 }
 
 // branchChange judges a change of a local branch, with the other worktree

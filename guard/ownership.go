@@ -52,7 +52,7 @@ func (a *analyzer) remoteRefName(g *gitCtx, src, dst string, op swarm.RefOp) str
 	case op == swarm.RefUpdate && strings.HasPrefix(src, "refs/tags/"):
 		return "refs/tags/" + dst // git names the destination like the source
 	case op == swarm.RefUpdate && a.env.Repo != nil && len(g.inv.State.Cwds) > 0 && src != "HEAD" && src != "@" && !looksLikeCommit(src) &&
-		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.env.Repo.HasBranch(g.inv.State.Cwds[0], src):
+		!strings.HasPrefix(src, "refs/") && !strings.ContainsAny(src, "~^@") && !a.newBranches[src] && !a.env.Repo.HasBranch(g.inv.State.Cwds[0], src):
 		// "git push origin v1.0" or "v1.0:v1.0": a source that is no local
 		// branch is a tag. (A commit id may update an existing remote
 		// branch, so it stays a branch push.)
