@@ -20,8 +20,10 @@ func registerPacks() {
 
 func packHandler(ps []*packs.Pack, next handler) handler {
 	return func(a *analyzer, inv *shell.Invocation) {
+		words := inv.Args()
+		args, dynamic := packs.Texts(words)
 		for _, p := range ps {
-			c := p.NewCall(inv.Name, inv.Args())
+			c := p.NewCallTexts(inv.Name, words, args, dynamic)
 			for _, r := range p.Judge(c) {
 				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
 			}

@@ -2,6 +2,7 @@ package packs
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -121,10 +122,11 @@ func runOptions(c Call) Call {
 	if c.Sub("container") || c.Sub("compose") {
 		skip = 2
 	}
-	if skip > len(c.posWords) {
+	from, ok := c.afterPos(skip)
+	if !ok {
 		return Call{Program: c.Program}
 	}
-	from, to := c.posWords[skip-1]+1, len(c.Words)
+	to := len(c.Words)
 	for i := from; i < len(c.Words); i++ {
 		a := c.Args[i]
 		if !c.Words[i].Static() {
@@ -134,7 +136,7 @@ func runOptions(c Call) Call {
 			to = i
 			break
 		}
-		if !strings.Contains(a, "=") && runValueFlags[a] {
+		if !strings.Contains(a, "=") && runValueFlags()[a] {
 			i++
 		}
 	}
@@ -143,7 +145,7 @@ func runOptions(c Call) Call {
 
 // runValueFlags are docker run's (and compose run's) options that take a
 // separate value.
-var runValueFlags = func() map[string]bool {
+var runValueFlags = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, f := range strings.Fields(`-a --attach --add-host --annotation --blkio-weight --blkio-weight-device --cap-add --cap-drop
 		--cgroup-parent --cgroupns --cidfile --cpu-count --cpu-percent --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime
@@ -158,7 +160,7 @@ var runValueFlags = func() map[string]bool {
 		m[f] = true
 	}
 	return m
-}()
+})
 
 // bindSources returns the host paths a starting container gets: the
 // source of every -v/--volume that names a path (not a named volume) and

@@ -53,26 +53,46 @@ type Call struct {
 	// Positional are the arguments that are not options (and not values
 	// of the pack's ValueFlags), in order: the subcommand path first.
 	Positional []string
-	posWords   []int // the index in Words of each Positional
+	// firstPos holds the index in Words of the first Positional words
+	// (the subcommand path), without an allocation per call.
+	firstPos [maxSubPath]int
 }
 
 // NewCall splits the arguments into options and positional words using
 // the pack's ValueFlags.
 func (p *Pack) NewCall(program string, words []shell.Word) Call {
-	c := Call{Program: program, Words: words, Args: make([]string, len(words))}
+	args, dynamic := Texts(words)
+	return p.newCall(program, words, args, dynamic)
+}
+
+// Texts returns the words' texts as a Call holds them ("" for a word not
+// fully known) and whether any word is not, so a program judged by
+// several packs builds them once.
+func Texts(words []shell.Word) (args []string, dynamic bool) {
+	args = make([]string, len(words))
 	for i, w := range words {
 		if !w.Static() {
-			c.Dynamic = true
+			dynamic = true
 			continue
 		}
-		c.Args[i] = w.Text
+		args[i] = w.Text
 	}
+	return args, dynamic
+}
+
+// NewCallTexts is NewCall with the words' Texts already built.
+func (p *Pack) NewCallTexts(program string, words []shell.Word, args []string, dynamic bool) Call {
+	return p.newCall(program, words, args, dynamic)
+}
+
+func (p *Pack) newCall(program string, words []shell.Word, args []string, dynamic bool) Call {
+	c := Call{Program: program, Words: words, Args: args, Dynamic: dynamic,
+		Positional: make([]string, 0, len(words))}
 	for i := 0; i < len(c.Args); i++ {
 		a := c.Args[i]
 		if a == "--" && c.Words[i].Static() {
 			for j := i + 1; j < len(c.Args); j++ {
-				c.Positional = append(c.Positional, c.Args[j])
-				c.posWords = append(c.posWords, j)
+				c.addPos(c.Args[j], j)
 			}
 			break
 		}
@@ -82,10 +102,32 @@ func (p *Pack) NewCall(program string, words []shell.Word) Call {
 			}
 			continue
 		}
-		c.Positional = append(c.Positional, a)
-		c.posWords = append(c.posWords, i)
+		c.addPos(a, i)
 	}
 	return c
+}
+
+// maxSubPath is the longest subcommand path DynamicAfter and the packs
+// look behind (docker container rm).
+const maxSubPath = 3
+
+func (c *Call) addPos(a string, i int) {
+	if n := len(c.Positional); n < maxSubPath {
+		c.firstPos[n] = i
+	}
+	c.Positional = append(c.Positional, a)
+}
+
+// afterPos returns the index in Words just after positional word k-1
+// (0 for k = 0), and whether there is one.
+func (c Call) afterPos(k int) (int, bool) {
+	if k == 0 {
+		return 0, true
+	}
+	if k > len(c.Positional) || k > maxSubPath {
+		return 0, false
+	}
+	return c.firstPos[k-1] + 1, true
 }
 
 // DynamicAfter reports whether a word after the first skip positional
@@ -93,12 +135,9 @@ func (p *Pack) NewCall(program string, words []shell.Word) Call {
 // $(docker ps -aq) removes containers nobody named, while docker
 // --context "$CTX" rm web names its one container.
 func (c Call) DynamicAfter(skip int) bool {
-	from := 0
-	if skip > 0 {
-		if skip > len(c.posWords) {
-			return false
-		}
-		from = c.posWords[skip-1] + 1
+	from, ok := c.afterPos(skip)
+	if !ok {
+		return false
 	}
 	for _, w := range c.Words[from:] {
 		if !w.Static() {
