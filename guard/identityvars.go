@@ -3,27 +3,16 @@ package guard
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Every way a command can give an identity variable (identityVar) a value
 // of the agent's choosing, or hide it from what runs next, besides the
-// assignments, export, unset and env -u that envvars.go and commands.go
-// judge: read/mapfile/printf -v into it, declare/typeset/local of it, a for
-// loop over it, and env -i, which starts the command with none of them.
-
-// identityTarget hands the guard-tamper rule a command that assigns or
-// re-declares a variable. how names the construct ("read", "for",
-// "declare +x").
-func (a *analyzer) identityTarget(inv *shell.Invocation, node syntax.Node, st *shell.State, name, how string) {
-	if inv == nil {
-		inv = &shell.Invocation{Name: how, Argv: []shell.Word{{Text: how}, {Text: name}}, State: st, Node: node}
-	}
-	a.judge(inv, effect.Variable{Name: name, How: how})
-}
+// assignments envvars.go judges: read/mapfile/printf -v into it,
+// declare/typeset/local of it, a for loop over it, unset and env -u (the
+// shell layer hands each over as an effect.Variable), and env -i, which
+// starts the command with none of them (Fresh, shelltools.go).
 
 // gitCommits lists git subcommands that make commits, whose message hooks
 // write who made them. (A push's ownership the engine judges itself.)

@@ -40,10 +40,6 @@ func (a *analyzer) Assigned(name string, val []shell.Word, st *shell.State, inv 
 	a.envAssign(name, val, st, inv, node)
 }
 
-func (a *analyzer) Rebound(name, how string, inv *shell.Invocation, st *shell.State, node syntax.Node) {
-	a.identityTarget(inv, node, st, name, how)
-}
-
 func (a *analyzer) Judge(inv *shell.Invocation, e effect.Effect) { a.judge(inv, e) }
 
 func (a *analyzer) RunFile(inv *shell.Invocation, file shell.Word, lang string) {

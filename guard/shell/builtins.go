@@ -9,8 +9,8 @@ import (
 // The builtins that change the shell's state or run text as a script in
 // it. Package guard's dispatch table calls them by name, so the tool
 // families can still layer their own checks onto a builtin; what a
-// builtin does to a variable the families judge (Families.Rebound,
-// Families.Assigned, Families.Judge), and a script only known at run time
+// builtin does to a variable the families judge (Families.Judge,
+// Families.Assigned), and a script only known at run time
 // goes to Families.DynamicScript.
 
 // RunScript walks a word that a shell will run as a script (trap, su -c,
@@ -66,7 +66,7 @@ func (w *Walker) Read(inv *Invocation) {
 			continue
 		}
 		if IsName(x.Text) {
-			w.Families.Rebound(x.Text, inv.Name, inv, inv.State, nil)
+			w.rebound(x.Text, inv.Name, inv, inv.State, nil)
 			inv.State.Vars[x.Text] = []Word{{Dynamic: true, Src: "$" + x.Text}}
 		}
 	}
@@ -80,7 +80,7 @@ func (w *Walker) PrintfVar(inv *Invocation) {
 	args := inv.Args()
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Text == "-v" && IsName(args[i+1].Text) {
-			w.Families.Rebound(args[i+1].Text, "printf -v", inv, inv.State, nil)
+			w.rebound(args[i+1].Text, "printf -v", inv, inv.State, nil)
 			inv.State.Vars[args[i+1].Text] = []Word{{Dynamic: true, Src: "$" + args[i+1].Text}}
 		}
 	}

@@ -19,9 +19,11 @@ const (
 
 // Families is what the walk hands to the tool families (package guard
 // implements it): every simple command as an Invocation, what a
-// redirection writes and reads, what a pipeline stage prints, and the
-// variables a script assigns. The families judge; the walk only follows
-// the shell.
+// redirection writes and reads, what a pipeline stage prints, the
+// variables a script assigns, and what builtins and wrappers do of their
+// own (files they write, read or run, a fresh environment, a script only
+// known at run time). The families judge; the walk only follows the
+// shell.
 type Families interface {
 	// Command is one simple command, its words expanded, with the state
 	// it runs in, its environment assignments and its standard input.
@@ -37,17 +39,17 @@ type Families interface {
 	// command the assignment is the environment of (nil for an
 	// assignment of its own); node is where it is written.
 	Assigned(name string, val []Word, st *State, inv *Invocation, node syntax.Node)
-	// Rebound: a construct gives name a value chosen at run time or
-	// re-declares it (a for loop, declare NAME, read NAME); how names the
-	// construct, inv is the command (nil for a for loop or a
-	// declaration, written at node).
-	Rebound(name, how string, inv *Invocation, st *State, node syntax.Node)
-	// Judge: what a builtin or wrapper does of its own, as an effect
-	// (unset NAME, env -u NAME, env -S with text only known at run time).
+	// Judge: what a builtin, construct or wrapper does of its own, as an
+	// effect: a variable given a value chosen at run time or re-declared
+	// (read NAME, for NAME in, declare NAME), unset NAME, env -u NAME,
+	// env -S with text only known at run time.
 	Judge(inv *Invocation, e effect.Effect)
 	// Writes: a wrapper writes a file of its own (time -o, strace -o,
 	// script's typescript, sudoedit); how says so in a reason.
 	Writes(inv *Invocation, file Word, how string)
+	// Reads: a command reads a file, or names it as its command's
+	// operands (sh FILE, source FILE, the paths find lists into xargs).
+	Reads(inv *Invocation, file Word)
 	// RunFile: a command runs a file's body as a script in lang ("sh"):
 	// bash FILE, source FILE, bash < FILE, --rcfile FILE. The families
 	// know what the file holds (Env, or what the command wrote into it)
@@ -56,9 +58,6 @@ type Families interface {
 	// ScriptInput: a command runs as a script what it reads on standard
 	// input (inv.Stdin), and that is only known at run time.
 	ScriptInput(inv *Invocation, what string)
-	// Reads: a wrapper reads, or names as its command's operands, a file
-	// (the paths find lists into xargs).
-	Reads(inv *Invocation, file Word)
 	// Fresh: a wrapper runs rest (or script, when not empty) in an
 	// environment of its own (sudo, doas, su -l, runuser -l), or one
 	// emptied (env -i), without the agent's variables.
@@ -188,7 +187,7 @@ func (w *Walker) command(cmd syntax.Command, st *State, in *Input, guarded bool)
 					vals = append(vals, alt...)
 				}
 			}
-			w.Families.Rebound(loop.Name.Value, "for", nil, st, loop)
+			w.rebound(loop.Name.Value, "for", nil, st, loop)
 			wk.Vars[loop.Name.Value] = UnionWords(nil, vals)
 		case *syntax.CStyleLoop:
 			for _, e := range []syntax.ArithmExpr{loop.Init, loop.Cond, loop.Post} {
@@ -320,7 +319,7 @@ func (w *Walker) declClause(c *syntax.DeclClause, st *State) {
 				continue
 			}
 			if as.Name != nil {
-				w.Families.Rebound(as.Name.Value, variant, nil, st, as)
+				w.rebound(as.Name.Value, variant, nil, st, as)
 				if _, ok := st.Vars[as.Name.Value]; !ok {
 					st.Assign(as.Name.Value, []Word{{Dynamic: true, Src: "$" + as.Name.Value}})
 				}
@@ -390,6 +389,17 @@ func (w *Walker) assignment(as *syntax.Assign, st *State) {
 	}
 	st.Assign(name, val)
 	w.Families.Assigned(name, val, st, nil, as)
+}
+
+// rebound hands the families a construct that gives name a value chosen
+// at run time or re-declares it; how names the construct ("read", "for",
+// "declare"). Without a command (a for loop, a declaration), the
+// construct written at node stands for one.
+func (w *Walker) rebound(name, how string, inv *Invocation, st *State, node syntax.Node) {
+	if inv == nil {
+		inv = &Invocation{Name: how, Argv: []Word{{Text: how}, {Text: name}}, State: st, Node: node}
+	}
+	w.Families.Judge(inv, effect.Variable{Name: name, How: how})
 }
 
 // appendValues is x+=y: every known old value followed by every new one.

@@ -24,12 +24,13 @@ func (r *recorder) SecretSource([]*syntax.Stmt, *State) string      { return "" 
 func (r *recorder) VarSecret(string, *State) string                 { return "" }
 func (r *recorder) KnownOutput(*syntax.Stmt, *State) (string, bool) { return "", false }
 func (r *recorder) PromptString(*Invocation, Word, *State)          {}
-func (r *recorder) Rebound(name, how string, _ *Invocation, _ *State, _ syntax.Node) {
-	r.add("rebound " + how + " " + name)
-}
 func (r *recorder) Judge(_ *Invocation, e effect.Effect) {
 	switch x := e.(type) {
 	case effect.Variable:
+		if !x.Unset {
+			r.add("rebound " + x.How + " " + x.Name)
+			return
+		}
 		r.add(fmt.Sprintf("%s %s (unset %v)", x.How, x.Name, x.Unset))
 	case effect.HiddenCode:
 		r.add("hidden code: " + x.By)
