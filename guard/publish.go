@@ -63,6 +63,20 @@ func publishes(prog string, words []string) string {
 		return false
 	}
 	dry := has("--dry-run", "--dryrun")
+	// A registry on this machine (verdaccio on localhost:4873, a local
+	// PyPI) is a test of the release, not the release.
+	for i, w := range words {
+		v, ok := "", false
+		switch {
+		case (w == "--registry" || w == "--repository-url" || w == "--index") && i+1 < len(words):
+			v, ok = words[i+1], true
+		case strings.HasPrefix(w, "--registry="), strings.HasPrefix(w, "--repository-url="), strings.HasPrefix(w, "--index="):
+			_, v, ok = strings.Cut(w, "=")
+		}
+		if ok && Loopback(urlHost(v)) {
+			return ""
+		}
+	}
 	switch prog {
 	case "npm", "pnpm", "bun", "yarn":
 		sub := at(0)
