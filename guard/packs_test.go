@@ -101,3 +101,47 @@ func TestPackRulePolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestPackInsteadsAreAllowed follows every command a pack rule's Instead
+// names in parentheses ("(kubectl delete pod web-0 -n dev)", "(heroku
+// apps, fly status, vercel ls)"): each must pass the whole guard, or the
+// alternative would lead the agent into the next denial.
+func TestPackInsteadsAreAllowed(t *testing.T) {
+	eng := New(corpusPolicy())
+	followed := 0
+	for _, p := range packs.All() {
+		programs := map[string]bool{}
+		for _, prog := range p.Programs {
+			programs[prog] = true
+		}
+		for _, r := range p.Rules {
+			rest := r.Instead
+			for {
+				open := strings.IndexByte(rest, '(')
+				if open < 0 {
+					break
+				}
+				end := strings.IndexByte(rest[open:], ')')
+				if end < 0 {
+					break
+				}
+				group := rest[open+1 : open+end]
+				rest = rest[open+end+1:]
+				for _, cmd := range strings.Split(group, ", ") {
+					first, _, _ := strings.Cut(cmd, " ")
+					if !programs[first] {
+						continue // prose, or a flag such as -v "$PWD":/src
+					}
+					followed++
+					if d := eng.CheckCommand(cmd, testEnv()); d.Action != "" {
+						t.Errorf("pack %s rule %s: its Instead names %q, which is %s by %s: %s", p.Name, r.Name, cmd, d.Action, d.Rule, d.Reason)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("followed %d commands", followed)
+	if followed < 10 {
+		t.Errorf("followed only %d commands named by the packs' Insteads; the test no longer finds them", followed)
+	}
+}
