@@ -40,7 +40,7 @@ echo "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/
 cmd=$(node -e 'const s=require("./.claude/settings.json"); console.log(s.hooks.PostToolUse[0].hooks[0].command)')
 payload='{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"ls"},"tool_response":{"stdout":"a\n","stderr":""}}'
 rc=0
-echo "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/home" sh -c "$cmd" >hook.out 2>hook.err || rc=$?
+printf '%s\n' "$payload" | env PATH=/usr/bin:/bin CLAUDE_PROJECT_DIR="$proj" HOME="$proj/home" sh -c "$cmd" >hook.out 2>hook.err || rc=$?
 [ "$rc" = 0 ] && [ ! -s hook.out ] || { echo "PostToolUse through node_modules/.bin: exit $rc" >&2; cat hook.out hook.err >&2; exit 1; }
 rc=0
 echo '{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash"' | "node_modules/@swarm-guard/$plat/bin/swarm-guard-post" 2>hook.err || rc=$?
