@@ -197,7 +197,7 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 		return
 	}
 	inv.Name = commandName(head.Text)
-	if prog, ok := a.programFor(inv, head); ok && len(inv.Via) < maxDepth {
+	if prog, ok := a.programFor(inv, head); ok && len(inv.Via) < shell.MaxDepth {
 		// A link, copy or hash -p entry the command made: the real program runs.
 		a.x.Reinvoke(inv, append([]shell.Word{{Text: prog, Src: head.Src}}, inv.Args()...), head.Text)
 		return

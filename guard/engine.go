@@ -7,16 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// Limits that keep every decision bounded in time and memory. Inputs beyond
-// them are denied, never analysed partially.
-const (
-	MaxCommandBytes = 256 << 10 // a Bash command longer than this is refused
-	maxDepth        = shell.MaxDepth
-)
+// MaxCommandBytes bounds the commands the engine reads: a Bash command
+// longer than this is refused. The walk's own limits (nesting depth,
+// syntax nodes visited) are shell.MaxDepth and shell.MaxNodes; inputs
+// beyond any of them are denied, never analysed partially.
+const MaxCommandBytes = 256 << 10
 
 // Engine decides whether a tool call may run. It is pure: it never runs
 // processes, reads the environment or the clock, and touches the file
