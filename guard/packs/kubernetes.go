@@ -17,13 +17,18 @@ var kubernetes = &Pack{
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-delete-wide",
-			Reason:  "deletes a namespace, node, volume or custom resource definition, or every object of a kind: everything inside goes with it",
+			Reason:  "deletes a namespace, node, volume or custom resource definition, every object of a kind, or objects only known at run time: everything inside goes with it",
 			Instead: "delete the one object you mean by name (kubectl delete pod web-0 -n dev), or ask a human",
 			Match: func(c Call) bool {
 				if c.Program == "helm" || !c.Sub("delete") {
 					return false
 				}
 				if c.Has("--all", "-A", "--all-namespaces") {
+					return true
+				}
+				// The kind only known at run time (kubectl delete "$RES"):
+				// it may be ns/prod as well as pod/web-0.
+				if c.PosDynamic(1) {
 					return true
 				}
 				// -f - deletes whatever manifests arrive on stdin (kustomize
@@ -45,8 +50,10 @@ var kubernetes = &Pack{
 			},
 			Deny: []string{"kubectl delete ns prod", "kubectl delete namespace staging", "kubectl delete pods --all -n prod",
 				"kubectl delete deploy --all-namespaces --all", "kubectl -n prod delete pvc data-db-0", "oc delete project/x node/worker-1",
-				"kubectl delete crd certificates.cert-manager.io", "kubectl delete -f -", "kubectl delete --filename=- -n prod"},
-			Allow: []string{"kubectl delete pod web-0 -n dev", "kubectl get ns", "kubectl describe node worker-1", "kubectl get pvc -A", "kubectl delete -f k8s/job-smoke.yaml"},
+				"kubectl delete crd certificates.cert-manager.io", "kubectl delete -f -", "kubectl delete --filename=- -n prod",
+				"kubectl delete \"$RESOURCE\"", "kubectl delete $(kubectl get ns -o name | grep preview)"},
+			Allow: []string{"kubectl delete pod web-0 -n dev", "kubectl get ns", "kubectl describe node worker-1", "kubectl get pvc -A", "kubectl delete -f k8s/job-smoke.yaml",
+				"kubectl delete pod \"$POD\" -n dev", "kubectl -n \"$NS\" delete job smoke-test"},
 		},
 		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-drain",

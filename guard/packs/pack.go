@@ -130,6 +130,12 @@ func (c Call) afterPos(k int) (int, bool) {
 	return c.firstPos[k-1] + 1, true
 }
 
+// PosDynamic reports whether positional word i (i < 3: within the
+// subcommand path) is only known at run time.
+func (c Call) PosDynamic(i int) bool {
+	return i < len(c.Positional) && i < maxSubPath && !c.Words[c.firstPos[i]].Static()
+}
+
 // DynamicAfter reports whether a word after the first skip positional
 // words (the subcommand path) is only known at run time: docker rm -f
 // $(docker ps -aq) removes containers nobody named, while docker

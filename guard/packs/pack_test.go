@@ -35,6 +35,9 @@ func TestNewCallKeepsWords(t *testing.T) {
 		if got := c.DynamicAfter(tc.skip); got != tc.dynamicAfter {
 			t.Errorf("%v: DynamicAfter(%d) = %v, want %v", tc.words, tc.skip, got, tc.dynamicAfter)
 		}
+		if c.PosDynamic(1) != (len(c.Positional) > 1 && c.Positional[1] == "" && len(tc.pos) > 1 && tc.pos[1] == "") {
+			t.Errorf("%v: PosDynamic(1) = %v", tc.words, c.PosDynamic(1))
+		}
 		if len(c.Words) != len(tc.words) {
 			t.Errorf("%v: %d words kept, want all %d", tc.words, len(c.Words), len(tc.words))
 		}
