@@ -695,7 +695,7 @@ func (a *analyzer) findCanReach(start shell.Word, dir string, st *shell.State) b
 func (a *analyzer) device(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "tLbcCEgGIjJmMNoOrTUL", Long: shell.Longs("type", "label")})
 	for _, x := range p.Operands {
-		if !x.Dynamic && isNumber(x.Text) {
+		if !x.Dynamic && shell.IsDigits(x.Text) {
 			continue // block counts
 		}
 		a.writePath(inv, x, inv.Name+" overwrites")

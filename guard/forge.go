@@ -48,6 +48,19 @@ func (a *analyzer) workflowRun(inv *shell.Invocation) {
 	a.judge(inv, c)
 }
 
+// hasFlagWord reports whether any of the flags is among words, alone or
+// with an attached value (--ref=main).
+func hasFlagWord(words []string, flags ...string) bool {
+	for _, w := range words {
+		for _, f := range flags {
+			if w == f || strings.HasPrefix(w, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // forgeCLI judges gh, hub and glab.
 func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 	var words []string
@@ -75,16 +88,7 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "runs a subcommand only known at run time, which may merge or delete", Unread: "the " + inv.Name + " command"})
 		return
 	}
-	has := func(flags ...string) bool {
-		for _, w := range words {
-			for _, f := range flags {
-				if w == f || strings.HasPrefix(w, f+"=") {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(flags ...string) bool { return hasFlagWord(words, flags...) }
 	at := func(i int) string {
 		if i < len(pos) {
 			return pos[i]

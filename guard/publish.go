@@ -52,16 +52,7 @@ func publishes(prog string, words []string) string {
 		}
 		return ""
 	}
-	has := func(flags ...string) bool {
-		for _, w := range words {
-			for _, f := range flags {
-				if w == f || strings.HasPrefix(w, f+"=") {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(flags ...string) bool { return hasFlagWord(words, flags...) }
 	dry := has("--dry-run", "--dryrun")
 	// A registry on this machine (verdaccio on localhost:4873, a local
 	// PyPI) is a test of the release, not the release.

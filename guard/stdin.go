@@ -34,18 +34,6 @@ func (a *analyzer) Redirect(r shell.Redirect, st *shell.State) {
 	}
 }
 
-func isNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // redirectBody records what a statement writes into the targets of its
 // output redirection, so a script written and then run is checked. Only
 // text the guard can know (echo, printf, cat) or a download is worth

@@ -59,7 +59,7 @@ func (w *Walker) redirects(s *syntax.Stmt, st *State) *Input {
 			w.Families.Redirect(Redirect{Node: r, Stmt: s, Write: true, Read: true, Targets: w.targets(r.Word, st)}, st)
 		case syntax.DplOut, syntax.DplIn:
 			// >&2 and <&0 duplicate descriptors; bash's ">& file" writes a file.
-			if v, ok := w.StaticWord(r.Word, st); ok && (isDigits(v) || v == "-") {
+			if v, ok := w.StaticWord(r.Word, st); ok && (IsDigits(v) || v == "-") {
 				continue
 			}
 			if r.Op == syntax.DplOut {

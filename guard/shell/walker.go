@@ -36,7 +36,9 @@ func (w *Walker) resolve(p string) string {
 	return p
 }
 
-func isDigits(s string) bool {
+// IsDigits reports whether s is a non-empty run of ASCII digits (a file
+// descriptor, a signal or job number, a count).
+func IsDigits(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -142,7 +144,7 @@ func Set(inv *Invocation) {
 func Shift(inv *Invocation) {
 	n := 1
 	if args := inv.Args(); len(args) > 0 {
-		if args[0].Dynamic || !isDigits(args[0].Text) {
+		if args[0].Dynamic || !IsDigits(args[0].Text) {
 			inv.State.PosUnknown = true
 			return
 		}

@@ -29,7 +29,7 @@ func Wrapped(inv *Invocation) []Word {
 		return ParseOpts(args, stop).Rest
 	case "nice":
 		// nice -5 cmd and nice -n 5 cmd
-		if len(args) > 0 && len(args[0].Text) > 1 && args[0].Text[0] == '-' && isDigits(args[0].Text[1:]) {
+		if len(args) > 0 && len(args[0].Text) > 1 && args[0].Text[0] == '-' && IsDigits(args[0].Text[1:]) {
 			args = args[1:]
 		}
 		return ParseOpts(args, Spec{Short: "n", Long: Longs("adjustment"), Stop: true}).Rest
@@ -44,7 +44,7 @@ func Wrapped(inv *Invocation) []Word {
 		return ParseOpts(args, Spec{Short: "ioe", Long: Longs("input", "output", "error"), Stop: true}).Rest
 	case "chrt":
 		p := ParseOpts(args, Spec{Short: "T P D", Stop: true})
-		if len(p.Rest) > 0 && isDigits(p.Rest[0].Text) {
+		if len(p.Rest) > 0 && IsDigits(p.Rest[0].Text) {
 			return p.Rest[1:] // skip the priority
 		}
 	case "taskset":
