@@ -3,7 +3,9 @@
 # one package per platform (@swarm-guard/<os>-<arch>, holding swarm-guard,
 # swarm-guard-secrets and swarm-guard-post, limited by "os" and "cpu" so npm installs only
 # the matching one) and the main package swarm-guard, which lists them as
-# optionalDependencies and runs the installed one from bin/swarm-guard.js.
+# optionalDependencies. Its bin/swarm-guard and bin/swarm-guard-post are JS
+# launchers (npm/swarm-guard/bin/swarm-guard.js) that its postinstall step
+# (npm/swarm-guard/install.js) replaces with the platform's binaries.
 # Then npm pack for each. Usage: npm/build.sh DIST VERSION (VERSION without v).
 set -eu
 dist=$1
@@ -43,8 +45,10 @@ JSON
 done
 main="$out/swarm-guard"
 mkdir -p "$main/bin"
-cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/"
-chmod 755 "$main/bin/swarm-guard.js"
+cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard"
+cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard-post"
+chmod 755 "$main/bin/swarm-guard" "$main/bin/swarm-guard-post"
+cp "$src/swarm-guard/install.js" "$main/"
 cp "$src/../LICENSE" "$main/"
 cat >"$main/package.json" <<JSON
 {
@@ -53,8 +57,9 @@ cat >"$main/package.json" <<JSON
   "description": "Guards Claude Code agents in a shared git repository: npm i -D swarm-guard, then npx swarm-guard install",
   "license": "MIT",
   "repository": {"type": "git", "url": "git+https://github.com/swarm-guard/swarm-guard.git"},
-  "bin": {"swarm-guard": "bin/swarm-guard.js"},
-  "files": ["bin/", "LICENSE"],
+  "bin": {"swarm-guard": "bin/swarm-guard", "swarm-guard-post": "bin/swarm-guard-post"},
+  "scripts": {"postinstall": "node install.js"},
+  "files": ["bin/", "install.js", "LICENSE"],
   "engines": {"node": ">=16"},
   "optionalDependencies": {
 $optional

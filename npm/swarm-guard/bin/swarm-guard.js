@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 // swarm-guard's npm launcher: runs the binary of the platform package npm
 // installed through optionalDependencies (@swarm-guard/<os>-<arch>), with
-// the same arguments, stdin, stdout, stderr and exit code. When no platform
-// package is installed it exits 2 with one line saying what to do: a guard
-// that silently does not run is no guard (Claude Code blocks only on 2).
+// the same arguments, stdin, stdout, stderr and exit code. The package
+// installs it as bin/swarm-guard and bin/swarm-guard-post and runs the
+// platform binary of the same name. When no platform package is installed
+// it exits 2 with one line saying what to do: a guard that silently does
+// not run is no guard (Claude Code blocks only on 2).
+//
+// The package's postinstall step (install.js) puts the platform binaries in
+// place of these launchers, as esbuild does, so a hook call does not start
+// Node first; this file only runs when install scripts were skipped
+// (npm install --ignore-scripts).
 "use strict";
 const { spawnSync } = require("child_process");
 const path = require("path");
@@ -19,7 +26,7 @@ const pkg = platforms[key];
 let binary;
 if (pkg) {
   try {
-    binary = path.join(path.dirname(require.resolve(pkg + "/package.json")), "bin", "swarm-guard");
+    binary = path.join(path.dirname(require.resolve(pkg + "/package.json")), "bin", path.basename(__filename));
   } catch (e) {
     binary = undefined;
   }
