@@ -9,6 +9,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 )
 
 // Options describe where a tool call happens.
@@ -73,19 +74,14 @@ func AgentCommit(getenv func(string) string) bool {
 // SWARM_GUARD_HOME under swarm-guard run, else CLAUDE_PROJECT_DIR (the
 // directory the Claude Code session started in). "" when neither is an
 // absolute path. The home never follows cd, git -C or EnterWorktree.
+//
+// The rule is written once, in postrecord (which swarm-guard-post links
+// without this package), so the post binary finds the same home.
 func HomeDir(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if getenv("SWARM_GUARD_RUN") != "" {
-		if h := getenv("SWARM_GUARD_HOME"); filepath.IsAbs(h) {
-			return filepath.Clean(h)
-		}
-	}
-	if pd := getenv("CLAUDE_PROJECT_DIR"); filepath.IsAbs(pd) {
-		return filepath.Clean(pd)
-	}
-	return ""
+	return postrecord.Home(getenv)
 }
 
 // Build finds the agent's home worktree (o.Home, else the worktree

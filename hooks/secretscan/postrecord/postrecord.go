@@ -60,9 +60,9 @@ type Record struct {
 	Unix int64 `json:"unix"`
 }
 
-// Home is the directory a hook call's repository is looked up from, as
-// the full hook does (hookenv.HomeDir): SWARM_GUARD_HOME under swarm-guard
-// run, else CLAUDE_PROJECT_DIR; "" when neither is an absolute path.
+// Home is the directory a hook call's repository is looked up from:
+// SWARM_GUARD_HOME under swarm-guard run, else CLAUDE_PROJECT_DIR; "" when
+// neither is an absolute path. The full hook uses it too (hookenv.HomeDir).
 func Home(getenv func(string) string) string {
 	if getenv("SWARM_GUARD_RUN") != "" {
 		if h := getenv("SWARM_GUARD_HOME"); filepath.IsAbs(h) {
