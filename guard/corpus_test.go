@@ -121,7 +121,7 @@ func testEnv() *Env {
 		Cwd: "/work/repo", Root: "/work/repo", Home: "/home/agent", Temp: "/tmp", Branch: "agent-1", AgentID: "w1-aaaa",
 		GitDir: "/work/repo/.git", CommonDir: "/work/repo/.git", HooksDirs: []string{"/work/repo/.git/hooks"},
 		OtherWorktrees: []string{"/work/repo/.worktrees/agent-2", "/work/main"},
-		GuardPaths:     []string{"/usr/local/bin/swarm-guard"},
+		GuardPaths:     []string{"/usr/local/bin/swarm-guard", "/usr/local/bin/swarm-guard-post", "/usr/local/bin/swarm-guard-secrets"}, // hookenv.GuardExecutables
 		Vars:           map[string]string{"USER": "agent"},
 		Unset:          map[string]bool{"TMPDIR": true, "XDG_CACHE_HOME": true},
 		Remotes:        []string{"git@github.com:swarm/repo.git"},

@@ -92,7 +92,7 @@ func runCheck(c *cli, args []string) error {
 		}
 	}
 	exe, _ := c.executable()
-	ctx := hookenv.Build(hookenv.Options{Cwd: abs, Getenv: c.getenv, Executables: []string{exe}})
+	ctx := hookenv.Build(hookenv.Options{Cwd: abs, Getenv: c.getenv, Executables: hookenv.GuardExecutables(exe)})
 	var pol *policy.Policy
 	if *policyFile != "" {
 		pol, err = policy.LoadFile(*policyFile)

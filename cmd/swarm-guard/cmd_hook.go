@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/install"
 )
@@ -70,11 +71,7 @@ func runHook(c *cli, args []string) error {
 		self = c.executable
 	}
 	exe, _ := self()
-	exes := []string{exe}
-	if exe != "" {
-		// swarm-guard-post next to it answers PostToolUse: as much the guard.
-		exes = append(exes, exe+"-post")
-	}
+	exes := hookenv.GuardExecutables(exe)
 	resp := claude.Handle(claude.Runtime{
 		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: exes,
 		ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,

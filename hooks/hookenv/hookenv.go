@@ -396,6 +396,23 @@ func normalizeRemote(url, base string) string {
 	return strings.ToLower(u)
 }
 
+// scannerName is the secret scanner's file name (secretscan/client's
+// ExecutableName; TestGuardExecutables keeps them equal).
+const scannerName = "swarm-guard-secrets"
+
+// GuardExecutables are the swarm-guard executables a hook call protects
+// from the agent (rule guard-tamper), given the running one: itself,
+// swarm-guard-post, which the hook command runs beside it ($sg-post), and
+// the scanner swarm-guard-secrets in its directory. Replacing either of
+// the other two switches PostToolUse or the secret scan off as surely as
+// replacing the hook itself.
+func GuardExecutables(exe string) []string {
+	if exe == "" {
+		return nil
+	}
+	return []string{exe, exe + "-post", filepath.Join(filepath.Dir(exe), scannerName)}
+}
+
 // guardDirs are the directories of the guard's own state outside the
 // worktree: where the agent id file lives ($XDG_CONFIG_HOME/swarm-guard,
 // ~/.config/swarm-guard) and where state and audit logs live.

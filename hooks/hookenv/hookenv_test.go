@@ -5,7 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 )
 
 func TestResolverFollowsExistingPrefix(t *testing.T) {
@@ -255,4 +258,17 @@ func (r oldResolver) resolve(p string) string {
 	}
 	r.cache[p] = out
 	return out
+}
+
+// TestGuardExecutables: the hook protects itself and the two executables
+// beside it, under the names the hook command and the scanner client use.
+func TestGuardExecutables(t *testing.T) {
+	got := GuardExecutables("/opt/sg/bin/swarm-guard")
+	want := []string{"/opt/sg/bin/swarm-guard", "/opt/sg/bin/swarm-guard-post", "/opt/sg/bin/" + client.ExecutableName}
+	if !slices.Equal(got, want) {
+		t.Errorf("GuardExecutables = %q, want %q", got, want)
+	}
+	if GuardExecutables("") != nil {
+		t.Error(`GuardExecutables("") is not nil`)
+	}
 }
