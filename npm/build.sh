@@ -48,7 +48,7 @@ mkdir -p "$main/bin"
 cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard"
 cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard-post"
 chmod 755 "$main/bin/swarm-guard" "$main/bin/swarm-guard-post"
-cp "$src/swarm-guard/install.js" "$main/"
+cp "$src/swarm-guard/install.js" "$src/swarm-guard/platform.js" "$main/"
 cp "$src/../LICENSE" "$main/"
 cat >"$main/package.json" <<JSON
 {
@@ -59,7 +59,7 @@ cat >"$main/package.json" <<JSON
   "repository": {"type": "git", "url": "git+https://github.com/swarm-guard/swarm-guard.git"},
   "bin": {"swarm-guard": "bin/swarm-guard", "swarm-guard-post": "bin/swarm-guard-post"},
   "scripts": {"postinstall": "node install.js"},
-  "files": ["bin/", "install.js", "LICENSE"],
+  "files": ["bin/", "install.js", "platform.js", "LICENSE"],
   "engines": {"node": ">=16"},
   "optionalDependencies": {
 $optional

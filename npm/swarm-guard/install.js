@@ -12,15 +12,10 @@
 const fs = require("fs");
 const path = require("path");
 
-const platforms = {
-  "linux-x64": "@swarm-guard/linux-x64",
-  "linux-arm64": "@swarm-guard/linux-arm64",
-  "darwin-x64": "@swarm-guard/darwin-x64",
-  "darwin-arm64": "@swarm-guard/darwin-arm64",
-};
+const platform = require("./platform.js");
 
 function main() {
-  const pkg = platforms[process.platform + "-" + process.arch];
+  const pkg = platform.name;
   if (!pkg) {
     return;
   }

@@ -15,14 +15,9 @@
 const { spawnSync } = require("child_process");
 const path = require("path");
 
-const platforms = {
-  "linux-x64": "@swarm-guard/linux-x64",
-  "linux-arm64": "@swarm-guard/linux-arm64",
-  "darwin-x64": "@swarm-guard/darwin-x64",
-  "darwin-arm64": "@swarm-guard/darwin-arm64",
-};
-const key = process.platform + "-" + process.arch;
-const pkg = platforms[key];
+const platform = require("../platform.js");
+const key = platform.key;
+const pkg = platform.name;
 let binary;
 if (pkg) {
   try {
