@@ -162,32 +162,32 @@ func (c *Config) Value(section, key string) string {
 func (c *Config) RemoteURLs() []string {
 	var out []string
 	for _, data := range c.files {
-		cur := ""
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || line[0] == '#' || line[0] == ';' {
-				continue
+		iniEach(data, func(section, key, value string) {
+			if strings.HasPrefix(section, "remote ") && (strings.EqualFold(key, "url") || strings.EqualFold(key, "pushurl")) {
+				out = append(out, value)
 			}
-			if line[0] == '[' {
-				cur = strings.ToLower(strings.TrimSpace(strings.Trim(line, "[]")))
-				continue
-			}
-			if !strings.HasPrefix(cur, "remote ") {
-				continue
-			}
-			k, v, _ := strings.Cut(line, "=")
-			if k = strings.TrimSpace(k); strings.EqualFold(k, "url") || strings.EqualFold(k, "pushurl") {
-				out = append(out, strings.Trim(strings.TrimSpace(v), `"`))
-			}
-		}
+		})
 	}
 	return out
 }
 
 func iniValue(data []byte, section, key string) (string, bool) {
-	cur := ""
+	section = strings.ToLower(section)
 	val, found := "", false
+	iniEach(data, func(sec, k, v string) {
+		if sec == section && strings.EqualFold(k, key) {
+			val, found = v, true // the last value wins, as in git
+		}
+	})
+	return val, found
+}
+
+// iniEach calls f for every key = value line of a git config file, with
+// its section lowercased as written in brackets ("remote \"origin\""), the
+// key trimmed and the value trimmed and unquoted. Comments and blank lines
+// are skipped.
+func iniEach(data []byte, f func(section, key, value string)) {
+	cur := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -195,19 +195,12 @@ func iniValue(data []byte, section, key string) (string, bool) {
 			continue
 		}
 		if line[0] == '[' {
-			name := strings.Trim(line, "[]")
-			cur = strings.ToLower(strings.TrimSpace(name))
-			continue
-		}
-		if cur != strings.ToLower(section) {
+			cur = strings.ToLower(strings.TrimSpace(strings.Trim(line, "[]")))
 			continue
 		}
 		k, v, _ := strings.Cut(line, "=")
-		if strings.EqualFold(strings.TrimSpace(k), key) {
-			val, found = strings.Trim(strings.TrimSpace(v), `"`), true // the last value wins, as in git
-		}
+		f(cur, strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"`))
 	}
-	return val, found
 }
 
 // OtherWorktrees returns the roots of the repository's other worktrees: the
