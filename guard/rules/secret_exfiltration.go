@@ -65,10 +65,7 @@ func judgeExfiltration(e effect.Effect, f *Facts) []Verdict {
 			if len(x.Hosts) > 0 && allHostsAmong(x.Hosts, f.RemoteHosts, f.Policy.Network.AllowHosts) {
 				continue
 			}
-			names := "it has no remote"
-			if len(f.RemoteHosts) > 0 {
-				names = "its remotes are on " + strings.Join(f.RemoteHosts, ", ")
-			}
+			names := remotesPhrase(f)
 			reason := x.By + " sends " + s.Source + " off this machine, to no host the repository's remotes name (" + names + ")"
 			if len(x.Hosts) > 0 {
 				reason = x.By + " sends " + s.Source + " to " + strings.Join(x.Hosts, ", ") + ", which none of the repository's remotes names (" + names + ")"
@@ -107,6 +104,14 @@ const insteadWithout = " (a private resource is reached through its own service'
 // insteadRemote is where the repository's content may go.
 const insteadRemote = "push to one of the repository's remotes (git remote -v lists them); a new host for the code is a human's decision: ask one to add the remote"
 
+// remotesPhrase names where the repository's remotes are, for reasons.
+func remotesPhrase(f *Facts) string {
+	if len(f.RemoteHosts) == 0 {
+		return "it has no remote"
+	}
+	return "its remotes are on " + strings.Join(f.RemoteHosts, ", ")
+}
+
 // allHostsAmong reports whether every host is one of the listed ones.
 func allHostsAmong(hosts []string, lists ...[]string) bool {
 	for _, h := range hosts {
@@ -131,16 +136,10 @@ func allHostsAmong(hosts []string, lists ...[]string) bool {
 // stays on this machine; a fork on the origin's host is the usual
 // workflow.
 func judgeRemoteURL(r effect.RemoteURL, f *Facts) []Verdict {
-	if r.Host == "" || hostMatches(r.Host, f.RemoteHosts) {
+	if r.Host == "" || allHostsAmong([]string{r.Host}, f.RemoteHosts, f.Policy.Network.AllowHosts) {
 		return nil
 	}
-	if allow := f.Policy.Network.AllowHosts; len(allow) > 0 && hostMatches(r.Host, allow) {
-		return nil
-	}
-	names := "it has no remote"
-	if len(f.RemoteHosts) > 0 {
-		names = "its remotes are on " + strings.Join(f.RemoteHosts, ", ")
-	}
+	names := remotesPhrase(f)
 	does := " points this repository's pushes at "
 	if r.Push {
 		does = " sends this repository's commits to "
