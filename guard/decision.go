@@ -16,7 +16,17 @@ type Decision struct {
 	Trigger     string        // the part of the command or the path that triggered the rule
 	Alternative string        // what to do instead
 	Findings    []Finding     // every finding, deciding one first; includes ones allowed by policy
+
+	// writesNothing: CheckCommand walked the whole command and it writes
+	// no file, listed or not (WritesNothing).
+	writesNothing bool
 }
+
+// WritesNothing reports whether CheckCommand proved, in the same walk that
+// decided, that the command writes no file: what Writes reports as no
+// files and not opaque. PreToolUse leaves the record for swarm-guard-post
+// on it without walking the command a second time.
+func (d Decision) WritesNothing() bool { return d.writesNothing }
 
 // Finding is one rule that matched.
 type Finding struct {

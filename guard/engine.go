@@ -217,12 +217,16 @@ func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
 	if strings.TrimSpace(cmd) == "" {
 		return Decision{}
 	}
-	if !utf8.ValidString(cmd) {
+	valid := utf8.ValidString(cmd)
+	if !valid {
 		cmd = strings.ToValidUTF8(cmd, "\uFFFD")
 	}
 	a := e.newAnalyzer(env)
 	a.x.Script(cmd, a.initialState(), nil)
-	return a.decision()
+	d := a.decision()
+	// Writes reads the text as given: only a valid one is the same walk.
+	d.writesNothing = valid && !a.x.Aborted() && !a.opaque && len(a.writtenFiles()) == 0
+	return d
 }
 
 // WrittenFiles returns the files a shell command writes, as far as the
@@ -252,6 +256,12 @@ func (e *Engine) Writes(cmd string, env *Env) (files []string, opaque bool) {
 	if a.x.Aborted() {
 		return nil, true
 	}
+	return a.writtenFiles(), a.opaque
+}
+
+// writtenFiles is the files the walk saw written, each once, without
+// sinks such as /dev/null.
+func (a *analyzer) writtenFiles() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range a.writes {
@@ -260,7 +270,7 @@ func (e *Engine) Writes(cmd string, env *Env) (files []string, opaque bool) {
 			out = append(out, p)
 		}
 	}
-	return out, a.opaque
+	return out
 }
 
 func derefOr(s *string, def string) string {

@@ -99,3 +99,29 @@ func TestWritesOpaque(t *testing.T) {
 		}
 	}
 }
+
+// TestWritesNothingAgreesWithWrites: the decision's WritesNothing, which
+// PreToolUse leaves swarm-guard-post's record on, is exactly what Writes
+// proves (no files, not opaque) for every corpus command and a few plain
+// ones.
+func TestWritesNothingAgreesWithWrites(t *testing.T) {
+	eng := New(corpusPolicy())
+	cmds := []string{"ls -la", "git status", "go test ./...", "echo x > notes.txt", "make build", "cat README.md | wc -l", "tee out.txt < in.txt"}
+	for _, c := range loadCorpus(t) {
+		cmds = append(cmds, c.command)
+	}
+	proved := 0
+	for _, cmd := range cmds {
+		files, opaque := eng.Writes(cmd, testEnv())
+		want := !opaque && len(files) == 0
+		if got := eng.CheckCommand(cmd, testEnv()).WritesNothing(); got != want {
+			t.Errorf("%q: WritesNothing = %v, Writes gives files %q, opaque %v", cmd, got, files, opaque)
+		}
+		if want {
+			proved++
+		}
+	}
+	if proved == 0 || proved == len(cmds) {
+		t.Errorf("%d of %d commands write nothing: the comparison proves nothing", proved, len(cmds))
+	}
+}

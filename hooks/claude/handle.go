@@ -203,11 +203,13 @@ func preToolUse(in *Input, rt Runtime) Response {
 		command = guard.WebTarget(in.ToolName, ti) // the audit log's command column holds the URL or query, redacted
 	}
 	eng := guard.New(s.pol)
+	writesNothing := false // the engine's, before a content check's decision replaces it
 	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
 		if d := s.budget(); d.Action != "" {
 			return d
 		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
+		writesNothing = d.WritesNothing()
 		if d.Action == "" && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
 			d = rt.ContentCheck(in, s.ctx, s.pol)
 		}
@@ -216,8 +218,8 @@ func preToolUse(in *Input, rt Runtime) Response {
 	if !ok {
 		d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
 			Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "simplify the command or split it into smaller commands"}
-	} else if d.Action == "" && in.ToolName == guard.ToolBash && ti.Command != nil {
-		s.notePostFree(eng, command)
+	} else if d.Action == "" && in.ToolName == guard.ToolBash && ti.Command != nil && writesNothing {
+		s.notePostFree(command)
 	}
 	return s.answer(d, command, path)
 }

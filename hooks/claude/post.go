@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 )
 
@@ -23,11 +22,11 @@ func postToolUse(in *Input, rt Runtime) Response {
 
 // notePostFree leaves the record swarm-guard-post answers PostToolUse with
 // (package postrecord) when PreToolUse allowed a Bash command the engine
-// proves writes nothing: the full PostToolUse would scan only its output,
+// proved writes nothing in the walk that decided it (Decision.WritesNothing): the full PostToolUse would scan only its output,
 // which swarm-guard-post checks the same way (keywords.Clean). Only in the
 // state directory both find without git and that the guard protects; a
 // failure to write leaves the full PostToolUse to run.
-func (s *session) notePostFree(eng *guard.Engine, command string) {
+func (s *session) notePostFree(command string) {
 	in := s.in
 	if s.ctx.Repo == nil || s.ctx.StateDir == "" || in.SessionID == "" || postrecord.Path(s.ctx.StateDir, in.ToolUseID) == "" {
 		return
@@ -41,9 +40,6 @@ func (s *session) notePostFree(eng *guard.Engine, command string) {
 		cwd = s.rt.Getenv("CLAUDE_PROJECT_DIR")
 	}
 	if dir, ok := postrecord.StateDir(cwd, s.rt.Getenv); !ok || dir != s.ctx.StateDir {
-		return
-	}
-	if written, opaque := eng.Writes(command, s.ctx.Env); opaque || len(written) > 0 {
 		return
 	}
 	_ = postrecord.Write(s.ctx.StateDir, postrecord.Record{
