@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
@@ -40,9 +41,24 @@ func (a *analyzer) publish(inv *shell.Invocation) {
 // publishes says what a command publishes, completing "<program> ...",
 // or "" when it publishes nothing.
 func publishes(prog string, words []string) string {
+	// The operands, skipping the values of options that take one: in
+	// npm --registry https://r.example publish and docker --context prod
+	// push img the subcommand is the word after the option's value. cargo
+	// +nightly publish names a toolchain before the subcommand.
 	var pos []string
-	for _, w := range words {
-		if !strings.HasPrefix(w, "-") {
+	valueOpts := publishValueOpts()[prog]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			pos = append(pos, words[i+1:]...)
+			i = len(words)
+		case strings.HasPrefix(w, "-") && w != "-":
+			if name := strings.TrimLeft(w, "-"); !strings.Contains(name, "=") && valueOpts[name] {
+				i++
+			}
+		case prog == "cargo" && len(pos) == 0 && strings.HasPrefix(w, "+"):
+		default:
 			pos = append(pos, w)
 		}
 	}
@@ -129,7 +145,7 @@ func publishes(prog string, words []string) string {
 			return at(0) + " publishes or withdraws the extension on the marketplace"
 		}
 	case "goreleaser":
-		if (at(0) == "release" || at(0) == "") && !has("--snapshot") && !has("--skip=publish") {
+		if (at(0) == "release" || at(0) == "") && !has("--snapshot") && !skips(words, "publish") {
 			return "release publishes a release with its artifacts"
 		}
 	case "lerna", "changeset":
@@ -159,4 +175,56 @@ func localRegistry(img string) bool {
 	}
 	host, _, _ = strings.Cut(host, ":")
 	return Loopback(host)
+}
+
+// publishValueOpts are the options of each publishing program that take
+// a value as the next word, global ones first (docker -H, helm
+// --kube-context), so that value is not read as the subcommand.
+var publishValueOpts = sync.OnceValue(func() map[string]map[string]bool {
+	npm := npmValueOpts()
+	container := shell.Longs("H", "host", "context", "c", "config", "log-level", "l", "tlscacert", "tlscert", "tlskey",
+		"url", "connection", "identity", "root", "runroot", "storage-driver", "storage-opt", "cgroup-manager", "events-backend",
+		"runtime", "tmpdir", "module", "ssh", "builder", "platform", "t", "tag", "f", "file", "creds", "authfile", "cert-dir",
+		"digestfile", "sign-by", "compression-format", "format")
+	py := shell.Longs("repository-url", "r", "repository", "u", "username", "p", "password", "c", "comment", "config-file",
+		"i", "identity", "sign-with", "cert", "client-cert", "directory", "C", "project", "P", "cache-dir", "python", "color",
+		"index", "publish-url", "token", "t", "check-url", "trusted-publishing", "keyring-provider", "a", "auth", "repo", "pypirc")
+	return map[string]map[string]bool{
+		"npm": npm, "pnpm": npm, "yarn": npm, "bun": npm, "lerna": npm, "changeset": npm,
+		"cargo": shell.Longs("features", "F", "package", "p", "registry", "target", "manifest-path", "index", "j", "jobs",
+			"config", "Z", "color", "token", "target-dir", "lockfile-path"),
+		"docker": container, "podman": container, "buildah": container,
+		"twine": py, "poetry": py, "uv": py, "flit": py, "hatch": py,
+		"gem": shell.Longs("config-file", "key", "k", "host", "otp", "attestation"),
+		"helm": shell.Longs("kube-context", "kubeconfig", "namespace", "n", "registry-config", "repository-cache",
+			"repository-config", "kube-apiserver", "kube-as-user", "kube-as-group", "kube-token", "kube-ca-file",
+			"kube-tls-server-name", "burst-limit", "qps", "cert-file", "key-file", "ca-file", "username", "password"),
+		"dotnet": shell.Longs("source", "s", "api-key", "k", "symbol-source", "symbol-api-key", "sk", "timeout", "t", "ss", "configfile", "ConfigFile"),
+		"nuget":  shell.Longs("source", "s", "api-key", "k", "symbol-source", "symbol-api-key", "sk", "timeout", "t", "ss", "configfile", "ConfigFile", "Source", "ApiKey"),
+		"vsce":   shell.Longs("p", "pat", "t", "target", "packagePath", "i", "baseContentUrl", "baseImagesUrl", "githubBranch", "gitlabBranch"),
+		"ovsx":   shell.Longs("p", "pat", "t", "target", "packagePath", "i", "r", "registryUrl", "baseContentUrl", "baseImagesUrl"),
+		"goreleaser": shell.Longs("f", "config", "p", "parallelism", "timeout", "release-notes", "release-header", "release-footer",
+			"release-notes-tmpl", "release-header-tmpl", "release-footer-tmpl", "id", "skip"),
+		"mvn": shell.Longs("s", "settings", "gs", "global-settings", "f", "file", "pl", "projects", "P", "activate-profiles",
+			"rf", "resume-from", "T", "threads", "l", "log-file", "t", "toolchains", "b", "builder", "gt", "global-toolchains"),
+	}
+})
+
+// skips reports whether goreleaser's --skip names step, spelled
+// --skip=publish, --skip publish or in a list (--skip=validate,publish).
+func skips(words []string, step string) bool {
+	for i, w := range words {
+		v, ok := strings.CutPrefix(w, "--skip=")
+		if !ok && w == "--skip" && i+1 < len(words) {
+			v, ok = words[i+1], true
+		}
+		if ok {
+			for _, s := range strings.Split(v, ",") {
+				if s == step {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
