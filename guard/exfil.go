@@ -94,8 +94,8 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 					}
 				}
 			case *syntax.Redirect:
-				if w := shell.WordLiteral(x.Word); isEnvironFile(w) {
-					found = "the environment of another process (" + w + ")"
+				if src := environSource(shell.WordLiteral(x.Word)); src != "" {
+					found = src
 				}
 			}
 			return found == ""
@@ -121,8 +121,8 @@ func secretCall(words []string) string {
 		return out
 	}
 	for _, w := range args {
-		if isEnvironFile(w) {
-			return "the environment of another process (" + w + ")"
+		if src := environSource(w); src != "" {
+			return src
 		}
 	}
 	if (strings.HasPrefix(name, "git-credential-") || strings.HasPrefix(name, "docker-credential-")) && hasWord(args, "get") {
@@ -275,6 +275,24 @@ func gitSubcommand(args []string) (string, []string) {
 	return "", nil
 }
 
+// environSource names the environment a /proc/<pid>/environ path holds as
+// a secret source, or "": another process's (read outright is already
+// secret-file's), or the shell's own (/proc/self/environ), which is what
+// env prints: fine on the terminal, a secret when sent.
+func environSource(p string) string {
+	if isEnvironFile(p) {
+		return "the environment of another process (" + p + ")"
+	}
+	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
+	if !ok {
+		return ""
+	}
+	if pid, file, ok := strings.Cut(rest, "/"); ok && file == "environ" && (pid == "self" || pid == "thread-self") {
+		return "the environment (" + p + ")"
+	}
+	return ""
+}
+
 // isEnvironFile reports whether p is another process's environment:
 // /proc/<pid>/environ other than the shell's own (/proc/self).
 func isEnvironFile(p string) bool {
@@ -371,8 +389,8 @@ func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
 		return ""
 	}
 	for _, p := range a.resolveArg(x, st).paths {
-		if isEnvironFile(p) {
-			return "the environment of another process (" + p + ")"
+		if src := environSource(p); src != "" {
+			return src
 		}
 		for _, b := range a.bodies[p] {
 			if b.Secret != "" {
