@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 )
 
 // BenchmarkHookPaths times every path of the Claude Code hook as the
@@ -47,10 +49,13 @@ func BenchmarkHookPaths(b *testing.B) {
 		return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
 	}
 	write10k := ev("PreToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "server.go"), "content": string(goSource(b, 10<<10))}, nil)
-	// The same file with one line the generic rule's pattern may match
-	// (no finding: the value is a call), so the scanner must look: a
-	// clean file that keywords.Clean cannot prove clean.
-	scanned := string(goSource(b, 10<<10)) + "\nfunc apiKey() string { key := cfg.Lookup(\"service.api.key\"); return key }\n"
+	// The same file with one line the generic rule matches and gitleaks
+	// then drops (its allowlist knows apiVersion), so the scanner must
+	// look: a clean file that keywords.Clean cannot prove clean.
+	scanned := string(goSource(b, 10<<10)) + "\nconst apiVersion = \"2024-06-01.preview7\"\n"
+	if !keywords.Clean("server.go", string(goSource(b, 10<<10))) || keywords.Clean("server.go", scanned) {
+		b.Fatal("pre-write-10kb must be a file keywords.Clean proves clean, pre-write-10kb-scanned one it cannot")
+	}
 	write10kScanned := ev("PreToolUse", "Write", map[string]any{"file_path": filepath.Join(repo, "server.go"), "content": scanned}, nil)
 	opaque := ev("PostToolUse", "Bash", map[string]any{"command": "./tools/generate"}, bashOut(""))
 	paths := []struct {

@@ -64,23 +64,22 @@ var uncoveredIndex = sync.OnceValue(func() *Index {
 // Clean reports whether gitleaks' default rules provably find nothing in
 // text, written to path: every keyword it holds belongs to a Covered rule
 // whose condition the text fails, the decoder has nothing to decode in
-// it, and its path is not one a path rule flags. A text with a non-ASCII
-// byte is never proven clean (Unicode case folding turns the Kelvin sign
-// into a k: gitleaks' keyword search and (?i) patterns see more than the
-// bytes). Only the default rules: with a repository's .gitleaks.toml the
-// scanner must decide. False means "may hold one": ask the scanner.
+// it, and its path is not one a path rule flags. A text holding a rune
+// whose case folds to ASCII is never proven clean (FoldsToASCII: the
+// Kelvin sign is a k to gitleaks' keyword search and (?i) patterns);
+// every other non-ASCII byte is in no keyword and no class the covered
+// patterns use. Only the default rules: with a repository's .gitleaks.toml
+// the scanner must decide. False means "may hold one": ask the scanner.
 //
 // The conditions see the whole text; the scanner cuts big texts into
-// pieces and windows, but each condition asks for a piece of text the
-// text holds, and a piece of a text that fails it fails it too.
+// pieces and windows at line ends only, and a piece of a text cut so
+// fails each condition the text fails.
 func Clean(path, text string) bool {
 	if mayPKCS12(path) {
 		return false
 	}
-	for i := 0; i < len(text); i++ {
-		if text[i] >= 0x80 {
-			return false
-		}
+	if FoldsToASCII(text) {
+		return false
 	}
 	if MayDecode(text) {
 		return false

@@ -3,6 +3,8 @@ package keywords
 import (
 	"slices"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func TestGenericWordsByLetter(t *testing.T) {
@@ -23,6 +25,24 @@ func TestGenericWordsByLetter(t *testing.T) {
 		}
 		if genericFirst[c] != first {
 			t.Errorf("genericFirst[%q] = %v", rune(c), genericFirst[c])
+		}
+	}
+}
+
+// TestFoldsToASCIIIsComplete: FoldsToASCII finds exactly the non-ASCII
+// runes whose lower case, upper case or case-folding orbit (what
+// strings.ToLower and a (?i) pattern see) holds an ASCII letter.
+func TestFoldsToASCIIIsComplete(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		ascii := unicode.ToLower(r) < 0x80 || unicode.ToUpper(r) < 0x80
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			ascii = ascii || f < 0x80
+		}
+		if got := FoldsToASCII("x" + string(r) + "y"); got != ascii {
+			t.Errorf("FoldsToASCII(%q) = %v, want %v", r, got, ascii)
 		}
 	}
 }

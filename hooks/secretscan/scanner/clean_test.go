@@ -33,6 +33,20 @@ func TestCleanMatchesTheRules(t *testing.T) {
 		if got := vc.Rules[0].Regex; got != want || vc.Rules[0].Path != "" || len(r.layers) > 0 {
 			t.Errorf("default rule %s changed: pattern %q, path %q; check its condition in hooks/secretscan/keywords and update Covered", id, got, vc.Rules[0].Path)
 		}
+		if id != genericID {
+			continue
+		}
+		// MayGeneric counts on the rule's entropy and on an allowlist that
+		// drops a plain secret whatever else holds (no AND, no target).
+		plain := false
+		for _, a := range vc.Rules[0].Allowlists {
+			if a.Condition == "" && a.RegexTarget == "" && len(a.Paths)+len(a.Commits) == 0 && slices.Contains(a.Regexes, keywords.GenericPlain) {
+				plain = true
+			}
+		}
+		if vc.Rules[0].Entropy != keywords.GenericEntropy || !plain {
+			t.Errorf("the generic rule's entropy (%v) or its allowlist of plain secrets changed: check keywords.MayGeneric (genericKept)", vc.Rules[0].Entropy)
+		}
 	}
 	for k, ids := range keywords.CoveredKeywords {
 		var got []string
@@ -100,6 +114,11 @@ func TestCleanFindsNothing(t *testing.T) {
 		`apiKey = "` + randomFrom(alnumChars, 9) + `"`, // a near miss: 9 characters
 		"S" + "K" + randomFrom("0123456789abcdef", 31), // a near miss
 		"auth := ::= x",
+		"// — the auth token refresh, café", // non-ASCII bytes that fold to no ASCII letter
+		`clé_api = "` + fakesecret.GenericAPIKey().Value + `"`,
+		`name := "José"; key := "` + fakesecret.GenericAPIKey().Value + `"`,
+		"\tkey := cfg.Lookup(\"service.api.key\")", // a match gitleaks drops (allowlist): Clean proves it
+		`apiKey: "0123456789"`,                     // entropy below the rule's
 	}
 	for _, s := range fakesecret.All() {
 		secrets = append(secrets, s.Line)
@@ -135,6 +154,11 @@ func TestCleanFindsNothing(t *testing.T) {
 		t.Errorf("only %d of %d plain Go files are clean: Clean spares the scanner almost nothing", cleanPlain, plain)
 	}
 	if keywords.Clean("certs/client.P12", "x") || keywords.Clean("f.go", "x := \u212Aey") {
-		t.Error("Clean passes a .p12 path or a non-ASCII text")
+		t.Error("Clean passes a .p12 path or a text with the Kelvin sign")
+	}
+	for _, c := range []string{"// — the auth token refresh, café\n", "\tkey := cfg.Lookup(\"service.api.key\")\n"} {
+		if !keywords.Clean("f.go", c) {
+			t.Errorf("Clean cannot prove %q clean", c)
+		}
 	}
 }

@@ -30,14 +30,16 @@ import (
 //     at a line start and ends after a newline matches exactly what the
 //     whole text does there; windows that overlap are merged, so no match
 //     crosses from one into another;
-//   - Unicode case folding can spell a word with non-ASCII letters (K,
-//     the Kelvin sign, folds to k): a line with any non-ASCII byte counts
-//     as holding a word.
+//   - Unicode case folding can spell a word with a few non-ASCII letters
+//     (K, the Kelvin sign, folds to k): a line holding one of them
+//     (keywords.FoldsToASCII) counts as holding a word. Every other
+//     non-ASCII byte is in none of the pattern's classes.
 //
 // Most windows of ordinary code cannot hold a match anyway (a comment
 // that says "Authors"), and the pattern costs Go's regexp about a
 // microsecond per byte even there: keywords.MayGeneric checks a necessary
-// condition by hand first, and a window that fails it is not scanned.
+// condition by hand first (of a finding gitleaks keeps, entropy and
+// allowlist included), and a window that fails it is not scanned.
 //
 // gitleaks reports a line, column and context of each finding from the
 // lines around it, which a window holds whole. The windows apply to the
@@ -109,11 +111,10 @@ func thinLine(l string) bool {
 }
 
 func holdsGenericWord(line string) bool {
+	if keywords.FoldsToASCII(line) {
+		return true // case folding may spell a word with it
+	}
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c >= 0x80 {
-			return true // case folding may spell a word with it
-		}
 		if keywords.GenericWordAt(line, i) > 0 {
 			return true
 		}

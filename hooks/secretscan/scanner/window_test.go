@@ -1,6 +1,8 @@
 package scanner
 
 import (
+	"github.com/zricethezav/gitleaks/v8/detect"
+
 	"io"
 	"regexp"
 	"slices"
@@ -114,37 +116,64 @@ func TestWindowedScanAgrees(t *testing.T) {
 	t.Logf("%d texts, %d generic findings, the same both ways", len(texts), generic)
 }
 
-// TestMayGenericIsNecessary: whatever the generic rule's regex matches
-// passes mayGeneric, on texts built from the pattern's parts with lengths
-// around its bounds, and a random piece put in at a random place.
+// TestMayGenericIsNecessary: wherever gitleaks reports a generic finding
+// (pattern, entropy and allowlists, through a detector holding the rule),
+// keywords.MayGeneric says it may, on texts built from the pattern's parts
+// with lengths around its bounds, secrets of every entropy and shape, and
+// the terminators and near misses, plus a random byte put in.
 func TestMayGenericIsNecessary(t *testing.T) {
+	comp, err := newCompiler(defaultCatalogue(), 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, det, err := comp.detectors([]*ruleSource{comp.cat.byID[genericID]})
+	if err != nil {
+		t.Fatal(err)
+	}
 	re := regexp.MustCompile(genericRegex)
 	words := []string{"access", "AUTH", "api", "Api", "API", "aPI", "credential", "Creds", "KEY", "passwd", "password", "PassWord", "secret", "token"}
 	ops := []string{"=", ">", ":=", "::=", ":::=", "||", ":", "=>", "?=", ",", "|", "?", ";"}
-	pieces := []string{"\n", " ", "=", ":", "'", "\"", "`", "-", ".", "/", "+", "\t", ";", "\\n"}
-	matched := 0
+	pieces := []string{"\n", " ", "=", ":", "'", "\"", "`", "-", ".", "/", "+", "\t", ";", "\\n", "\\R", "(", "\u00e9", "\u212a"}
+	secretChars := []string{alnumChars + "_.=-", alnumChars + "+/", "abcdefghijklmnopqrstuvwxyz_.-", "0123456789abcdef", "abcAB12", alnumChars}
+	matched, found, spared := 0, 0, 0
 	for range 30000 {
+		secret := randomFrom(pick(secretChars...), 8+mustInt(14))
+		if mustInt(8) == 0 {
+			secret = randomFrom(alnumChars, 140+mustInt(20)) // around the 150-byte bound
+		}
 		text := randomFrom(alnumChars+"_.-", mustInt(4)) + pick(words...) +
 			randomFrom(alnumChars+" \t_.-", mustInt(24)) + randomFrom(" \t\n'\"", mustInt(4)) + pick(ops...) +
-			randomFrom("`'\" \t\n=", mustInt(7)) + randomFrom(pick(alnumChars+"_.=-", alnumChars+"+/"), 8+mustInt(6)) + pick("", " ", "\n", "'", ";", "\\n", "x")
+			randomFrom("`'\" \t\n=", mustInt(7)) + secret + pick("", "=", "==", "===", "====") +
+			pick("", " ", "\n", "'", ";", "\\n", "\\N", "x", "(", ")", "+", "/")
 		if mustInt(2) == 0 {
 			at := mustInt(len(text) + 1)
 			text = text[:at] + pick(pieces...) + text[at:]
 		}
-		if re.MatchString(text) {
-			matched++
-			if !keywords.MayGeneric(text) {
-				t.Fatalf("the generic rule matches %q but keywords.MayGeneric says it cannot", text)
+		if !re.MatchString(text) {
+			continue
+		}
+		matched++
+		may := keywords.MayGeneric(text)
+		if fs := det.Detect(detect.Fragment{Raw: text, FilePath: "f.go"}); len(fs) > 0 {
+			found++
+			if !may {
+				t.Fatalf("gitleaks reports %q in %q but keywords.MayGeneric says it cannot", fs[0].Secret, text)
 			}
+		} else if !may {
+			spared++
 		}
 	}
-	t.Logf("%d of 30000 matched", matched)
-	if matched < 1000 {
-		t.Fatalf("only %d texts matched; the test proves little", matched)
+	t.Logf("of 30000 texts the pattern matched %d, gitleaks reported %d, MayGeneric spared the scanner %d", matched, found, spared)
+	if found < 1000 || spared < 1000 {
+		t.Fatalf("only %d findings and %d texts spared; the test proves little", found, spared)
 	}
-	for _, clean := range []string{"// Copyright 2013 The Go Authors. All rights reserved.\n", "\t// authentication, or cookies.\n"} {
+	for _, clean := range []string{
+		"// Copyright 2013 The Go Authors. All rights reserved.\n", "\t// authentication, or cookies.\n",
+		"\tkey := cfg.Lookup(\"service.api.key\")\n", "self.token = response.access_token\n", "// — the auth token ends here\n",
+		"apiKey: \"0123456789\"\n", // 10 distinct bytes: entropy below 3.5
+	} {
 		if keywords.MayGeneric(clean) {
-			t.Errorf("keywords.MayGeneric(%q) = true: the check does not spare the regex on plain prose", clean)
+			t.Errorf("keywords.MayGeneric(%q) = true: the check does not spare the regex on plain code", clean)
 		}
 	}
 }
