@@ -425,9 +425,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 	case "rm":
 		a.gitRm(g, args)
 	case "update-index":
-		if hasAnyFlag(args, "--remove", "--force-remove") {
-			a.untrackProtected(g.inv, shell.ParseOpts(args, shell.Spec{Long: shell.Longs("cacheinfo", "chmod", "index-info", "index-version")}).Operands)
-		}
+		a.gitUpdateIndex(g.inv, args)
 	case "mv":
 		p := shell.ParseOpts(args, shell.Spec{})
 		if len(p.Operands) >= 2 {

@@ -270,6 +270,63 @@ func path2root(root, p string) string {
 // workflow) leaves it on disk but makes the next commit delete it from
 // the repository, for every clone: tampering like deleting it.
 func (a *analyzer) untrackProtected(inv *shell.Invocation, operands []shell.Word) {
+	a.indexProtected(inv, operands, func(hit string) string {
+		return "git rm --cached untracks " + hit + ", which configures the guard: the next commit deletes it from the repository"
+	})
+}
+
+// gitUpdateIndex judges git update-index on the files that configure the
+// guard: --remove/--force-remove untrack them (as git rm --cached does),
+// --assume-unchanged and --skip-worktree make git stop looking at them,
+// so a change to one no longer shows in git status or git diff, is not
+// committed, and the hook manager's config in the repository is no
+// longer the one on disk; --cacheinfo stages content for one that is not
+// the file on disk. The --no- forms undo the marks and stay allowed.
+func (a *analyzer) gitUpdateIndex(inv *shell.Invocation, args []shell.Word) {
+	p := shell.ParseOpts(args, shell.Spec{Long: shell.Longs("chmod", "index-version")})
+	ops := p.Operands
+	switch {
+	case p.Has("remove", "force-remove"):
+		a.untrackProtected(inv, ops)
+	case p.Has("assume-unchanged", "skip-worktree"):
+		flag := "--assume-unchanged"
+		if p.Has("skip-worktree") {
+			flag = "--skip-worktree"
+		}
+		a.indexProtected(inv, ops, func(hit string) string {
+			return "git update-index " + flag + " hides changes to " + hit + ", which configures the guard, from git status, git diff and commits"
+		})
+	}
+	// --cacheinfo <mode>,<object>,<path> or --cacheinfo <mode> <object> <path>.
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		var path shell.Word
+		switch {
+		case x.Static() && strings.HasPrefix(x.Text, "--cacheinfo="):
+			v := x.Text[len("--cacheinfo="):]
+			if parts := strings.SplitN(v, ",", 3); len(parts) == 3 {
+				path = shell.Word{Text: parts[2], Src: parts[2]}
+			}
+		case x.Static() && x.Text == "--cacheinfo" && i+1 < len(args):
+			if v := args[i+1]; v.Static() && strings.Count(v.Text, ",") >= 2 {
+				parts := strings.SplitN(v.Text, ",", 3)
+				path = shell.Word{Text: parts[2], Src: parts[2]}
+			} else if i+3 < len(args) {
+				path = args[i+3]
+			}
+		}
+		if path.Text == "" {
+			continue
+		}
+		a.indexProtected(inv, []shell.Word{path}, func(hit string) string {
+			return "git update-index --cacheinfo stages content for " + hit + ", which configures the guard, that is not the file on disk"
+		})
+	}
+}
+
+// indexProtected judges an index change on each operand that names one
+// of the guard's own files (does says what the change does to it).
+func (a *analyzer) indexProtected(inv *shell.Invocation, operands []shell.Word, does func(hit string) string) {
 	for _, x := range operands {
 		if x.Dynamic {
 			continue
@@ -295,7 +352,7 @@ func (a *analyzer) untrackProtected(inv *shell.Invocation, operands []shell.Word
 				continue
 			}
 			if hit := a.protectedHit(p, false); hit != "" {
-				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached untracks " + hit + ", which configures the guard: the next commit deletes it from the repository"})
+				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: does(hit)})
 			}
 		}
 	}

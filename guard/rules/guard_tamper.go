@@ -21,11 +21,13 @@ var GuardTamper = Rule{
 		"Edit /work/repo/.claude/settings.json",
 		"SWARM_GUARD_TRUST=1 git push",
 		"LEFTHOOK=0 git commit -m x",
+		"git update-index --skip-worktree lefthook.yml",
 	},
 	Allow: []string{
 		"git commit -m x",
 		"cat .swarm-guard.toml",
 		"Read /work/repo/.claude/settings.json",
+		"git update-index --skip-worktree docs/generated.md",
 	},
 	Judge: judgeGuardTamper,
 }
