@@ -440,6 +440,7 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 	}
 	switch inv.Name {
 	case "curl", "wget", "http", "https", "xh", "xhs":
+		inURL = append(inURL, a.loginPassword(inv.Name, args)...)
 		data := map[string]bool{"-d": true, "--data": true, "--data-ascii": true, "--data-binary": true, "--data-raw": true,
 			"--data-urlencode": true, "--json": true, "-F": true, "--form": true, "--form-string": true, "-T": true,
 			"--upload-file": true, "-H": true, "--header": true, "-u": true, "--user": true, "-b": true, "--cookie": true,
@@ -592,6 +593,132 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 		return // nothing leaves and no host is named: gh pr view, docker ps, aws s3 ls
 	}
 	a.judge(inv, e)
+}
+
+// loginPassword is the password a web client is given literally on its
+// command line, judged as a password in a URL's user-info
+// (userinfoSecret): curl -u user:password (--user, -uuser:password, -su user:password),
+// wget --password=pw (--http-password, --ftp-password, and the same
+// separated), httpie's and xh's -a/--auth user:pw. A user without a
+// password (curl -u "$USER", prompted), an empty or placeholder one
+// (user:, user:<token>) and a request only to this machine carry none; a
+// password from a variable is that variable's taint, judged already.
+func (a *analyzer) loginPassword(prog string, args []shell.Word) []effect.Secret {
+	var found []effect.Secret
+	add := func(opt string, v shell.Word, pair bool) {
+		if !v.Static() {
+			return
+		}
+		user, pass := "", v.Text
+		if pair {
+			var ok bool
+			if user, pass, ok = strings.Cut(v.Text, ":"); !ok {
+				return // curl -u user: the password is prompted for
+			}
+		}
+		if placeholderValue(pass) {
+			return
+		}
+		shown := "****"
+		if pair {
+			shown = user + ":****"
+		}
+		found = append(found, effect.Secret{Source: "the password given with " + opt + " (" + shown + ")"})
+	}
+	// The login options: their names, and whether the value is user:pw
+	// (pair) or the password alone.
+	long, pair, short := func(n string) bool { return n == "auth" }, true, byte('a') // httpie, xh
+	switch prog {
+	case "curl":
+		long, short = func(n string) bool { return n == "user" }, 'u'
+	case "wget":
+		long, pair, short = wgetPasswordOpt, false, 0
+	}
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if !x.Static() {
+			continue
+		}
+		if x.Text == "--" {
+			break
+		}
+		if name, ok := strings.CutPrefix(x.Text, "--"); ok {
+			n, v, eq := strings.Cut(name, "=")
+			switch {
+			case !long(n):
+			case eq:
+				add("--"+n, shell.Word{Text: v, Src: v}, pair)
+			case i+1 < len(args):
+				i++
+				add("--"+n, args[i], pair)
+			}
+			continue
+		}
+		if short == 0 || len(x.Text) < 2 || x.Text[0] != '-' {
+			continue
+		}
+		// A group of short options: -u value, -uvalue, -su value. curl's
+		// other options that take a value end the group (-dvalue).
+		for j := 1; j < len(x.Text); j++ {
+			c := x.Text[j]
+			if c == short {
+				if j+1 < len(x.Text) {
+					add("-"+string(c), shell.Word{Text: x.Text[j+1:], Src: x.Text[j+1:]}, true)
+				} else if i+1 < len(args) {
+					i++
+					add("-"+string(c), args[i], true)
+				}
+				break
+			}
+			if strings.IndexByte(shortValueOpts[prog], c) >= 0 {
+				if j+1 == len(x.Text) {
+					i++ // its value is the next word
+				}
+				break
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	// A call whose URLs are all on this machine keeps the password here
+	// (curl -u admin:password http://localhost:8080).
+	var away []string
+	named := false
+	for _, x := range args {
+		if h := urlHost(x.Text); x.Static() && h != "" {
+			named = true
+			if !Loopback(h) && !slices.Contains(away, h) {
+				away = append(away, h)
+			}
+		}
+	}
+	if named && len(away) == 0 {
+		return nil
+	}
+	if len(away) > 0 {
+		for i := range found {
+			found[i].Source += " for " + strings.Join(away, ", ")
+		}
+	}
+	return found
+}
+
+// wgetPasswordOpt reports whether a wget long option takes a password.
+func wgetPasswordOpt(n string) bool {
+	switch n {
+	case "password", "http-password", "http-passwd", "ftp-password", "ftp-passwd", "proxy-password", "proxy-passwd":
+		return true
+	}
+	return false
+}
+
+// shortValueOpts are the short options of the web clients whose value
+// may be the next word, other than the login ones.
+var shortValueOpts = map[string]string{
+	"curl": "dFHTebcoxXAKCErmwyYztQPDU",
+	"wget": "OoaitTwQPAReUBdlYe",
+	"http": "Aops", "https": "Aops", "xh": "Aops", "xhs": "Aops",
 }
 
 // urlSecret is the secret a literal URL argument carries in its
