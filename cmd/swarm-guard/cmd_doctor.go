@@ -216,9 +216,40 @@ func (d *doctor) checkSettings() []doctorResult {
 			"run swarm-guard install: it writes the current command, which runs swarm-guard-post; then commit .claude/settings.json"))
 	}
 	for _, b := range slices.Sorted(maps.Keys(binaries)) {
-		out = append(out, d.binaryResult("claude hook binary", b, false))
+		r := d.binaryResult("claude hook binary", b, false)
+		out = append(out, r)
+		if r.status != "ok" {
+			continue
+		}
+		if b == "" {
+			home, _ := os.UserHomeDir()
+			b = install.LookupBinary(d.t.ctx.Env.Root, home, nil)
+		}
+		if w, ok := linkageWarning(b); ok {
+			out = append(out, w)
+		}
 	}
 	return out
+}
+
+// linkageWarning warns when the hook binary, or the swarm-guard-post next
+// to it, is linked against the C library (install.DynamicallyLinked): it
+// works, but the dynamic loader slows every tool call.
+func linkageWarning(binary string) (doctorResult, bool) {
+	var dynamic []string
+	for _, b := range []string{binary, binary + "-post"} {
+		if d, _ := install.DynamicallyLinked(b); d {
+			dynamic = append(dynamic, b)
+		}
+	}
+	if len(dynamic) == 0 {
+		return doctorResult{}, false
+	}
+	verb := " is"
+	if len(dynamic) > 1 {
+		verb = " are"
+	}
+	return doctorWarn("hook start-up", strings.Join(dynamic, " and ")+verb+" linked against the C library (built with cgo): the dynamic loader adds about half a millisecond to every tool call", install.StaticHint(filepath.Dir(binary))), true
 }
 
 func (d *doctor) checkFailClosed() []doctorResult {
