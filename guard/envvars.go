@@ -41,7 +41,14 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 			if s == "" || s == ":" || s == "true" || s == "cat" {
 				continue
 			}
+			a.routeThrough(rep, name, s, proxyVarHosts(upper, s))
 			a.x.Script(strings.TrimPrefix(s, "|"), st.Clone(), nil)
+		}
+	case (upper == "HTTP_PROXY" || upper == "HTTPS_PROXY" || upper == "ALL_PROXY") && inv != nil && isGitInvocation(inv):
+		for _, v := range val {
+			if v.Static() {
+				a.routeThrough(rep, name, v.Text, proxyVarHosts(upper, v.Text))
+			}
 		}
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {

@@ -185,6 +185,11 @@ func (a *analyzer) gitConfigWrite(inv *shell.Invocation, rawKey string, val shel
 		a.judge(inv, effect.GitConfig{Key: rawKey, Value: val.Text, Set: hasValue, Dynamic: val.Dynamic})
 		return
 	}
+	if hasValue && !val.Dynamic {
+		if hosts, ok := proxyConfigHosts(key, val.Text); ok {
+			a.routeThrough(inv, "git config "+rawKey, val.Text, hosts)
+		}
+	}
 	if !executableConfig(key) || !hasValue {
 		return
 	}

@@ -201,6 +201,9 @@ type RemoteURL struct {
 	URL  string // as written
 	Host string // its host, lower case; "" for a local path
 	Push bool   // the command pushes there now (else it points later pushes there)
+	// Via: the host relays git's traffic to the remotes (a proxy, an ssh
+	// jump host or proxy command) instead of receiving it as a remote.
+	Via bool
 }
 
 func (RemoteURL) isEffect() {}
