@@ -8,8 +8,8 @@ import "strings"
 // pieces), so big blocks are cut.
 const chunkBytes = 32 << 10
 
-// minChunkBytes is the smallest piece worth a goroutine of its own: a
-// 10 KB file is scanned in two halves on two cores.
+// minChunkBytes is the smallest piece worth a goroutine of its own, in a
+// request too big to be scanned inline (inlineBytes, scan.go).
 const minChunkBytes = 4 << 10
 
 // chunkSize is the piece size for a block of n bytes on workers cores.

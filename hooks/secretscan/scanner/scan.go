@@ -116,9 +116,56 @@ type job struct {
 	piece
 }
 
-// Stream scans blocks from next until it returns io.EOF, on s.workers
-// goroutines, and returns the findings in block order.
+// inlineBytes is the most text a request may hold to be scanned on the
+// goroutine that reads it, each block as one piece: the hook's usual
+// request, one Write of a source file. Handing its pieces to worker
+// goroutines costs the scan server more (threads woken, stacks grown,
+// the text cut and lower-cased per piece) than the parallel scan saves,
+// and the hook waits for all of it.
+const inlineBytes = chunkBytes
+
+// Stream scans blocks from next until it returns io.EOF and returns the
+// findings in block order. A request of at most inlineBytes is scanned
+// on the calling goroutine; a bigger one in pieces on s.workers
+// goroutines.
 func (s *Scanner) Stream(next func() (wire.Block, error)) ([]wire.Finding, error) {
+	var (
+		head  []wire.Block
+		total int
+	)
+	for total <= inlineBytes {
+		b, err := next()
+		if errors.Is(err, io.EOF) {
+			return s.scanInline(head)
+		}
+		if err != nil {
+			return nil, err
+		}
+		head = append(head, b)
+		total += len(b.Text) + len(b.Data)
+	}
+	return s.stream(head, next)
+}
+
+// scanInline scans a small request's blocks in order, each as one piece.
+func (s *Scanner) scanInline(blocks []wire.Block) ([]wire.Finding, error) {
+	var out []wire.Finding
+	for _, b := range blocks {
+		text := b.Content()
+		for _, p := range chunk(text, max(b.Line, 1), chunkBytes) {
+			fs, err := s.safeScanJob(job{file: b.File, commit: b.Commit, piece: p})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
+	}
+	return out, nil
+}
+
+// stream scans the blocks of head and then those from next on s.workers
+// goroutines.
+func (s *Scanner) stream(head []wire.Block, next func() (wire.Block, error)) ([]wire.Finding, error) {
 	jobs := make(chan job, 2*s.workers)
 	type result struct {
 		seq      int
@@ -158,13 +205,19 @@ func (s *Scanner) Stream(next func() (wire.Block, error)) ([]wire.Finding, error
 	seq := 0
 	var readErr error
 	for {
-		b, err := next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			readErr = err
-			break
+		var b wire.Block
+		if len(head) > 0 {
+			b, head = head[0], head[1:]
+		} else {
+			var err error
+			b, err = next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				readErr = err
+				break
+			}
 		}
 		text := b.Content()
 		for _, p := range chunk(text, max(b.Line, 1), chunkSize(len(text), s.workers)) {
