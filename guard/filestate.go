@@ -84,6 +84,11 @@ func (a *analyzer) recordCopy(inv *shell.Invocation, src, dest shell.Word) {
 		for _, b := range a.bodies[sp[0]] {
 			a.recordBody(inv, shell.Word{Text: d}, b)
 		}
+		// cp /proc/self/environ f: f holds the environment, as env > f
+		// would make it.
+		if secret := environSource(sp[0]); secret != "" {
+			a.recordBody(inv, shell.Word{Text: d}, &shell.Input{Dynamic: true, Desc: sp[0], Secret: secret})
+		}
 	}
 }
 
