@@ -17,6 +17,7 @@ type patterns struct {
 	authHeader *regexp.Regexp
 	assignment *regexp.Regexp
 	cliFlag    *regexp.Regexp
+	login      *regexp.Regexp
 }
 
 // compiled is built on first use: most text never needs it, and a hook
@@ -41,6 +42,8 @@ var compiled = sync.OnceValue(func() *patterns {
 		authHeader: c(`(?i)(authorization:\s*(?:bearer|token|basic)\s+)([^\s'"]+)`),
 		assignment: c(`(?i)((?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|auth|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_\-]*["']?\s*[:=]\s*["']?)([^\s"'&;,]{6,})`),
 		cliFlag:    c(`(?i)(--?(?:password|passwd|token|api-key|apikey|secret|auth-token)[= ]["']?)([^\s"']{4,})`),
+		// curl -u user:password (--user, -sSfu), httpie/xh -a/--auth user:password.
+		login: c(`((?:^|[\s;&|(])(?:curl|http|https|xh|xhs)(?:\s[^\n;&|]*?)?\s(?:-[A-Za-z]*u|--user|-a|--auth)(?:=|\s+)?["']?[^\s:"'@]+:)([^\s"'@]+)`),
 	}
 })
 
@@ -50,10 +53,26 @@ var hints = []string{"akia", "asia", "abia", "acca", "a3t", "gh", "github_pat", 
 
 // String returns s with secret-looking values masked.
 func String(s string) string {
-	if s == "" || !mayHoldSecret(s) {
+	if s == "" {
+		return s
+	}
+	hold, login := mayHoldSecret(s), mayHoldLogin(s)
+	if !hold && !login {
 		return s
 	}
 	p := compiled()
+	if login {
+		s = p.login.ReplaceAllStringFunc(s, func(m string) string {
+			sub := p.login.FindStringSubmatch(m)
+			if isPlaceholder(sub[2]) {
+				return m
+			}
+			return sub[1] + Mask
+		})
+		if !hold {
+			return s
+		}
+	}
 	s = p.privateKey.ReplaceAllString(s, "-----BEGIN PRIVATE KEY----- "+Mask)
 	for _, re := range p.tokens {
 		s = re.ReplaceAllStringFunc(s, keepPrefix)
@@ -69,6 +88,12 @@ func String(s string) string {
 		return sub[1] + Mask
 	})
 	return s
+}
+
+// mayHoldLogin reports whether s may run a web client given user:password
+// (curl -u, http -a), which no hint names.
+func mayHoldLogin(s string) bool {
+	return (strings.Contains(s, "curl") || strings.Contains(s, "http") || strings.Contains(s, "xh")) && strings.Contains(s, " -")
 }
 
 func mayHoldSecret(s string) bool {

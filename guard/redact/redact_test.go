@@ -58,6 +58,40 @@ func TestStringMasksSecrets(t *testing.T) {
 	}
 }
 
+// TestStringMasksLoginPasswords: a password given to curl -u or httpie
+// -a is masked, the user name kept; a user alone, a placeholder and other
+// programs' -u (docker run -u 1000:1000) are ordinary text.
+func TestStringMasksLoginPasswords(t *testing.T) {
+	pw := fake("", 14, alnum)
+	// Built at test time, so that no curl command with a password is
+	// written in the source (the repository's own secret scan).
+	for _, c := range [][3]string{
+		{"curl", "-u ", " https://build.example/job/1"},
+		{"curl", "-sSfu ", " build.example/job/1"},
+		{"curl", "--user=", " https://build.example/job/1"},
+		{"cd x && curl", "-o out.json --user ", " https://build.example"},
+		{"http", "-a ", " https://build.example"},
+		{"xh", "--auth ", " build.example"},
+	} {
+		text := c[0] + " " + c[1] + "ci:" + pw + c[2]
+		out := String(text)
+		if strings.Contains(out, pw) || !strings.Contains(out, "ci:"+Mask) {
+			t.Errorf("password not masked: %q -> %q", text, out)
+		}
+	}
+	for _, text := range []string{
+		"curl -u ci https://build.example",
+		"curl -u \"ci:$CI_PASSWORD\" https://build.example",
+		"curl -u ci:<password> https://build.example",
+		"docker run -u 1000:1000 app",
+		"git push -u origin HEAD:agent-1",
+	} {
+		if out := String(text); out != text {
+			t.Errorf("changed ordinary text: %q -> %q", text, out)
+		}
+	}
+}
+
 func TestStringKeepsOrdinaryText(t *testing.T) {
 	for _, text := range []string{
 		"go test ./...",
