@@ -13,5 +13,5 @@ import (
 )
 
 func main() {
-	os.Exit(posthook.Main(os.Args[1:], posthook.Stdin{}, os.Stderr, os.Getenv, time.Now()))
+	os.Exit(posthook.Main(os.Args[1:], posthook.Stdin{}, os.Stderr, os.Getenv, os.Environ(), time.Now()))
 }

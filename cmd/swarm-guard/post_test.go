@@ -11,6 +11,6 @@ import (
 // swarm-guard it hands events to (testscript's bin directory).
 func init() {
 	scriptCommands["swarm-guard-post"] = func() {
-		os.Exit(posthook.Main(os.Args[1:], os.Stdin, os.Stderr, os.Getenv, time.Now()))
+		os.Exit(posthook.Main(os.Args[1:], os.Stdin, os.Stderr, os.Getenv, os.Environ(), time.Now()))
 	}
 }

@@ -65,7 +65,7 @@ func TestOnlyTheScannerImportsGitleaks(t *testing.T) {
 func TestPostBinaryLinksLittle(t *testing.T) {
 	allowed := map[string]bool{
 		module + "/cmd/swarm-guard-post": true, module + "/hooks/secretscan/posthook": true, module + "/hooks/secretscan/postrecord": true,
-		module + "/hooks/secretscan/keywords": true, module + "/hooks/jsonobj": true,
+		module + "/hooks/secretscan/keywords": true, module + "/hooks/jsonobj": true, module + "/hooks/secretscan/envcreds": true,
 	}
 	for _, dep := range strings.Fields(goList(t, "-deps", "./cmd/swarm-guard-post")) {
 		first, _, _ := strings.Cut(dep, "/")

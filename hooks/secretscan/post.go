@@ -17,6 +17,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
@@ -45,6 +46,9 @@ type PostRequest struct {
 	Runner Runner
 	Now    time.Time
 	Getenv func(string) string
+	// Environ lists the environment (os.Environ when nil): the values of
+	// its credential variables are withheld from output (package envcreds).
+	Environ func() []string
 	// Duration is how long the tool ran (the event's duration_ms, Claude
 	// Code 2.1.119 and later); 0 when unknown, and then the Bash call's
 	// timeout, or two minutes, bounds "written during the call".
@@ -83,8 +87,12 @@ func PostToolUse(r PostRequest) claude.Response {
 	if r.Getenv == nil {
 		r.Getenv = os.Getenv
 	}
+	if r.Environ == nil {
+		r.Environ = os.Environ
+	}
 	root := r.Ctx.Env.Root
 	var targets, outputs []target
+	var printedCreds []wire.Finding // credential values of the environment in the output
 	command := ""
 	switch r.In.ToolName {
 	case guard.ToolBash:
@@ -95,6 +103,7 @@ func PostToolUse(r PostRequest) claude.Response {
 		command = *ti.Command
 		targets = bashTargets(r, command)
 		outputs = bashOutputTargets(r)
+		printedCreds = bashOutputCredentials(r)
 	case guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit:
 		var ti struct {
 			FilePath string `json:"file_path"`
@@ -120,6 +129,7 @@ func PostToolUse(r PostRequest) claude.Response {
 			return claude.Response{}
 		}
 		targets = []target{{rel: "the result of " + r.In.ToolName, text: &text}}
+		printedCreds = credentialFindings("the result of "+r.In.ToolName, text, envcreds.From(r.Environ()))
 	}
 	kept := targets[:0]
 	for _, t := range targets {
@@ -128,10 +138,16 @@ func PostToolUse(r PostRequest) claude.Response {
 		}
 	}
 	kept = append(kept, outputs...) // not paths: no path rule applies
-	if len(kept) == 0 {
+	if len(kept) == 0 && len(printedCreds) == 0 {
 		return claude.Response{}
 	}
-	findings, tooLarge, err := scanTargets(r, kept)
+	var findings []wire.Finding
+	var tooLarge []string
+	var err error
+	if len(kept) > 0 {
+		findings, tooLarge, err = scanTargets(r, kept)
+	}
+	findings = append(findings, printedCreds...)
 	if err != nil {
 		// Not "for secrets: <cause>": the audit redactor would take the
 		// cause, which names the scanner to install, for a secret value.
@@ -431,6 +447,39 @@ func bashOutputTargets(r PostRequest) []target {
 	return out
 }
 
+// bashOutputCredentials are the lines of a Bash call's stdout and stderr
+// that hold the value of a credential variable of the environment
+// (package envcreds), as findings of the output streams.
+func bashOutputCredentials(r PostRequest) []wire.Finding {
+	resp, ok := decodeBashResponse(r.In.ToolResponse)
+	if !ok || (resp.Stdout == nil || *resp.Stdout == "") && (resp.Stderr == nil || *resp.Stderr == "") {
+		return nil
+	}
+	creds := envcreds.From(r.Environ())
+	var out []wire.Finding
+	for _, s := range []struct {
+		name string
+		text *string
+	}{{outStdout, resp.Stdout}, {outStderr, resp.Stderr}} {
+		if s.text != nil && len(*s.text) <= maxOutputScan {
+			out = append(out, credentialFindings(s.name, *s.text, creds)...)
+		}
+	}
+	return out
+}
+
+// credentialFindings are the lines of text (named file) that hold one of
+// creds, as findings: the rule is the variable, so the withheld line says
+// "it held a secret ($GITHUB_TOKEN)", and nothing of the value is shown.
+func credentialFindings(file, text string, creds []envcreds.Credential) []wire.Finding {
+	var out []wire.Finding
+	for _, h := range envcreds.Find(text, creds) {
+		out = append(out, wire.Finding{File: file, Line: h.Line, EndLine: h.Line, Rule: "$" + h.Name,
+			Description: "the value of the environment variable " + h.Name, Preview: "the value of $" + h.Name})
+	}
+	return out
+}
+
 // bashResponse is what the output scan reads of a Bash call's
 // tool_response.
 type bashResponse struct {
@@ -489,14 +538,16 @@ func withheldOutput(resp json.RawMessage, printed []wire.Finding) (json.RawMessa
 		}
 		lines := strings.Split(text, "\n")
 		changed := false
+		withheld := map[int]bool{} // a line two findings share is withheld once
 		for _, f := range printed {
 			if f.File != name {
 				continue
 			}
 			for l := f.Line; l <= max(f.Line, f.EndLine) && l >= 1 && l <= len(lines); l++ {
 				notice := "[swarm-guard: line withheld, it held a secret (" + f.Rule + ")]"
-				if lines[l-1] != notice {
+				if !withheld[l] && lines[l-1] != notice {
 					lines[l-1] = notice
+					withheld[l] = true
 					total++
 					changed = true
 				}

@@ -282,3 +282,31 @@ func TestRelPathAndAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestPostToolUseEnvironmentCredentials: the value of a credential
+// variable of the hook's environment, printed by a Bash call or returned
+// by an MCP tool, is withheld or blocked without any scanner (a bare value
+// holds no keyword); other output of the same call stays.
+func TestPostToolUseEnvironmentCredentials(t *testing.T) {
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/feature\n"), 0o644)
+	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
+	environ := func() []string { return []string{"DEPLOY_TOKEN=not-a-real-value-4b7e1", "HOME=/home/agent"} }
+	none := runnerWith(t, "") // no scanner at all: none is needed
+
+	bash := postInput(t, root, "Bash", map[string]string{"command": "echo ok; printenv DEPLOY_TOKEN"}, map[string]string{"stdout": "ok\nnot-a-real-value-4b7e1\n", "stderr": ""})
+	resp := PostToolUse(PostRequest{In: bash, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ})
+	if !strings.Contains(resp.Stdout, `"stdout":"ok\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\n"`) || strings.Contains(resp.Stdout, "not-a-real-value") {
+		t.Fatalf("Bash output: %+v", resp)
+	}
+	mcp := postInput(t, root, "mcp__vault__read", map[string]string{"path": "deploy"}, []map[string]string{{"type": "text", "text": "deploy: not-a-real-value-4b7e1"}})
+	resp = PostToolUse(PostRequest{In: mcp, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ})
+	if !strings.Contains(resp.Stdout, `"decision":"block"`) || !strings.Contains(resp.Stdout, "the value of $DEPLOY_TOKEN") || strings.Contains(resp.Stdout, "not-a-real-value") {
+		t.Fatalf("MCP result: %+v", resp)
+	}
+	clean := postInput(t, root, "Bash", map[string]string{"command": "echo ok"}, map[string]string{"stdout": "ok\n", "stderr": ""})
+	if resp := PostToolUse(PostRequest{In: clean, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ}); resp.Stdout != "" || resp.Stderr != "" {
+		t.Fatalf("clean output: %+v", resp)
+	}
+}

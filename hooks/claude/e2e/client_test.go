@@ -66,7 +66,8 @@ func clientTools(t *testing.T) (claude, bin string) {
 // source tree, a Claude Code plugin), $MCP_CONFIG (an
 // MCP config naming the stdio server "filesystem", see mcpserver_test.go), $SECRET,
 // $SECRET_LINE and $SECRET_B64 (a fake credential made for this run, the
-// line of code holding it, and that line base64-encoded). In calls the
+// line of code holding it, and that line base64-encoded), and $BARE_SECRET
+// (a fake credential with no known prefix, for environment variables). In calls the
 // values are JSON-escaped.
 type scenario struct {
 	name     string
@@ -209,6 +210,9 @@ func newWorld(t *testing.T, claude, bin string) *world {
 		"SG": filepath.Join(w.bin, "swarm-guard"), "HOME": w.home,
 		"SECRET": secret.Value, "SECRET_LINE": secret.Line,
 		"SECRET_B64": base64.StdEncoding.EncodeToString([]byte(secret.Line + "\n")),
+		// A credential with no keyword and no known prefix: gitleaks cannot
+		// tell it, printed alone, from any other word.
+		"BARE_SECRET": fakesecret.GenericAPIKey().Value,
 	}
 	// The source tree, which is also a Claude Code plugin (.claude-plugin/,
 	// hooks/hooks.json): scenarios copy it for --plugin-dir.
@@ -532,7 +536,7 @@ func must(t *testing.T, err error) {
 // that make test catches a broken scenario before make e2e runs it.
 func TestScenariosParse(t *testing.T) {
 	w := &world{vars: map[string]string{}}
-	for _, name := range []string{"WORK", "OTHER", "REMOTE", "OUTSIDE", "SG", "HOME", "MCP_CONFIG", "SECRET", "SECRET_LINE", "SECRET_B64"} {
+	for _, name := range []string{"WORK", "OTHER", "REMOTE", "OUTSIDE", "SG", "HOME", "MCP_CONFIG", "SECRET", "SECRET_LINE", "SECRET_B64", "BARE_SECRET"} {
 		w.vars[name] = "/x/" + strings.ToLower(name) + `"quoted"`
 	}
 	for _, sc := range loadScenarios(t) {

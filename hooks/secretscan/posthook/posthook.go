@@ -11,7 +11,7 @@
 // blocks with the install line (exit 2).
 //
 // It links the standard library (without encoding/json, fmt or crypto)
-// and the small jsonobj, keywords and postrecord packages only
+// and the small jsonobj, keywords, envcreds and postrecord packages only
 // (TestPostBinaryLinksLittle): its start-up is the whole cost of such a
 // PostToolUse.
 package posthook
@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 )
@@ -63,10 +64,10 @@ func (Stdin) Read(p []byte) (int, error) {
 // Main is swarm-guard-post: args are its arguments (none, or --plugin as
 // the plugin's hooks.json passes it on). It returns the exit code only
 // when it answers itself or cannot start the full hook.
-func Main(args []string, stdin io.Reader, stderr io.Writer, getenv func(string) string, now time.Time) int {
+func Main(args []string, stdin io.Reader, stderr io.Writer, getenv func(string) string, environ []string, now time.Time) int {
 	data, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
 	if err == nil && len(data) <= maxInput && (len(args) == 0 || len(args) == 1 && args[0] == "--plugin") &&
-		writeFree(data, getenv, now) {
+		writeFree(data, getenv, environ, now) {
 		return 0
 	}
 	return handOver(args, data, stderr)
@@ -108,8 +109,10 @@ func decodeEvent(data []byte) (ev event, ok bool) {
 // writeFree reports whether the event is a PostToolUse of a Bash call
 // PreToolUse proved writes nothing (its record is found, for this session,
 // call and command text, and taken) and whose output holds nothing the
-// secret scan could find: then the full hook would answer nothing either.
-func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
+// secret scan could find, nor the value of a credential variable of
+// environ (package envcreds): then the full hook would answer nothing
+// either.
+func writeFree(data []byte, getenv func(string) string, environ []string, now time.Time) bool {
 	ev, ok := decodeEvent(data)
 	if !ok || ev.HookEventName != "PostToolUse" || ev.ToolName != "Bash" {
 		return false
@@ -150,6 +153,7 @@ func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
 	if _, err := os.Lstat(filepath.Join(rec.Root, ".gitleaks.toml")); err == nil || !os.IsNotExist(err) {
 		return false // custom rules: every output goes to the scanner
 	}
+	var creds []envcreds.Credential
 	for _, s := range []struct {
 		name string
 		text *string
@@ -159,6 +163,12 @@ func writeFree(data []byte, getenv func(string) string, now time.Time) bool {
 		}
 		if len(*s.text) > maxOutputScan || keywords.MayHoldSecret(*s.text) && !keywords.Clean(s.name, *s.text) {
 			return false
+		}
+		if creds == nil {
+			creds = envcreds.From(environ)
+		}
+		if envcreds.Holds(*s.text, creds) {
+			return false // the full hook withholds the line
 		}
 	}
 	return true
