@@ -61,18 +61,30 @@ type window struct {
 // genericWindows returns the windows of text the generic rule must see:
 // from each line holding one of its words through the next line, and on
 // while the lines are thin (thinLine): only thin lines can lie between
-// the word's line and the secret's.
+// the word's line and the secret's. Between windows it skips straight
+// to the line of the next word (nextGenericWord) rather than looking at
+// each line: a line without a word starts nothing.
 func genericWindows(text string) []window {
 	var out []window
 	var cur *window
 	need, lastWord := -1, -1
+	folds := keywords.FoldsToASCII(text)
 	for lineStart, line := 0, 0; ; line++ {
+		if cur == nil && !folds {
+			at := nextGenericWord(text, lineStart)
+			if at < 0 {
+				return out
+			}
+			start := lineStart + strings.LastIndexByte(text[lineStart:at], '\n') + 1
+			line += strings.Count(text[lineStart:start], "\n")
+			lineStart = start
+		}
 		next := len(text)
 		if i := strings.IndexByte(text[lineStart:], '\n'); i >= 0 {
 			next = lineStart + i + 1
 		}
 		l := text[lineStart:next]
-		word := holdsGenericWord(l)
+		word := (folds && keywords.FoldsToASCII(l)) || nextGenericWord(l, 0) >= 0
 		if cur == nil && word {
 			out = append(out, window{start: lineStart, line: line})
 			cur = &out[len(out)-1]
@@ -110,17 +122,36 @@ func thinLine(l string) bool {
 	return true
 }
 
-func holdsGenericWord(line string) bool {
-	if keywords.FoldsToASCII(line) {
-		return true // case folding may spell a word with it
-	}
-	for i := 0; i < len(line); i++ {
-		if keywords.GenericWordAt(line, i) > 0 {
-			return true
+// nextGenericWord returns the index of the first generic word
+// (keywords.GenericWordAt) in s at or after from, or -1. A byte starts a
+// word only if it and the two after it, folded to lower case, begin one
+// of keywords.GenericWords (every word has three letters or more): three
+// table lookups reject almost every byte of ordinary text before
+// GenericWordAt is asked.
+func nextGenericWord(s string, from int) int {
+	for i := from; i+2 < len(s); i++ {
+		if wordStart[0][s[i]]&wordStart[1][s[i+1]]&wordStart[2][s[i+2]] != 0 && keywords.GenericWordAt(s, i) > 0 {
+			return i
 		}
 	}
-	return false
+	return -1
 }
+
+// wordStart[k][c] has bit w set when byte c, in either ASCII case, is
+// letter k of keywords.GenericWords[w].
+var wordStart = func() (t [3][256]uint16) {
+	if len(keywords.GenericWords) > 16 {
+		panic("scanner: more generic words than wordStart has bits")
+	}
+	for w, word := range keywords.GenericWords {
+		for k := range t {
+			c := word[k]
+			t[k][c] |= 1 << w
+			t[k][c-'a'+'A'] |= 1 << w
+		}
+	}
+	return t
+}()
 
 // detectWindows runs det on the windows of text around the generic
 // rule's words, as one fragment at line firstLine would be.

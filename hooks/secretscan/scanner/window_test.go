@@ -42,6 +42,83 @@ func TestGenericWindows(t *testing.T) {
 	}
 }
 
+// TestGenericWindowsSkipAgrees: genericWindows, which jumps from word to
+// word, returns the windows of the line-by-line walk it replaced
+// (lineByLineWindows) on real code from GOROOT, also with runes that
+// fold to ASCII and with words in every case put in.
+func TestGenericWindowsSkipAgrees(t *testing.T) {
+	texts := goSources(t, 40, "net/http", "crypto/tls", "encoding/json", "os", "cmd/go/internal/auth")
+	n := len(texts)
+	for i := 0; i < n; i += 7 {
+		lines := strings.Split(texts[i], "\n")
+		for k, w := range []string{"\u212Aey", "TOKEN:", "x := pAsSwOrD", "\u0130", "ApI", "acce", "sec\nret"} {
+			at := (k*31 + i) % len(lines)
+			lines[at] += " " + w
+		}
+		texts = append(texts, strings.Join(lines, "\n"))
+	}
+	texts = append(texts, "", "key", "ke", "\nkey\n", "a\n\nkey", "token\n =\n\n\n'x'\n")
+	windows := 0
+	for i, text := range texts {
+		got, want := genericWindows(text), lineByLineWindows(text)
+		if !slices.Equal(got, want) {
+			t.Fatalf("text %d: windows %v\nline by line %v", i, got, want)
+		}
+		windows += len(got)
+	}
+	if windows == 0 {
+		t.Fatal("no window at all: the comparison proves nothing")
+	}
+	t.Logf("%d texts, %d windows, the same both ways", len(texts), windows)
+}
+
+// lineByLineWindows is genericWindows as it was first written: every line
+// is asked whether it holds a word, byte by byte.
+func lineByLineWindows(text string) []window {
+	holds := func(line string) bool {
+		if keywords.FoldsToASCII(line) {
+			return true
+		}
+		for i := 0; i < len(line); i++ {
+			if keywords.GenericWordAt(line, i) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	var out []window
+	var cur *window
+	need, lastWord := -1, -1
+	for lineStart, line := 0, 0; ; line++ {
+		next := len(text)
+		if i := strings.IndexByte(text[lineStart:], '\n'); i >= 0 {
+			next = lineStart + i + 1
+		}
+		l := text[lineStart:next]
+		word := holds(l)
+		if cur == nil && word {
+			out = append(out, window{start: lineStart, line: line})
+			cur = &out[len(out)-1]
+		}
+		if cur != nil {
+			cur.end = next
+			switch {
+			case word:
+				lastWord, need = line, max(need, line+1)
+			case thinLine(l) && line < lastWord+windowAfter:
+				need = max(need, line+1)
+			}
+			if line >= need {
+				cur = nil
+			}
+		}
+		if next == len(text) {
+			return out
+		}
+		lineStart = next
+	}
+}
+
 // scanAll scans text as one block with s.
 func scanAll(t *testing.T, s *Scanner, file, text string) []wire.Finding {
 	t.Helper()
