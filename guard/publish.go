@@ -20,7 +20,7 @@ import (
 func registerPublish() {
 	judgeFirst([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
 		"docker", "podman", "buildah", "helm", "dotnet", "nuget", "vsce", "ovsx", "goreleaser", "lerna", "changeset",
-		"mvn", "semantic-release"}, (*analyzer).publish)
+		"mvn", "semantic-release", "deno", "jsr"}, (*analyzer).publish)
 }
 
 // publish hands a publishing invocation to the oversight judge.
@@ -158,6 +158,10 @@ func publishes(prog string, words []string) string {
 				return p + " publishes the artifacts to the remote repository"
 			}
 		}
+	case "deno", "jsr":
+		if at(0) == "publish" && !dry {
+			return "publish publishes the package to JSR"
+		}
 	case "semantic-release":
 		if !dry && !has("-d") {
 			return "publishes a release and its packages"
@@ -205,6 +209,8 @@ var publishValueOpts = sync.OnceValue(func() map[string]map[string]bool {
 		"ovsx":   shell.Longs("p", "pat", "t", "target", "packagePath", "i", "r", "registryUrl", "baseContentUrl", "baseImagesUrl"),
 		"goreleaser": shell.Longs("f", "config", "p", "parallelism", "timeout", "release-notes", "release-header", "release-footer",
 			"release-notes-tmpl", "release-header-tmpl", "release-footer-tmpl", "id", "skip"),
+		"deno": shell.Longs("config", "c", "log-level", "token", "set-version"),
+		"jsr":  shell.Longs("token", "c", "config"),
 		"mvn": shell.Longs("s", "settings", "gs", "global-settings", "f", "file", "pl", "projects", "P", "activate-profiles",
 			"rf", "resume-from", "T", "threads", "l", "log-file", "t", "toolchains", "b", "builder", "gt", "global-toolchains"),
 	}
