@@ -27,6 +27,7 @@ const fixtureUsage = `usage:
   sg-fakesecret web TOOL PREFIX KIND SECRETS  print a PreToolUse event of WebFetch/Monitor/WebSearch (or Bash running
                                               curl, TOOL curl) sending PREFIX and one
   sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
+  sg-fakesecret mcpcall TOOL KEY KIND SECRETS print a PreToolUse event of MCP TOOL whose argument KEY holds one
   sg-fakesecret bashoutput KIND SECRETS [CMD] print a PostToolUse event of a Bash call (CMD, else ./show-config) whose stdout holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
   sg-fakesecret absent SECRETS FILE...        fail if a FILE holds any secret listed in SECRETS
@@ -124,6 +125,24 @@ func fakeSecretFixture(args []string) int {
 		resp := []map[string]any{{"type": "text", "text": "rows:\n" + s.Line + "\n"}}
 		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PostToolUse", "tool_name": args[1],
 			"tool_input": map[string]any{"sql": "SELECT * FROM settings"}, "tool_response": resp, "tool_use_id": "t1"})
+		fmt.Println(string(out))
+	case args[0] == "mcpcall" && len(args) == 5:
+		// A PreToolUse event of an MCP tool one of whose arguments (a
+		// file's content in push_files' files list when KEY is "files")
+		// holds a secret.
+		s, err := makeSecret(args[3], args[4])
+		if err != nil {
+			return fail("%v", err)
+		}
+		ti := map[string]any{"owner": "o", "repo": "r", "title": "notes"}
+		if args[2] == "files" {
+			ti["branch"], ti["message"] = "agent-1-notes", "add notes"
+			ti["files"] = []map[string]any{{"path": "README.md", "content": "# notes\n"}, {"path": "config.go", "content": "package config\n\n" + s.Line + "\n"}}
+		} else {
+			ti[args[2]] = "see below:\n" + s.Line + "\n"
+		}
+		wd, _ := os.Getwd()
+		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PreToolUse", "tool_name": args[1], "tool_input": ti, "tool_use_id": "t1"})
 		fmt.Println(string(out))
 	case args[0] == "bashoutput" && (len(args) == 3 || len(args) == 4):
 		// A PostToolUse event of a Bash call that printed a secret on

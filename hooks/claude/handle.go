@@ -47,7 +47,8 @@ type Runtime struct {
 	// PostToolUse handles PostToolUse events (the secret scan). Nil means
 	// no decision.
 	PostToolUse func(in *Input, ctx *hookenv.Context, pol *policy.Policy) Response
-	// ContentCheck scans what a Write/Edit would write, after the path rules
+	// ContentCheck scans what a Write/Edit would write and what an MCP
+	// call would hand its server, after the path rules
 	// passed, and the URL or query a WebFetch, WebSearch or Monitor ws
 	// call, or a Bash command's curl, would send, after the engine passed
 	// the call. Nil means no content scanning.
@@ -166,13 +167,18 @@ func preToolUse(in *Input, rt Runtime) Response {
 	}
 	if guard.IsMCPTool(in.ToolName) {
 		// MCP tools: the server's access, oversight, and the arguments
-		// judged like shell commands (guard.CheckMCP).
+		// judged like shell commands (guard.CheckMCP), then the secrets
+		// the arguments would hand the server (ContentCheck).
 		eng := guard.New(s.pol)
 		d, ok := withDeadline(rt.Deadline, func() guard.Decision {
 			if d := s.budget(); d.Action != "" {
 				return d
 			}
-			return eng.CheckMCP(in.ToolName, in.ToolInput, s.ctx.Env)
+			d := eng.CheckMCP(in.ToolName, in.ToolInput, s.ctx.Env)
+			if d.Action == "" && rt.ContentCheck != nil {
+				d = rt.ContentCheck(in, s.ctx, s.pol)
+			}
+			return d
 		})
 		if !ok {
 			d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,

@@ -17,7 +17,8 @@ import (
 // (claude.Runtime), with this process's executable and environment.
 
 // ContentHook scans what a Write/Edit/MultiEdit/NotebookEdit would write
-// for secrets, after the path rules passed, and what a WebFetch, WebSearch
+// for secrets, after the path rules passed, what an MCP call would hand
+// its server, and what a WebFetch, WebSearch
 // or Monitor ws call, or the network clients of a Bash command, would
 // send, after the engine passed the call (claude.Runtime.ContentCheck).
 // The gitleaks engine runs in the swarm-guard-secrets process; a Bash
@@ -41,6 +42,9 @@ func ContentHook(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) gua
 			return CheckCommandURLs(*ti.Command, ctx.Env, pol, secretsRunner())
 		}
 		return guard.Decision{}
+	}
+	if guard.IsMCPTool(in.ToolName) {
+		return CheckMCPArgs(MCPRequest{Tool: in.ToolName, ToolInput: in.ToolInput, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner()})
 	}
 	return CheckContent(ContentRequest{
 		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,

@@ -310,3 +310,34 @@ func TestPostToolUseEnvironmentCredentials(t *testing.T) {
 		t.Fatalf("clean output: %+v", resp)
 	}
 }
+
+// TestCheckMCPArgs: the scanner reads an MCP call's argument strings as
+// "name: value" lines, and a finding names the argument its line belongs
+// to, through nested objects, lists and multi-line values.
+func TestCheckMCPArgs(t *testing.T) {
+	args := mcpArgText(map[string]any{"title": "t", "files": []any{map[string]any{"path": "a", "content": "x\ny\nz"}}, "n": 3.0})
+	if want := "files[0].content: x\ny\nz\nfiles[0].path: a\ntitle: t\n"; args.text != want {
+		t.Fatalf("text %q, want %q", args.text, want)
+	}
+	for line, want := range map[int]string{1: "argument files[0].content", 3: "argument files[0].content", 4: "argument files[0].path", 5: "argument title", 9: "an argument"} {
+		if got := args.name(line); got != want {
+			t.Errorf("line %d: %q, want %q", line, got, want)
+		}
+	}
+	root := t.TempDir()
+	in := []byte(`{"owner":"o","repo":"r","title":"notes","body":"curl the service\nwith the header"}`)
+	// "curl" is a keyword Clean cannot rule out: the (fake) scanner is
+	// asked, and its finding on line 2 is in the body.
+	d := CheckMCPArgs(MCPRequest{Tool: "mcp__github__create_issue", ToolInput: in, Root: root, Policy: pol(nil), Runner: runnerWith(t, answer("mcp__github__create_issue", 2)), Environ: func() []string { return nil }})
+	if d.Action != policy.Deny || d.Rule != policy.RuleSecretContent || !strings.Contains(d.Reason, "MCP server github, tool create_issue would receive 1 secret in its arguments: argument body [github-pat]") {
+		t.Fatalf("decision %+v", d)
+	}
+	off := pol(func(p *policy.Policy) { p.Secrets.PreToolUse = false })
+	if d := CheckMCPArgs(MCPRequest{Tool: "mcp__github__create_issue", ToolInput: in, Root: root, Policy: off, Runner: runnerWith(t, answer("x", 2))}); d.Action != "" {
+		t.Fatalf("[secrets] pre_tool_use off: %+v", d)
+	}
+	// Without a scanner, arguments that need one fail closed.
+	if d := CheckMCPArgs(MCPRequest{Tool: "mcp__github__create_issue", ToolInput: in, Root: root, Policy: pol(nil), Runner: runnerWith(t, ""), Environ: func() []string { return nil }}); d.Rule != policy.RuleInternalError {
+		t.Fatalf("missing scanner: %+v", d)
+	}
+}
