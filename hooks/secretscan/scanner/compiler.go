@@ -79,6 +79,26 @@ func (c *compiler) detectorFor(a analysis) (*detect.Detector, error) {
 	return flat, err
 }
 
+// pathMisses reports whether the main detector can find nothing in a
+// piece of file that needs rules (analyse) and has nothing to decode:
+// every rule it needs is compiled, has no regex and a path that file
+// does not match. gitleaks then runs only those rules (the others' keywords
+// are not in the text), and a rule without a regex reports nothing but a
+// matching path. That is a clean file's usual case with the default
+// rules, whose one rule without keywords is pkcs12-file (*.p12, *.pfx):
+// Detect would lower-case and search the whole text to report nothing.
+func (c *compiler) pathMisses(need []*ruleSource, file string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range need {
+		rule, ok := c.rules[r.id]
+		if !ok || rule.Regex != nil || rule.Path != nil && rule.Path.MatchString(file) {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *compiler) detectors(need []*ruleSource) (det, flat *detect.Detector, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zricethezav/gitleaks/v8/detect"
+
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
@@ -79,4 +81,68 @@ func TestInlineScanAgrees(t *testing.T) {
 		t.Fatalf("%d findings, %d blocks the workers cut: the comparison proves nothing", found, cut)
 	}
 	t.Logf("%d requests, %d findings, the same both ways", len(requests), found)
+}
+
+// TestPathMissesIsSound: wherever scanJob skips the main detector
+// (compiler.pathMisses), a detector holding every default rule finds
+// nothing in the piece through any rule the main detector would hold
+// (neither the generic rule nor a solo rule, which run apart), on real
+// code from GOROOT with fake secrets put in, under file names the
+// path-only rule (pkcs12-file) matches and does not. And where it
+// matches, the scan reports it.
+func TestPathMissesIsSound(t *testing.T) {
+	texts := goSources(t, 8, "net/http", "crypto/tls", "os")
+	secrets := fakesecret.All()
+	for i := range len(texts) {
+		lines := strings.Split(texts[i], "\n")
+		at := (i * 17) % len(lines)
+		texts = append(texts, strings.Join(slices.Insert(lines, at, secrets[i%len(secrets)].Line), "\n"))
+	}
+	texts = append(texts, "", "x := 1\n")
+	s, err := New(Options{DecodeDepth: DefaultDecodeDepth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := newCompiler(defaultCatalogue(), DefaultDecodeDepth, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _, err := all.detectors(defaultCatalogue().rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart := map[string]bool{genericID: true}
+	for _, r := range s.solo {
+		apart[r.src.id] = true
+	}
+	skipped, ran, p12 := 0, 0, 0
+	for _, file := range []string{"f.go", "certs/client.p12", "x.PFX", "a.p12/f.go"} {
+		for i, text := range texts {
+			// Compile what the piece needs first, as scanJob does.
+			fs, err := s.scanJob(job{file: file, piece: piece{text: text, line: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				if f.Rule == "pkcs12-file" {
+					p12++
+				}
+			}
+			a := s.cat.analyse(text, s.depth)
+			if a.decodes || !s.comp.pathMisses(a.rules, file) {
+				ran++
+				continue
+			}
+			skipped++
+			for _, f := range full.Detect(detect.Fragment{Raw: text, FilePath: file, StartLine: 1}) {
+				if !apart[f.RuleID] {
+					t.Fatalf("%s, text %d: the main detector is skipped, but gitleaks finds %s on line %d", file, i, f.RuleID, f.StartLine)
+				}
+			}
+		}
+	}
+	if skipped == 0 || ran == 0 || p12 == 0 {
+		t.Fatalf("skipped %d pieces, ran %d, %d pkcs12-file findings: the test proves nothing", skipped, ran, p12)
+	}
+	t.Logf("main detector skipped on %d pieces, run on %d; %d pkcs12-file findings", skipped, ran, p12)
 }

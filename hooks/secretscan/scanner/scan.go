@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/report"
 
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
@@ -270,12 +271,15 @@ func (s *Scanner) scanJob(j job) ([]wire.Finding, error) {
 			solo = append(solo, r)
 		}
 	}
-	det, err := s.comp.detectorFor(a)
-	if err != nil {
-		return nil, err
-	}
 	frag := detect.Fragment{Raw: j.text, FilePath: j.file, CommitSHA: j.commit, StartLine: j.line}
-	found := det.Detect(frag)
+	var found []report.Finding
+	if a.decodes || !s.comp.pathMisses(a.rules, j.file) {
+		det, err := s.comp.detectorFor(a)
+		if err != nil {
+			return nil, err
+		}
+		found = det.Detect(frag)
+	}
 	for _, r := range solo {
 		sdet, sflat, err := r.comp.detectors([]*ruleSource{r.src})
 		if err != nil {
