@@ -12,6 +12,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
@@ -37,6 +38,9 @@ type ContentRequest struct {
 	ReadFile func(string) ([]byte, error)
 	// Resolve resolves symbolic links in a path (hookenv's); may be nil.
 	Resolve func(string) string
+	// Environ lists the environment (os.Environ when nil): the value of
+	// one of its credential variables is a secret too (package envcreds).
+	Environ func() []string
 }
 
 // CheckContent scans what a file tool would write and decides: no
@@ -74,18 +78,28 @@ func CheckContent(r ContentRequest) guard.Decision {
 	if allowed(pol, rel) {
 		return guard.Decision{}
 	}
-	if keywords.Clean(rel, c.Text) && !customRules(r.Root) {
-		// Provably nothing for the default rules to find: no scanner
-		// round trip (about half of all source files).
-		return guard.Decision{}
+	environ := r.Environ
+	if environ == nil {
+		environ = os.Environ
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
-	defer cancel()
-	findings, err := r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
-		return emit(wire.NewBlock(rel, "", 1, []byte(c.Text)))
-	})
-	if err != nil {
-		return scanFailed(err)
+	// The value of a credential variable, which no gitleaks rule may
+	// know (a bare token), written into a file ends up in commits.
+	findings := credentialFindings(rel, c.Text, envcreds.From(environ()))
+	if pol.Secrets.GitleaksAllow {
+		findings = withoutAllowed(findings, c.Text) // as gitleaks honours it
+	}
+	if !keywords.Clean(rel, c.Text) || customRules(r.Root) {
+		// Else provably nothing for the default rules to find: no
+		// scanner round trip (most source files).
+		ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
+		defer cancel()
+		scanned, err := r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
+			return emit(wire.NewBlock(rel, "", 1, []byte(c.Text)))
+		})
+		if err != nil {
+			return scanFailed(err)
+		}
+		findings = append(scanned, findings...)
 	}
 	var mine []wire.Finding
 	for _, f := range findings {
@@ -101,6 +115,22 @@ func CheckContent(r ContentRequest) guard.Decision {
 		where = "a cell of " + rel + " (lines count within the cell)"
 	}
 	return decide(action, fmt.Sprintf("%s would write %s into %s: %s", r.Tool, plural(len(mine), "secret"), where, list(mine, 3)), fixAdvice(pol))
+}
+
+// withoutAllowed drops the findings on lines of text that carry a
+// gitleaks:allow comment.
+func withoutAllowed(fs []wire.Finding, text string) []wire.Finding {
+	if !strings.Contains(text, "gitleaks:allow") {
+		return fs
+	}
+	lines := strings.Split(text, "\n")
+	var out []wire.Finding
+	for _, f := range fs {
+		if f.Line < 1 || f.Line > len(lines) || !strings.Contains(lines[f.Line-1], "gitleaks:allow") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // customRules reports whether the worktree has its own gitleaks config,
