@@ -10,6 +10,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/redact"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/conflict"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
@@ -41,7 +42,7 @@ func Scan(ctx context.Context, r ScanRequest) (format.Report, error) {
 	var produce func(client.Emit) error
 	switch {
 	case r.Staged:
-		produce = func(emit client.Emit) error { return stagedBlocks(ctx, r.Dir, r.Policy, emit, nil, &rep) }
+		produce = func(emit client.Emit) error { return stagedBlocks(ctx, r.Dir, r.Policy, emit, nil, nil, nil, &rep) }
 	case r.Range != "":
 		produce = func(emit client.Emit) error {
 			return gitchanges.Range(ctx, r.Dir, r.Range, func(h gitchanges.Hunk) error {
@@ -129,12 +130,26 @@ func pathBlocks(r ScanRequest, paths []string, emit client.Emit, rep *format.Rep
 }
 
 // stagedBlocks emits the staged additions; with markers set it also feeds
-// them to the conflict-marker finder.
-func stagedBlocks(ctx context.Context, dir string, pol *policy.Policy, emit client.Emit, markers *conflict.Finder, rep *format.Report) error {
+// them to the conflict-marker finder, and with creds it looks for their
+// values (found collects those).
+func stagedBlocks(ctx context.Context, dir string, pol *policy.Policy, emit client.Emit, markers *conflict.Finder, creds []envcreds.Credential, found *[]wire.Finding, rep *format.Report) error {
 	return gitchanges.Staged(ctx, dir, func(h gitchanges.Hunk) error {
 		if markers != nil && !h.Binary && !allowed(pol, h.File) {
 			for i, l := range h.Lines() {
 				markers.Add(h.File, h.Line+i, l)
+			}
+		}
+		if len(creds) > 0 && !h.Binary && !allowed(pol, h.File) {
+			text := string(h.Text)
+			fs := credentialFindings(h.File, text, creds)
+			if pol.Secrets.GitleaksAllow {
+				fs = withoutAllowed(fs, text)
+			}
+			for _, f := range fs {
+				f.Line += h.Line - 1
+				f.EndLine = f.Line
+				f.Fingerprint = fmt.Sprintf("%s:%s:%d", f.File, f.Rule, f.Line)
+				*found = append(*found, f)
 			}
 		}
 		if emit == nil {
@@ -158,6 +173,10 @@ type PreCommitRequest struct {
 	Root   string
 	Policy *policy.Policy
 	Runner Runner
+	// Environ lists the commit's environment (os.Environ when nil): git
+	// runs the hook with the committer's, so the values of its credential
+	// variables (package envcreds) are secrets no gitleaks rule may know.
+	Environ func() []string
 }
 
 // PreCommit scans the staged additions for secrets ([secrets] pre_commit)
@@ -176,14 +195,21 @@ func PreCommit(ctx context.Context, r PreCommitRequest) ([]wire.Finding, error) 
 	var rep format.Report
 	var secrets []wire.Finding
 	if pol.Secrets.PreCommit {
+		environ := r.Environ
+		if environ == nil {
+			environ = os.Environ
+		}
+		creds := envcreds.From(environ())
+		var values []wire.Finding
 		var err error
 		secrets, err = r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
-			return stagedBlocks(ctx, r.Dir, pol, emit, markers, &rep)
+			return stagedBlocks(ctx, r.Dir, pol, emit, markers, creds, &values, &rep)
 		})
 		if err != nil {
 			return nil, err
 		}
-	} else if err := stagedBlocks(ctx, r.Dir, pol, nil, markers, &rep); err != nil {
+		secrets = append(secrets, values...)
+	} else if err := stagedBlocks(ctx, r.Dir, pol, nil, markers, nil, nil, &rep); err != nil {
 		return nil, err
 	}
 	var out []wire.Finding
