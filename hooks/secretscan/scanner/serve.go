@@ -43,18 +43,14 @@ func Serve(socket string) error {
 		return err
 	}
 	defer os.Remove(socket)
-	var (
-		mu   sync.Mutex
-		last = time.Now()
-		busy int
-	)
+	srv := &server{ln: ln, last: time.Now(), stopped: make(chan struct{})}
 	exe, _ := os.Executable()
 	built, _ := os.Stat(exe)
 	go func() {
 		for range time.Tick(10 * time.Second) {
-			mu.Lock()
-			idle := busy == 0 && time.Since(last) > ServeIdle
-			mu.Unlock()
+			srv.mu.Lock()
+			idle := srv.busy == 0 && time.Since(srv.last) > ServeIdle
+			srv.mu.Unlock()
 			_, sockErr := os.Stat(socket)
 			now, exeErr := os.Stat(exe)
 			replaced := built == nil || exeErr != nil || now.Size() != built.Size() || !now.ModTime().Equal(built.ModTime())
@@ -64,21 +60,62 @@ func Serve(socket string) error {
 			}
 		}
 	}()
+	srv.waiting = 1
+	go srv.accept()
+	<-srv.stopped
+	return nil
+}
+
+// maxWaiting is how many goroutines may wait for a connection at once.
+const maxWaiting = 2
+
+// A server answers connections on goroutines that each accept one and
+// answer it themselves, then wait for the next: the goroutine that the
+// connection wakes does the scan, without handing it to another thread,
+// on a stack already grown by earlier scans. The goroutine that takes a
+// connection when no other waits starts one, so a slow request never
+// holds up the next; at most maxWaiting stay waiting between requests.
+type server struct {
+	ln      net.Listener
+	mu      sync.Mutex
+	waiting int // goroutines in Accept, or about to be
+	busy    int // connections being answered
+	last    time.Time
+	stopped chan struct{} // closed when the listener fails (closed)
+	stop    sync.Once
+}
+
+func (s *server) accept() {
 	for {
-		conn, err := ln.Accept()
+		conn, err := s.ln.Accept()
+		s.mu.Lock()
+		s.waiting--
 		if err != nil {
-			return nil
+			s.mu.Unlock()
+			s.stop.Do(func() { close(s.stopped) })
+			return
 		}
-		mu.Lock()
-		busy++
-		mu.Unlock()
-		go func() {
-			serveConn(conn)
-			mu.Lock()
-			busy--
-			last = time.Now()
-			mu.Unlock()
-		}()
+		s.busy++
+		spawn := s.waiting == 0
+		if spawn {
+			s.waiting++
+		}
+		s.mu.Unlock()
+		if spawn {
+			go s.accept()
+		}
+		serveConn(conn)
+		s.mu.Lock()
+		s.busy--
+		s.last = time.Now()
+		more := s.waiting < maxWaiting
+		if more {
+			s.waiting++
+		}
+		s.mu.Unlock()
+		if !more {
+			return
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,5 +89,30 @@ func TestNoServerNoAnswer(t *testing.T) {
 	os.Chmod(shared, 0o777)
 	if _, ok, _ := client.RunServer(context.Background(), filepath.Join(shared, "s.sock"), wire.Request{}, nil); ok {
 		t.Error("a socket in a directory anyone can write was used")
+	}
+}
+
+// Connections that send half a request and stall hold up no other: the
+// server answers the next request while they wait, however many wait.
+func TestStalledClientsHoldUpNoOne(t *testing.T) {
+	socket := serveOn(t)
+	for i := 0; i < 2*maxWaiting+1; i++ {
+		c, err := net.Dial("unix", socket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte(`{"version":1,"root":""}` + "\n" + `{"file":"a.go","text":"pack`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pat := fakesecret.GitHubPAT()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // the stalled ones wait for two
+	defer cancel()
+	for i := 0; i < 2; i++ {
+		res, ok, err := client.RunServer(ctx, socket, wire.Request{}, blocks(wire.NewBlock("a.go", "", 1, []byte(pat.Line+"\n"))))
+		if !ok || err != nil || len(res.Findings) != 1 || res.Findings[0].Rule != "github-pat" {
+			t.Fatalf("request %d behind stalled connections: ok %v, err %v, findings %+v", i, ok, err, res.Findings)
+		}
 	}
 }
