@@ -50,7 +50,8 @@ func IsCredentialName(name string) bool {
 
 // From returns the credentials of environ (NAME=value entries): the
 // credential variables whose value is at least MinLen bytes and is not a
-// path (SSH_AUTH_SOCK) or a URL without user-info (AUTH_URL).
+// path (SSH_AUTH_SOCK), a URL without user-info (AUTH_URL) or a word
+// (notSecret).
 func From(environ []string) []Credential {
 	var out []Credential
 	for _, kv := range environ {
@@ -68,8 +69,23 @@ func From(environ []string) []Credential {
 }
 
 // notSecret reports whether a credential variable's value is a path or a
-// URL without user-info: where a secret is kept or sent, not the secret.
+// URL without user-info (where a secret is kept or sent, not the secret),
+// or a word: letters only, or digits only, shorter than 20 bytes. A
+// development database's POSTGRES_PASSWORD=postgres would otherwise
+// withhold every line that names postgres; a generated token mixes
+// letters and digits, or is longer.
 func notSecret(v string) bool {
+	if len(v) < 20 {
+		letters, digits := true, true
+		for i := 0; i < len(v); i++ {
+			c := v[i]
+			letters = letters && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+			digits = digits && c >= '0' && c <= '9'
+		}
+		if letters || digits {
+			return true
+		}
+	}
 	if v[0] == '/' || v[0] == '~' || strings.HasPrefix(v, "./") {
 		return !strings.ContainsAny(v, " \t")
 	}

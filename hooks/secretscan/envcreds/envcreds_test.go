@@ -29,13 +29,16 @@ func TestFrom(t *testing.T) {
 		"PROXY_PASSWORD=https://u:pw-for-tests@proxy.example", // a URL with user-info is a secret
 		"DB_PASSWORD=/ leading slash and spaces",
 		"GIT_AUTHOR_NAME=Dana Developer",
+		"POSTGRES_PASSWORD=postgres",                // a word: it names things in output
+		"PIN_SECRET=12345678",                       // digits only
+		"LONG_TOKEN=abcdefghijklmnopqrstuvwxyzABCD", // letters only, but long: generated
 		"NOT_AN_ASSIGNMENT",
 	})
 	var names []string
 	for _, c := range got {
 		names = append(names, c.Name)
 	}
-	if want := []string{"DEPLOY_TOKEN", "PROXY_PASSWORD", "DB_PASSWORD"}; !slices.Equal(names, want) {
+	if want := []string{"DEPLOY_TOKEN", "PROXY_PASSWORD", "DB_PASSWORD", "LONG_TOKEN"}; !slices.Equal(names, want) {
 		t.Fatalf("From took %v, want %v", names, want)
 	}
 }
