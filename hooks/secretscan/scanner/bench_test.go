@@ -123,8 +123,10 @@ func BenchmarkServeClean10KB(b *testing.B) {
 	}
 	req := buf.Bytes()
 	b.SetBytes(int64(len(text)))
+	dec := wire.NewDecoder(nil)
 	for b.Loop() {
-		fs, err := scanRequest(bytes.NewReader(req))
+		dec.Reset(bytes.NewReader(req))
+		fs, err := scanRequest(dec)
 		if err != nil || len(fs) != 0 {
 			b.Fatal(err, fs)
 		}

@@ -95,7 +95,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// the light side reads only the last stderr line, which must be ours.
 	logging.Logger = zerolog.Nop()
 
-	findings, err := scanRequest(stdin)
+	findings, err := scanRequest(wire.NewDecoder(stdin))
 	if err != nil {
 		return fail(err)
 	}
@@ -107,9 +107,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return ExitOK
 }
 
-// scanRequest reads one request and its blocks and scans them.
-func scanRequest(r io.Reader) ([]wire.Finding, error) {
-	dec := wire.NewDecoder(r)
+// scanRequest reads one request and its blocks from dec and scans them.
+func scanRequest(dec *wire.Decoder) ([]wire.Finding, error) {
 	req, err := dec.Request()
 	if err != nil {
 		return nil, err
@@ -129,6 +128,12 @@ func scanRequest(r io.Reader) ([]wire.Finding, error) {
 }
 
 func writeResult(w io.Writer, res wire.Result) error {
+	if line, ok := res.AppendJSON(make([]byte, 0, 64+len(res.Error))); ok {
+		// A clean result, written as encoding/json writes it (but for
+		// HTML escapes, which decode the same).
+		_, err := w.Write(append(line, '\n'))
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(res)

@@ -86,6 +86,7 @@ type server struct {
 }
 
 func (s *server) accept() {
+	dec := wire.NewDecoder(nil)
 	for {
 		conn, err := s.ln.Accept()
 		s.mu.Lock()
@@ -104,7 +105,9 @@ func (s *server) accept() {
 		if spawn {
 			go s.accept()
 		}
-		serveConn(conn)
+		dec.Reset(conn)
+		serveConn(conn, dec)
+		dec.Reset(nil)
 		s.mu.Lock()
 		s.busy--
 		s.last = time.Now()
@@ -119,8 +122,9 @@ func (s *server) accept() {
 	}
 }
 
-// serveConn answers one request; a panic becomes an error result.
-func serveConn(conn net.Conn) {
+// serveConn answers one request, read through dec; a panic becomes an
+// error result.
+func serveConn(conn net.Conn, dec *wire.Decoder) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(2 * time.Minute))
 	res := wire.Result{Version: wire.Version, Findings: []wire.Finding{}}
@@ -131,7 +135,7 @@ func serveConn(conn net.Conn) {
 				res.Findings = []wire.Finding{}
 			}
 		}()
-		findings, err := scanRequest(conn)
+		findings, err := scanRequest(dec)
 		if err != nil {
 			res.Error = err.Error()
 			return

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -160,6 +161,28 @@ func (b Block) AppendJSON(out []byte) []byte {
 	return append(out, '}')
 }
 
+// AppendJSON appends a result without findings as JSON, as encoding/json
+// writes it but for the escapes of <, > and & (see jsonobj.AppendString);
+// ok is false when it holds findings, which only encoding/json writes.
+// The scan server answers most requests with a clean result.
+func (r Result) AppendJSON(b []byte) (out []byte, ok bool) {
+	if len(r.Findings) > 0 {
+		return b, false
+	}
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	if r.Findings == nil {
+		b = append(b, `,"findings":null`...)
+	} else {
+		b = append(b, `,"findings":[]`...)
+	}
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = jsonobj.AppendString(b, r.Error)
+	}
+	return append(b, '}'), true
+}
+
 // DecodeResult decodes a scanner's answer as json.Unmarshal would into a
 // Result; the answer of a clean scan ({"version":1,"findings":[]}) is
 // read without reflection.
@@ -209,10 +232,24 @@ func NewDecoder(r io.Reader) *Decoder {
 	return &Decoder{r: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// line returns the next line that is not blank; io.EOF at the end.
+// Reset makes d read a new stream from r, keeping its buffer: the scan
+// server reads every connection of a goroutine through one Decoder.
+func (d *Decoder) Reset(r io.Reader) { d.r.Reset(r) }
+
+// line returns the next line that is not blank; io.EOF at the end. The
+// line lies in the reader's buffer when it fits there, and is valid only
+// until the next read: the decoders copy what they keep.
 func (d *Decoder) line() ([]byte, error) {
 	for {
-		line, err := d.r.ReadBytes('\n')
+		line, err := d.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = d.r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			return line, nil
 		}

@@ -117,3 +117,68 @@ func TestDecoderReadsWhatEncoderWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestResultAppendJSON: a result without findings, written by hand,
+// decodes to the value encoding/json's encoding decodes to; one with
+// findings is left to encoding/json.
+func TestResultAppendJSON(t *testing.T) {
+	for _, r := range []Result{
+		{Version: Version, Findings: []Finding{}}, {Version: Version}, {},
+		{Version: 2, Findings: []Finding{}, Error: "broken .gitleaks.toml: line 3 <x> & \"y\" \u2028 \x00 \xff é"},
+	} {
+		got, ok := r.AppendJSON(nil)
+		if !ok {
+			t.Fatalf("%+v: not written", r)
+		}
+		want, _ := json.Marshal(r)
+		var a, b Result
+		if err := json.Unmarshal(got, &a); err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		if err := json.Unmarshal(want, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s decodes to %+v, want %+v", got, a, b)
+		}
+		if d, err := DecodeResult(got); err != nil || !reflect.DeepEqual(d, b) {
+			t.Fatalf("DecodeResult(%s) = %+v, %v; want %+v", got, d, err, b)
+		}
+	}
+	if _, ok := (Result{Findings: []Finding{{File: "a"}}}).AppendJSON(nil); ok {
+		t.Error("a result with findings written by hand")
+	}
+}
+
+// TestDecoderReadsLongLines: a line longer than the reader's buffer, and
+// a stream read again after Reset, decode whole.
+func TestDecoderReadsLongLines(t *testing.T) {
+	long := bytes.Repeat([]byte("x\"y\\z é\n"), 40<<10) // 320 KB of text, more escaped
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	for _, v := range []any{Request{Version: Version, Root: "/r"}, NewBlock("a", "", 1, long), NewBlock("b", "", 2, []byte("short"))} {
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	stream := buf.Bytes()
+	dec := NewDecoder(bytes.NewReader(nil))
+	for round := 0; round < 2; round++ {
+		dec.Reset(bytes.NewReader(stream))
+		if req, err := dec.Request(); err != nil || req.Root != "/r" {
+			t.Fatalf("round %d: request %+v, %v", round, req, err)
+		}
+		if b, err := dec.Block(); err != nil || b.Text != string(long) || b.File != "a" {
+			t.Fatalf("round %d: long block %q… (%d bytes), %v", round, b.File, len(b.Text), err)
+		}
+		if b, err := dec.Block(); err != nil || b.Text != "short" || b.Line != 2 {
+			t.Fatalf("round %d: block after the long one %+v, %v", round, b, err)
+		}
+		if _, err := dec.Block(); err != io.EOF {
+			t.Fatalf("round %d: %v at the end, want io.EOF", round, err)
+		}
+	}
+}
