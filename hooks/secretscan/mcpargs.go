@@ -104,29 +104,40 @@ func (a mcpArgs) name(line int) string {
 	return "argument " + a.names[line-1]
 }
 
-// mcpArgText renders the strings of v, in key order, at most 2 MB.
+// mcpArgText renders the strings of v as "name: value" lines, at most
+// 2 MB.
 func mcpArgText(v any) mcpArgs {
 	var b strings.Builder
 	var names []string
-	var walk func(path string, v any)
-	walk = func(path string, v any) {
-		if b.Len() > 2<<20 {
-			return
+	eachString(v, func(path, s string) bool {
+		label := path
+		if label == "" {
+			label = "(input)"
 		}
+		line := label + ": " + s + "\n"
+		b.WriteString(line)
+		for range strings.Count(line, "\n") {
+			names = append(names, label)
+		}
+		return b.Len() <= 2<<20
+	})
+	return mcpArgs{text: b.String(), names: names}
+}
+
+// eachString calls f with every string in v, a decoded JSON value, and
+// the path to it (files[0].content), object keys in order, until f
+// returns false.
+func eachString(v any, f func(path, s string) bool) {
+	var walk func(path string, v any) bool
+	walk = func(path string, v any) bool {
 		switch x := v.(type) {
 		case string:
-			label := path
-			if label == "" {
-				label = "(input)"
-			}
-			line := label + ": " + x + "\n"
-			b.WriteString(line)
-			for range strings.Count(line, "\n") {
-				names = append(names, label)
-			}
+			return f(path, x)
 		case []any:
 			for i, y := range x {
-				walk(path+"["+strconv.Itoa(i)+"]", y)
+				if !walk(path+"["+strconv.Itoa(i)+"]", y) {
+					return false
+				}
 			}
 		case map[string]any:
 			keys := make([]string, 0, len(x))
@@ -139,10 +150,12 @@ func mcpArgText(v any) mcpArgs {
 				if path != "" {
 					p = path + "." + k
 				}
-				walk(p, x[k])
+				if !walk(p, x[k]) {
+					return false
+				}
 			}
 		}
+		return true
 	}
 	walk("", v)
-	return mcpArgs{text: b.String(), names: names}
 }

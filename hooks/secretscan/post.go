@@ -709,30 +709,10 @@ func resultText(raw json.RawMessage) string {
 		return ""
 	}
 	var b strings.Builder
-	var walk func(any)
-	walk = func(v any) {
-		if b.Len() > 2<<20 {
-			return
-		}
-		switch x := v.(type) {
-		case string:
-			b.WriteString(x)
-			b.WriteByte('\n')
-		case []any:
-			for _, y := range x {
-				walk(y)
-			}
-		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				walk(x[k])
-			}
-		}
-	}
-	walk(v)
+	eachString(v, func(_, s string) bool {
+		b.WriteString(s)
+		b.WriteByte('\n')
+		return b.Len() <= 2<<20
+	})
 	return b.String()
 }
