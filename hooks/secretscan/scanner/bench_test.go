@@ -126,7 +126,7 @@ func BenchmarkServeClean10KB(b *testing.B) {
 	dec := wire.NewDecoder(nil)
 	for b.Loop() {
 		dec.Reset(bytes.NewReader(req))
-		fs, err := scanRequest(dec)
+		fs, err := scanRequest(dec, nil)
 		if err != nil || len(fs) != 0 {
 			b.Fatal(err, fs)
 		}

@@ -72,6 +72,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// heap (the compiled rules) is small next to what one 10 KB scan
 		// allocates, and the hook waits while the collector takes a core.
 		debug.SetGCPercent(serveGCPercent)
+		serveProcs.narrow()
 		if err := Serve(args[1]); err != nil {
 			fmt.Fprintf(stderr, "swarm-guard-secrets: %v\n", err)
 			return ExitError
@@ -95,7 +96,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// the light side reads only the last stderr line, which must be ours.
 	logging.Logger = zerolog.Nop()
 
-	findings, err := scanRequest(wire.NewDecoder(stdin))
+	findings, err := scanRequest(wire.NewDecoder(stdin), nil)
 	if err != nil {
 		return fail(err)
 	}
@@ -108,15 +109,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 }
 
 // scanRequest reads one request and its blocks from dec and scans them.
-func scanRequest(dec *wire.Decoder) ([]wire.Finding, error) {
+// A scan server passes its procs, which a request scanned by workers
+// widens while it runs; the process passes nil.
+func scanRequest(dec *wire.Decoder, wide *procs) ([]wire.Finding, error) {
 	req, err := dec.Request()
 	if err != nil {
 		return nil, err
 	}
-	s, err := New(Options{Root: req.Root, GitleaksAllow: req.GitleaksAllow, DecodeDepth: DefaultDecodeDepth})
+	s, err := New(Options{Root: req.Root, GitleaksAllow: req.GitleaksAllow, DecodeDepth: DefaultDecodeDepth, Workers: wide.workers()})
 	if err != nil {
 		return nil, err
 	}
+	s.wide = wide
 	findings, err := s.Stream(dec.Block)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,8 @@ type Scanner struct {
 	depth  int
 	// workers is the number of goroutines Stream uses.
 	workers int
+	// wide, in the scan server, is widened while Stream runs workers.
+	wide *procs
 }
 
 // New loads the rule set of o.Root. Errors name the broken file.
@@ -167,6 +169,7 @@ func (s *Scanner) scanInline(blocks []wire.Block) ([]wire.Finding, error) {
 // stream scans the blocks of head and then those from next on s.workers
 // goroutines.
 func (s *Scanner) stream(head []wire.Block, next func() (wire.Block, error)) ([]wire.Finding, error) {
+	defer s.wide.widen()()
 	jobs := make(chan job, 2*s.workers)
 	type result struct {
 		seq      int

@@ -1,10 +1,13 @@
 package scanner
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +117,57 @@ func TestStalledClientsHoldUpNoOne(t *testing.T) {
 		if !ok || err != nil || len(res.Findings) != 1 || res.Findings[0].Rule != "github-pat" {
 			t.Fatalf("request %d behind stalled connections: ok %v, err %v, findings %+v", i, ok, err, res.Findings)
 		}
+	}
+}
+
+// The server's procs: narrowed to one P, widened back to all while any
+// request runs workers, and narrowed again after the last; a request
+// bigger than inlineBytes scanned that way finds what the process finds.
+func TestProcsWidenWhileWorkersRun(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	var p procs
+	p.narrow()
+	if got := runtime.GOMAXPROCS(0); got != 1 || p.workers() != 3 {
+		t.Fatalf("narrowed: GOMAXPROCS %d, workers %d; want 1 and 3", got, p.workers())
+	}
+	done1, done2 := p.widen(), p.widen()
+	done1()
+	if got := runtime.GOMAXPROCS(0); got != 3 {
+		t.Fatalf("one of two wide requests done: GOMAXPROCS %d, want 3", got)
+	}
+	done2()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Fatalf("both done: GOMAXPROCS %d, want 1", got)
+	}
+	(*procs)(nil).widen()()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Fatalf("nil procs changed GOMAXPROCS to %d", got)
+	}
+
+	text := strings.Repeat(goSource(t, 10<<10)+"\n", 5) + fakesecret.GitHubPAT().Line + "\n"
+	var req bytes.Buffer
+	enc := wire.NewEncoder(&req)
+	for _, v := range []any{wire.Request{Version: wire.Version}, wire.NewBlock("big.go", "", 1, []byte(text)), wire.NewBlock("a.go", "", 1, []byte(fakesecret.GitHubPAT().Line))} {
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	served, err := scanRequest(wire.NewDecoder(bytes.NewReader(req.Bytes())), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Fatalf("after a wide request: GOMAXPROCS %d, want 1", got)
+	}
+	runtime.GOMAXPROCS(3)
+	alone, err := scanRequest(wire.NewDecoder(bytes.NewReader(req.Bytes())), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(served) != 2 || !slices.Equal(served, alone) {
+		t.Fatalf("server's findings %+v\nprocess's %+v", served, alone)
 	}
 }
