@@ -35,6 +35,13 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 	real := a.resolve(abs)
 	inv := &shell.Invocation{Name: opTool[op], Argv: []shell.Word{{Text: opTool[op]}, {Text: p}}, State: st}
 	secret := a.isSecret(abs) || a.isSecret(real)
+	if op != OpWrite && clientEnviron(abs) {
+		// A file tool runs in Claude Code's own process: its /proc/self
+		// is the client, whose environment holds the client's credentials,
+		// and a file tool's result reaches the agent unfiltered (Bash's
+		// output is filtered: cat /proc/self/environ there is the shell's).
+		secret = true
+	}
 	name := ""
 	if secret {
 		name = abs
@@ -72,6 +79,12 @@ func (e *Engine) checkSearchGlob(glob, dir string, env *Env) Decision {
 	inv := &shell.Invocation{Name: ToolGrep, Argv: []shell.Word{{Text: ToolGrep}, {Text: glob}}, State: a.initialState()}
 	a.judge(inv, effect.Search{Target: effect.Target{Tool: ToolGrep, Path: base}, Names: glob, NamesSecret: s})
 	return a.decision()
+}
+
+// clientEnviron reports whether p is /proc/self/environ or
+// /proc/thread-self/environ.
+func clientEnviron(p string) bool {
+	return p == "/proc/self/environ" || p == "/proc/thread-self/environ"
 }
 
 func uniq(a, b string) []string {

@@ -45,6 +45,29 @@ func TestPathDoorsAgree(t *testing.T) {
 	}
 }
 
+// TestFileToolsReadNotTheClientsEnviron: the Read and Grep tools run in
+// Claude Code's own process, so their /proc/self/environ is the client's
+// environment with its credentials, and their result is not filtered:
+// secret-file. cat of the same path reads the shell's own environment,
+// whose printed credentials PostToolUse withholds: allowed.
+func TestFileToolsReadNotTheClientsEnviron(t *testing.T) {
+	eng := New(corpusPolicy())
+	for _, p := range []string{"/proc/self/environ", "/proc/thread-self/environ"} {
+		if d := eng.Check(ToolRead, ToolInput{FilePath: p}, testEnv()); d.Rule != "secret-file" {
+			t.Errorf("Read %s: %+v", p, d)
+		}
+		if d := eng.Check(ToolGrep, ToolInput{Path: p, Pattern: "TOKEN"}, testEnv()); d.Rule != "secret-file" {
+			t.Errorf("Grep %s: %+v", p, d)
+		}
+		if d := eng.CheckCommand("cat "+p, testEnv()); d.Action != "" {
+			t.Errorf("cat %s: %+v", p, d)
+		}
+	}
+	if d := eng.Check(ToolRead, ToolInput{FilePath: "/proc/self/status"}, testEnv()); d.Action != "" {
+		t.Errorf("Read /proc/self/status: %+v", d)
+	}
+}
+
 func findingRules(d Decision) []string {
 	var out []string
 	for _, f := range d.Findings {

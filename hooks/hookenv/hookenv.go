@@ -235,7 +235,7 @@ func (r *resolver) find(dir string) (*gitrepo.Repo, bool) {
 }
 
 func (r *resolver) resolve(p string) string {
-	if p == "" || p == "/" || p == "." {
+	if p == "" || p == "/" || p == "." || perProcess(p) {
 		return p
 	}
 	if filepath.IsAbs(p) && filepath.Clean(p) == p {
@@ -254,6 +254,30 @@ func (r *resolver) resolve(p string) string {
 	return out
 }
 
+// perProcess reports whether p is a file whose link depends on the
+// process that follows it and whose meaning the engine knows by name: the
+// environment and the file descriptors of /proc/self and /proc/thread-self,
+// and /dev/fd (a link to /proc/self/fd). Resolved in the hook they would
+// name the hook's own process, not the shell that runs the command:
+// /proc/self/environ would read as another process's environment, and
+// /dev/fd/1 as a file outside the worktree. /proc/self itself stays as
+// written; the other links below it (root, cwd) are still resolved: they
+// lead to real paths the rules must see.
+func perProcess(p string) bool {
+	if p == "/dev/fd" || strings.HasPrefix(p, "/dev/fd/") {
+		return true
+	}
+	for _, self := range []string{"/proc/self", "/proc/thread-self"} {
+		if p == self {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(p, self+"/"); ok {
+			return rest == "environ" || rest == "fd" || strings.HasPrefix(rest, "fd/")
+		}
+	}
+	return false
+}
+
 // walk resolves the absolute clean path p on top of its resolved parent.
 // A link is left to filepath.EvalSymlinks from there: its target may
 // climb out of another link with "..", which only a walk of the real
@@ -264,6 +288,9 @@ func (r *resolver) walk(p string) resolved {
 	}
 	if v, ok := r.cache[p]; ok {
 		return v
+	}
+	if perProcess(p) {
+		return resolved{path: p, ok: true}
 	}
 	parent := r.walk(filepath.Dir(p))
 	out := resolved{path: filepath.Join(parent.path, filepath.Base(p))}

@@ -272,3 +272,22 @@ func TestGuardExecutables(t *testing.T) {
 		t.Error(`GuardExecutables("") is not nil`)
 	}
 }
+
+// TestResolverKeepsPerProcessLinks: /proc/self's environment and file
+// descriptors, and /dev/fd, are left as written (resolved here they would
+// name the hook's process, not the shell's); /proc/self's links to real
+// places still resolve.
+func TestResolverKeepsPerProcessLinks(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("no /proc here")
+	}
+	r := newResolver()
+	for _, p := range []string{"/proc/self/environ", "/proc/thread-self/environ", "/proc/self/fd/1", "/dev/fd/1", "/dev/fd"} {
+		if got := r.resolve(p); got != p {
+			t.Errorf("resolve(%q) = %q: the hook's own process", p, got)
+		}
+	}
+	if got := r.resolve("/proc/self/root/etc"); got != "/etc" {
+		t.Errorf("resolve(/proc/self/root/etc) = %q, want /etc", got)
+	}
+}
