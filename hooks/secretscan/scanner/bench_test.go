@@ -109,7 +109,19 @@ func BenchmarkScan1MB(b *testing.B) {
 // one request of a clean 10 KB Go file, decoded and scanned with the
 // default rules already compiled (as the warm server has them).
 func BenchmarkServeClean10KB(b *testing.B) {
-	text := goSource(b, 10<<10)
+	benchServe(b, goSource(b, 10<<10))
+}
+
+// BenchmarkServeScanned10KB is the request the hook's bench path
+// pre-write-10kb-scanned sends: the clean 10 KB file with one line the
+// generic rule matches and gitleaks then drops, which keywords.Clean
+// cannot prove clean (the file above it can, and never reaches the
+// server).
+func BenchmarkServeScanned10KB(b *testing.B) {
+	benchServe(b, goSource(b, 10<<10)+"\nconst apiVersion = \"2024-06-01.preview7\"\n")
+}
+
+func benchServe(b *testing.B, text string) {
 	var buf bytes.Buffer
 	enc := wire.NewEncoder(&buf)
 	if err := enc.Encode(wire.Request{Version: wire.Version, Root: b.TempDir()}); err != nil {
