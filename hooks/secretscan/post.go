@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -112,6 +113,8 @@ func PostToolUse(r PostRequest) claude.Response {
 			return claude.Response{}
 		}
 		targets = []target{{path: ti.FilePath, rel: nameIn(root, ti.FilePath, r.Ctx.Env.Resolve), newLines: patchedLines(r.In.ToolResponse)}}
+	case guard.ToolRead:
+		return readResult(r)
 	case guard.ToolNotebookEdit:
 		c, err := toolcontent.Compute(r.In.ToolName, r.In.ToolInput, os.ReadFile)
 		if err != nil {
@@ -445,6 +448,55 @@ func bashOutputTargets(r PostRequest) []target {
 		}
 	}
 	return out
+}
+
+// readResult withholds the lines of a Read call's text result that hold
+// the value of a credential variable of the environment (package
+// envcreds), as Bash output's are: a file where a script logged a token
+// puts it in the agent's context as surely as printenv does. The file
+// itself is the secret-content and pre-commit doors' concern; gitleaks'
+// rules are not run here (every Read would pay for the scanner).
+func readResult(r PostRequest) claude.Response {
+	var resp map[string]json.RawMessage
+	if json.Unmarshal(r.In.ToolResponse, &resp) != nil || string(resp["type"]) != `"text"` {
+		return claude.Response{} // an image, a PDF, a notebook: another shape
+	}
+	var file map[string]json.RawMessage
+	var content string
+	if json.Unmarshal(resp["file"], &file) != nil || json.Unmarshal(file["content"], &content) != nil || content == "" {
+		return claude.Response{}
+	}
+	creds := envcreds.From(r.Environ())
+	hits := envcreds.Find(content, creds)
+	if len(hits) == 0 {
+		return claude.Response{}
+	}
+	lines := strings.Split(content, "\n")
+	var names []string
+	for _, h := range hits {
+		if h.Line <= len(lines) {
+			lines[h.Line-1] = "[swarm-guard: line withheld, it held a secret ($" + h.Name + ")]"
+		}
+		if !slices.Contains(names, "$"+h.Name) {
+			names = append(names, "$"+h.Name)
+		}
+	}
+	file["content"], _ = json.Marshal(strings.Join(lines, "\n"))
+	resp["file"], _ = json.Marshal(file)
+	updated, err := json.Marshal(resp)
+	if err != nil {
+		return claude.Response{}
+	}
+	path := ""
+	var ti struct {
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(r.In.ToolInput, &ti) == nil {
+		path = nameIn(r.Ctx.Env.Root, ti.FilePath, r.Ctx.Env.Resolve)
+	}
+	reason := fmt.Sprintf("swarm-guard withheld %s of what this Read returned from %s: %s held the value of %s. Do not copy credentials into files; read them from the environment at run time. If the file is in the repository, remove the value from it; if one is real, tell a human, who rotates it.",
+		plural(len(hits), "line"), path, them2(len(hits)), strings.Join(names, ", "))
+	return blockWith(r, "", policy.RuleSecretContent, reason, updated)
 }
 
 // bashOutputCredentials are the lines of a Bash call's stdout and stderr

@@ -341,3 +341,31 @@ func TestCheckMCPArgs(t *testing.T) {
 		t.Fatalf("missing scanner: %+v", d)
 	}
 }
+
+// TestPostToolUseReadResult: a Read result's lines holding a credential
+// variable's value are withheld in the result's own shape; other shapes
+// and clean text pass untouched.
+func TestPostToolUseReadResult(t *testing.T) {
+	root := t.TempDir()
+	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
+	environ := func() []string { return []string{"DEPLOY_TOKEN=not-a-real-value-4b7e1"} }
+	read := func(resp any) claude.Response {
+		in := postInput(t, root, "Read", map[string]string{"file_path": filepath.Join(root, "deploy.log")}, resp)
+		return PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Environ: environ})
+	}
+	file := func(content string) map[string]any {
+		return map[string]any{"type": "text", "file": map[string]any{"filePath": filepath.Join(root, "deploy.log"), "content": content, "numLines": 3, "startLine": 1, "totalLines": 3}}
+	}
+	resp := read(file("start\nusing not-a-real-value-4b7e1\ndone"))
+	if !strings.Contains(resp.Stdout, `"content":"start\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\ndone"`) ||
+		!strings.Contains(resp.Stdout, `"numLines":3`) || !strings.Contains(resp.Stdout, "withheld 1 line of what this Read returned from deploy.log: it held the value of $DEPLOY_TOKEN") ||
+		strings.Contains(resp.Stdout, "not-a-real-value") {
+		t.Fatalf("Read result: %+v", resp)
+	}
+	if r := read(file("start\ndone")); r.Stdout != "" {
+		t.Fatalf("clean Read result: %+v", r)
+	}
+	if r := read(map[string]any{"type": "image", "file": map[string]any{"base64": "bm90LWEtcmVhbC12YWx1ZS00YjdlMQ=="}}); r.Stdout != "" {
+		t.Fatalf("image: %+v", r)
+	}
+}
