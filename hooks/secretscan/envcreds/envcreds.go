@@ -1,14 +1,3 @@
-// Package envcreds finds the values of the credential variables in the
-// hook's environment (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, …) where a tool
-// printed them. Claude Code runs its hooks with the environment its Bash
-// tool gets, so a command that prints such a variable (printenv NAME, echo
-// "$NAME", a script's debug line) puts a credential in the agent's context
-// that gitleaks often cannot recognise: a bare value carries no keyword,
-// and many have no known prefix. PostToolUse withholds every output line
-// that holds one, as it withholds a gitleaks finding.
-//
-// It links only the standard library's strings and encoding/base64, for
-// swarm-guard-post, which must hand such output to the full hook.
 package envcreds
 
 import (
