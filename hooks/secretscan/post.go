@@ -103,8 +103,7 @@ func PostToolUse(r PostRequest) claude.Response {
 		}
 		command = *ti.Command
 		targets = bashTargets(r, command)
-		outputs = bashOutputTargets(r)
-		printedCreds = bashOutputCredentials(r)
+		outputs, printedCreds = bashOutputs(r)
 	case guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit:
 		var ti struct {
 			FilePath string `json:"file_path"`
@@ -419,23 +418,25 @@ const (
 // cuts Bash output at 30,000 characters by default).
 const maxOutputScan = 1 << 20
 
-// bashOutputTargets are the stdout and stderr of a Bash call (PostToolUse's
+// bashOutputs reads the stdout and stderr of a Bash call (PostToolUse's
 // tool_response), which the model reads next: a secret printed there
-// lands in its context. A stream that holds none of the default rules'
-// keywords and nothing gitleaks would decode cannot hold a finding of
-// theirs and is not sent to the scanner; with a .gitleaks.toml every
-// stream is.
-func bashOutputTargets(r PostRequest) []target {
+// lands in its context. targets are the streams the scanner must read: a
+// stream that holds none of the default rules' keywords and nothing
+// gitleaks would decode cannot hold a finding of theirs (with a
+// .gitleaks.toml every stream is read). creds are the lines that hold the
+// value of a credential variable of the environment (package envcreds),
+// as findings of the streams.
+func bashOutputs(r PostRequest) (targets []target, creds []wire.Finding) {
 	resp, ok := decodeBashResponse(r.In.ToolResponse)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	custom := false
 	if root := r.Ctx.Env.Root; root != "" {
 		_, err := os.Stat(filepath.Join(root, ".gitleaks.toml"))
 		custom = err == nil
 	}
-	var out []target
+	var env []envcreds.Credential
 	for _, s := range []struct {
 		name string
 		text *string
@@ -444,10 +445,14 @@ func bashOutputTargets(r PostRequest) []target {
 			continue
 		}
 		if custom || keywords.MayHoldSecret(*s.text) && !keywords.Clean(s.name, *s.text) {
-			out = append(out, target{rel: s.name, text: s.text})
+			targets = append(targets, target{rel: s.name, text: s.text})
 		}
+		if env == nil {
+			env = envcreds.From(r.Environ())
+		}
+		creds = append(creds, credentialFindings(s.name, *s.text, env)...)
 	}
-	return out
+	return targets, creds
 }
 
 // readResult withholds the lines of a Read call's text result that hold
@@ -466,22 +471,18 @@ func readResult(r PostRequest) claude.Response {
 	if json.Unmarshal(resp["file"], &file) != nil || json.Unmarshal(file["content"], &content) != nil || content == "" {
 		return claude.Response{}
 	}
-	creds := envcreds.From(r.Environ())
-	hits := envcreds.Find(content, creds)
-	if len(hits) == 0 {
+	found := credentialFindings("", content, envcreds.From(r.Environ()))
+	if len(found) == 0 {
 		return claude.Response{}
 	}
-	lines := strings.Split(content, "\n")
 	var names []string
-	for _, h := range hits {
-		if h.Line <= len(lines) {
-			lines[h.Line-1] = "[swarm-guard: line withheld, it held a secret ($" + h.Name + ")]"
-		}
-		if !slices.Contains(names, "$"+h.Name) {
-			names = append(names, "$"+h.Name)
+	for _, f := range found {
+		if !slices.Contains(names, f.Rule) {
+			names = append(names, f.Rule)
 		}
 	}
-	file["content"], _ = json.Marshal(strings.Join(lines, "\n"))
+	content, n := withholdLines(content, found)
+	file["content"], _ = json.Marshal(content)
 	resp["file"], _ = json.Marshal(file)
 	updated, err := json.Marshal(resp)
 	if err != nil {
@@ -495,29 +496,8 @@ func readResult(r PostRequest) claude.Response {
 		path = nameIn(r.Ctx.Env.Root, ti.FilePath, r.Ctx.Env.Resolve)
 	}
 	reason := fmt.Sprintf("swarm-guard withheld %s of what this Read returned from %s: %s held the value of %s. Do not copy credentials into files; read them from the environment at run time. If the file is in the repository, remove the value from it; if one is real, tell a human, who rotates it.",
-		plural(len(hits), "line"), path, them2(len(hits)), strings.Join(names, ", "))
+		plural(n, "line"), path, them2(n), strings.Join(names, ", "))
 	return blockWith(r, "", policy.RuleSecretContent, reason, updated)
-}
-
-// bashOutputCredentials are the lines of a Bash call's stdout and stderr
-// that hold the value of a credential variable of the environment
-// (package envcreds), as findings of the output streams.
-func bashOutputCredentials(r PostRequest) []wire.Finding {
-	resp, ok := decodeBashResponse(r.In.ToolResponse)
-	if !ok || (resp.Stdout == nil || *resp.Stdout == "") && (resp.Stderr == nil || *resp.Stderr == "") {
-		return nil
-	}
-	creds := envcreds.From(r.Environ())
-	var out []wire.Finding
-	for _, s := range []struct {
-		name string
-		text *string
-	}{{outStdout, resp.Stdout}, {outStderr, resp.Stderr}} {
-		if s.text != nil && len(*s.text) <= maxOutputScan {
-			out = append(out, credentialFindings(s.name, *s.text, creds)...)
-		}
-	}
-	return out
 }
 
 // credentialFindings are the lines of text (named file) that hold one of
@@ -588,25 +568,15 @@ func withheldOutput(resp json.RawMessage, printed []wire.Finding) (json.RawMessa
 		if raw, ok := obj[key]; !ok || json.Unmarshal(raw, &text) != nil {
 			continue
 		}
-		lines := strings.Split(text, "\n")
-		changed := false
-		withheld := map[int]bool{} // a line two findings share is withheld once
+		var mine []wire.Finding
 		for _, f := range printed {
-			if f.File != name {
-				continue
-			}
-			for l := f.Line; l <= max(f.Line, f.EndLine) && l >= 1 && l <= len(lines); l++ {
-				notice := "[swarm-guard: line withheld, it held a secret (" + f.Rule + ")]"
-				if !withheld[l] && lines[l-1] != notice {
-					lines[l-1] = notice
-					withheld[l] = true
-					total++
-					changed = true
-				}
+			if f.File == name {
+				mine = append(mine, f)
 			}
 		}
-		if changed {
-			obj[key], _ = json.Marshal(strings.Join(lines, "\n"))
+		if text, n := withholdLines(text, mine); n > 0 {
+			obj[key], _ = json.Marshal(text)
+			total += n
 		}
 	}
 	if total == 0 {
@@ -617,6 +587,29 @@ func withheldOutput(resp json.RawMessage, printed []wire.Finding) (json.RawMessa
 		return nil, 0
 	}
 	return out, total
+}
+
+// withholdLines replaces every line of text that a finding covers with a
+// notice naming its rule, and says how many lines it replaced (a line two
+// findings share counts once).
+func withholdLines(text string, fs []wire.Finding) (string, int) {
+	lines := strings.Split(text, "\n")
+	withheld := map[int]bool{}
+	n := 0
+	for _, f := range fs {
+		for l := f.Line; l <= max(f.Line, f.EndLine) && l >= 1 && l <= len(lines); l++ {
+			notice := "[swarm-guard: line withheld, it held a secret (" + f.Rule + ")]"
+			if !withheld[l] && lines[l-1] != notice {
+				lines[l-1] = notice
+				withheld[l] = true
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return text, 0
+	}
+	return strings.Join(lines, "\n"), n
 }
 
 // inside reports whether p is dir or below it.
