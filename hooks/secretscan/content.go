@@ -78,16 +78,9 @@ func CheckContent(r ContentRequest) guard.Decision {
 	if allowed(pol, rel) {
 		return guard.Decision{}
 	}
-	environ := r.Environ
-	if environ == nil {
-		environ = os.Environ
-	}
 	// The value of a credential variable, which no gitleaks rule may
 	// know (a bare token), written into a file ends up in commits.
-	findings := credentialFindings(rel, c.Text, envcreds.From(environ()))
-	if pol.Secrets.GitleaksAllow {
-		findings = withoutAllowed(findings, c.Text) // as gitleaks honours it
-	}
+	findings := writtenCredentials(rel, c.Text, environCredentials(r.Environ), pol)
 	if !keywords.Clean(rel, c.Text) || customRules(r.Root) {
 		// Else provably nothing for the default rules to find: no
 		// scanner round trip (most source files).
@@ -117,10 +110,21 @@ func CheckContent(r ContentRequest) guard.Decision {
 	return decide(action, fmt.Sprintf("%s would write %s into %s: %s", r.Tool, plural(len(mine), "secret"), where, list(mine, 3)), fixAdvice(pol))
 }
 
-// withoutAllowed drops the findings on lines of text that carry a
-// gitleaks:allow comment.
-func withoutAllowed(fs []wire.Finding, text string) []wire.Finding {
-	if !strings.Contains(text, "gitleaks:allow") {
+// environCredentials are the credential variables of environ's list
+// (os.Environ when nil): package envcreds.
+func environCredentials(environ func() []string) []envcreds.Credential {
+	if environ == nil {
+		environ = os.Environ
+	}
+	return envcreds.From(environ())
+}
+
+// writtenCredentials are the lines of text, written to file, that hold one
+// of creds, as findings; with gitleaks:allow honoured by the policy, not
+// those on a line that carries it, as gitleaks lets such a line through.
+func writtenCredentials(file, text string, creds []envcreds.Credential, pol *policy.Policy) []wire.Finding {
+	fs := credentialFindings(file, text, creds)
+	if !pol.Secrets.GitleaksAllow || !strings.Contains(text, "gitleaks:allow") {
 		return fs
 	}
 	lines := strings.Split(text, "\n")

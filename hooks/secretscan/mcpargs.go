@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -53,11 +51,7 @@ func CheckMCPArgs(r MCPRequest) guard.Decision {
 	if args.text == "" {
 		return guard.Decision{}
 	}
-	environ := r.Environ
-	if environ == nil {
-		environ = os.Environ
-	}
-	found := credentialFindings("", args.text, envcreds.From(environ()))
+	found := credentialFindings("", args.text, environCredentials(r.Environ))
 	// MayHoldSecret first: for a few short arguments it costs less than
 	// the keyword index Clean builds on first use.
 	if keywords.MayHoldSecret(args.text) && !keywords.Clean("", args.text) || customRules(r.Root) {

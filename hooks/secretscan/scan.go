@@ -140,12 +140,7 @@ func stagedBlocks(ctx context.Context, dir string, pol *policy.Policy, emit clie
 			}
 		}
 		if len(creds) > 0 && !h.Binary && !allowed(pol, h.File) {
-			text := string(h.Text)
-			fs := credentialFindings(h.File, text, creds)
-			if pol.Secrets.GitleaksAllow {
-				fs = withoutAllowed(fs, text)
-			}
-			for _, f := range fs {
+			for _, f := range writtenCredentials(h.File, string(h.Text), creds, pol) {
 				f.Line += h.Line - 1
 				f.EndLine = f.Line
 				f.Fingerprint = fmt.Sprintf("%s:%s:%d", f.File, f.Rule, f.Line)
@@ -195,11 +190,7 @@ func PreCommit(ctx context.Context, r PreCommitRequest) ([]wire.Finding, error) 
 	var rep format.Report
 	var secrets []wire.Finding
 	if pol.Secrets.PreCommit {
-		environ := r.Environ
-		if environ == nil {
-			environ = os.Environ
-		}
-		creds := envcreds.From(environ())
+		creds := environCredentials(r.Environ)
 		var values []wire.Finding
 		var err error
 		secrets, err = r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
