@@ -79,6 +79,7 @@ func scriptParams(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":             cmdExitcode,
 			"claude-settings-hook": cmdClaudeSettingsHook,
+			"client-hook":          cmdClientHook,
 			"gen-long-command":     cmdGenLongCommand,
 			"expand":               cmdExpand,
 		},
