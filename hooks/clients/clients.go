@@ -170,6 +170,11 @@ func Handle(c Name, post bool, data []byte, run Pipeline) Answer {
 			v = cv
 		}
 	}
+	if !v.deny && !ev.post && ev.gitHooksOff != "" {
+		if hv, ok := checkGitHooksOff(ev.gitHooksOff, ev.calls); ok {
+			v = hv
+		}
+	}
 	v.notes = notes
 	return a.render(ev, v)
 }
@@ -215,6 +220,10 @@ type event struct {
 	// claudeFormat says a Copilot event came in Claude's format and is
 	// answered in it.
 	claudeFormat bool
+	// gitHooksOff names a client that runs shell commands with git's
+	// hooks off (Gemini CLI): a commit or push is denied with the command
+	// that turns them back on (githooksoff.go).
+	gitHooksOff string
 }
 
 // verdict is the pipeline's answer, read.

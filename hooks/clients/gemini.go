@@ -35,7 +35,7 @@ func (gemini) normalize(data []byte, _ bool) (*event, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return &event{}, jsonErr("Gemini CLI", err)
 	}
-	ev := &event{post: in.HookEventName == "AfterTool"}
+	ev := &event{post: in.HookEventName == "AfterTool", gitHooksOff: "Gemini CLI"}
 	if in.HookEventName != "BeforeTool" && !ev.post {
 		return ev, nil
 	}
