@@ -187,11 +187,11 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return e.CheckPath(OpWrite, in.NotebookPath, env)
 	case ToolGrep:
 		d := e.CheckPath(OpSearch, in.Path, env)
-		if d.Action == "" && in.Glob != "" {
-			d = e.checkSearchGlob(in.Glob, in.Path, env)
+		if !d.Stops() && in.Glob != "" {
+			d = Stronger(d, e.checkSearchGlob(in.Glob, in.Path, env))
 		}
-		if d.Action == "" {
-			d = e.checkCredentialSearch(tool, in, env)
+		if !d.Stops() {
+			d = Stronger(d, e.checkCredentialSearch(tool, in, env))
 		}
 		return d
 	case ToolEnterWorktree:
@@ -200,8 +200,8 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return e.checkWeb(tool, in, env)
 	case ToolGlob, ToolLS:
 		d := e.CheckPath(OpList, in.Path, env)
-		if d.Action == "" && tool == ToolGlob {
-			d = e.checkCredentialSearch(tool, in, env)
+		if !d.Stops() && tool == ToolGlob {
+			d = Stronger(d, e.checkCredentialSearch(tool, in, env))
 		}
 		return d
 	}

@@ -188,9 +188,9 @@ worker_tokens = "500k"
 	}
 	// Shapes (a type error stops BurntSushi/toml) and values, in one run.
 	valueProblems := []string{
-		`p.toml:2: key "dynamic_commands": must be "deny", "ask" or "allow", not "dny" (did you mean "deny"?)`,
+		`p.toml:2: key "dynamic_commands": must be "deny", "ask", "warn", "log" or "allow", not "dny" (did you mean "deny"?)`,
 		`p.toml:7: key "rules.force-pusj": unknown rule (did you mean "force-push"?); known rules are ` + strings.Join(ruleIDs(), ", ") + ` (dynamic commands are set by the top-level dynamic_commands key)`,
-		`p.toml:8: key "rules.destructive-git": must be "deny", "ask" or "off", not "block"`,
+		`p.toml:8: key "rules.destructive-git": must be "deny", "ask", "warn", "log" or "off", not "block"`,
 		`p.toml:14: key "allow[1].command": an [[allow]] entry needs a command glob`,
 	}
 	want := []string{
@@ -218,5 +218,35 @@ worker_tokens = "500k"
 	want = valueProblems
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("value problems:\n got: %q\nwant: %q", got, want)
+	}
+}
+
+// The policy-wide mode shadows deny and ask rules, never guard-tamper nor
+// the guard's own failures, and leaves rules set to off, warn or log alone.
+func TestModeShadowsRules(t *testing.T) {
+	p, err := Parse([]byte("mode = \"warn\"\n[rules]\nforce-push = \"ask\"\ndestructive-git = \"log\"\nremote-code = \"off\"\n"), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rule, want := range map[string]Action{
+		RuleForcePush: Warn, RuleProtectedBranch: Warn, RuleDestructiveGit: Log, RuleRemoteCode: Off,
+		RuleGuardTamper: Deny, RuleInternalError: Deny, RuleDynamicCommand: Warn,
+	} {
+		if got := p.RuleAction(rule); got != want {
+			t.Errorf("mode warn: %s acts as %q, want %q", rule, got, want)
+		}
+	}
+	if got := p.ConfiguredAction(RuleForcePush); got != Ask {
+		t.Errorf("ConfiguredAction(force-push) = %q, want ask", got)
+	}
+	if got := Default().RuleAction(RuleForcePush); got != Deny {
+		t.Errorf("default policy: force-push acts as %q, want deny", got)
+	}
+	p, err = Parse([]byte("[approvals]\nrules = [\"destructive-git\"]\nexpiry = \"30m\"\n"), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Approvable(RuleDestructiveGit) || p.Approvable(RuleForcePush) || p.ApprovalExpiry().Minutes() != 30 || Default().ApprovalExpiry().Hours() != 1 {
+		t.Errorf("approvals: %+v, expiry %v", p.Approvals, p.ApprovalExpiry())
 	}
 }

@@ -34,6 +34,9 @@ type Facts struct {
 	// Oversight is the oversight mode in force (run's override, else the
 	// policy's; never ""): oversight.go.
 	Oversight string
+	// Mode is the policy-wide mode in force (run --mode's, else the
+	// policy's; never ""): a nested run may not ask for another.
+	Mode string
 }
 
 // A Judge returns its rule's verdicts on one effect: none when the rule
