@@ -33,6 +33,7 @@ func (a *analyzer) facts() *rules.Facts {
 			a.ruleFacts.Mode = policy.ModeEnforce
 		}
 		a.ruleFacts.RemoteHosts = remoteHosts(a.env.Remotes)
+		a.ruleFacts.ContextSecrets = a.env.Secrets
 	}
 	return a.ruleFacts
 }

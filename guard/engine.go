@@ -91,6 +91,16 @@ type Env struct {
 	// reported with an error matching fs.ErrNotExist.
 	ReadFile func(path string) ([]byte, error)
 
+	// Secrets are variables a context fills with secrets of no service the
+	// guard knows: a CI job's secrets (${{ secrets.X }}, a step's env:
+	// mapping one), $CI_JOB_TOKEN. Name -> where the value comes from, as
+	// a reason names it ("secrets.DEPLOY_KEY"). Sending one to a host that
+	// is not its own service (named like it), a remote's host or in
+	// [network] allow_hosts is exfiltration. Set by guard/committed; a
+	// typed command's environment has none (its unknown credentials may go
+	// where the agent sends them, see rules.SecretExfiltration).
+	Secrets map[string]string
+
 	// Oversight is swarm-guard run's --oversight for this task ("" means
 	// the policy's [swarm] oversight).
 	Oversight string

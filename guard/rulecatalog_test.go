@@ -29,6 +29,12 @@ func checkExample(eng *Engine, ex string) Decision {
 	case head == ToolGrep:
 		pat, path, _ := strings.Cut(rest, " ")
 		return eng.Check(head, ToolInput{Pattern: pat, Path: path}, testEnv())
+	case head == "ci:":
+		// a command of a committed CI file, whose job has these secrets
+		// (guard/committed fills Env.Secrets the same way)
+		env := testEnv()
+		env.Secrets = map[string]string{"SECRETS_DEPLOY_KEY": "secrets.DEPLOY_KEY", "CODECOV_TOKEN": "secrets.CODECOV_TOKEN"}
+		return eng.CheckCommand(rest, env)
 	}
 	return eng.CheckCommand(ex, testEnv())
 }
