@@ -223,6 +223,9 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	if a.trace != nil {
 		a.trace(inv)
 	}
+	if helpOnly(inv) {
+		return // gh pr merge --help prints help and does nothing else
+	}
 	initHandlers()
 	if h, ok := handlers[inv.Name]; ok {
 		h(a, inv)
@@ -288,6 +291,9 @@ func source(a *analyzer, inv *shell.Invocation) { a.x.SourceCmd(inv) }
 // DynamicScript judges a script only known at run time
 // (shell.Families.DynamicScript).
 func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what string) {
+	if what == "eval" && a.envSetup(script) {
+		return
+	}
 	src := "text only known at run time"
 	switch {
 	case script.Net:
@@ -305,4 +311,93 @@ func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what 
 // arguments.
 func (a *analyzer) plainWrapper(inv *shell.Invocation) {
 	a.x.Reinvoke(inv, shell.Wrapped(inv), inv.Name)
+}
+
+// envSetupCommands print the shell code that puts an installed tool
+// manager on the PATH, run as eval "$(brew shellenv)": the code comes
+// from the tool installed on this machine, not from the agent or the
+// network, and only sets variables and functions.
+var envSetupCommands = map[string]bool{
+	"brew shellenv": true, "brew shellenv bash": true, "brew shellenv zsh": true,
+	"pyenv init -": true, "pyenv init --path": true, "pyenv init - bash": true, "pyenv init - zsh": true, "pyenv virtualenv-init -": true,
+	"rbenv init -": true, "rbenv init - bash": true, "rbenv init - zsh": true, "nodenv init -": true, "goenv init -": true, "jenv init -": true,
+	"direnv hook bash": true, "direnv hook zsh": true, "direnv export bash": true, "direnv export zsh": true,
+	"fnm env": true, "fnm env --use-on-cd": true, "zoxide init bash": true, "zoxide init zsh": true,
+	"mise activate bash": true, "mise activate zsh": true, "mise env": true, "ssh-agent -s": true, "ssh-agent": true,
+	"opam env": true, "conda shell.bash hook": true, "conda shell.zsh hook": true, "luarocks path": true,
+}
+
+// envSetup reports whether an eval's script is the output of one of the
+// envSetupCommands, run by its bare name or from an installed location
+// (/opt/homebrew/bin/brew), not from a file the agent can write.
+func (a *analyzer) envSetup(script shell.Word) bool {
+	src := strings.TrimSpace(script.Src)
+	if len(src) >= 2 && src[0] == '"' && src[len(src)-1] == '"' {
+		src = src[1 : len(src)-1]
+	}
+	inner, ok := strings.CutPrefix(src, "$(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	fields := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(fields) < 2 {
+		return false
+	}
+	prog := fields[0]
+	if strings.Contains(prog, "/") {
+		if !path.IsAbs(prog) || a.underRoot(prog) || a.writable(prog) || strings.HasPrefix(prog, a.env.Temp+"/") {
+			return false
+		}
+		prog = path.Base(prog)
+	}
+	return envSetupCommands[prog+" "+strings.Join(fields[1:], " ")]
+}
+
+// helpCLIs print their help and stop when --help (or -h) appears anywhere
+// among the options of any subcommand: their option parsers (cobra, git's
+// parse-options, clap, yargs, oclif) treat it before running anything.
+var helpCLIs = map[string]bool{
+	"gh": true, "glab": true, "git": true, "kubectl": true, "helm": true, "terraform": true, "tofu": true,
+	"cargo": true, "npm": true, "vercel": true, "netlify": true, "fly": true, "flyctl": true, "wrangler": true,
+	"firebase": true, "supabase": true, "gcloud": true, "az": true, "twine": true, "mc": true,
+	"rclone": true, "azcopy": true, "doctl": true, "pulumi": true, "cdk": true,
+}
+
+// forgeCoreCommands are gh's and glab's own commands: an extension or an
+// alias (gh my-ext --help) gets --help as an argument and runs.
+var forgeCoreCommands = map[string]bool{
+	"pr": true, "mr": true, "issue": true, "repo": true, "release": true, "gist": true, "snippet": true, "api": true,
+	"run": true, "workflow": true, "ci": true, "secret": true, "variable": true, "ssh-key": true, "gpg-key": true,
+	"label": true, "cache": true, "project": true, "ruleset": true, "search": true, "status": true, "auth": true,
+	"deploy-key": true, "schedule": true, "cluster": true, "incident": true, "environment": true,
+}
+
+// helpOnly reports whether inv asks one of the helpCLIs for help: a
+// static --help (or a final -h) before any "--", not taken as the value
+// of the option before it (gh pr merge 1 --subject --help merges, with
+// the subject "--help").
+func helpOnly(inv *shell.Invocation) bool {
+	if !helpCLIs[inv.Name] {
+		return false
+	}
+	args := inv.Args()
+	if (inv.Name == "gh" || inv.Name == "glab") && (len(args) == 0 || !forgeCoreCommands[args[0].Text]) {
+		return false
+	}
+	for i, x := range args {
+		if !x.Static() {
+			return false // an unknown word may be "--" or an option's value
+		}
+		if x.Text == "--" {
+			return false
+		}
+		if x.Text != "--help" && !(x.Text == "-h" && i == len(args)-1) {
+			continue
+		}
+		if i > 0 && strings.HasPrefix(args[i-1].Text, "-") && !strings.Contains(args[i-1].Text, "=") {
+			return false
+		}
+		return true
+	}
+	return false
 }

@@ -110,6 +110,12 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 			a.x.RunScript(rep, v, name)
 		}
 	default:
+		if inv != nil && leafCommand(inv) {
+			return // CLAUDECODE= ls: a command that starts no other program reads no identity, hook or git variable
+		}
+		if upper == "CLAUDE_PROJECT_DIR" && len(val) == 1 && val[0].Static() && a.env.Root != "" && shell.CleanJoin(st.FirstCwd(a.env.Cwd), val[0].Text) == a.env.Root {
+			return // the value it has already: the agent's own worktree
+		}
 		// Identity variables, hook switches, git config redirection: the
 		// guard-tamper rule's (guard/rules/guard_tamper.go).
 		vals := make([]effect.Value, len(val))
@@ -118,6 +124,22 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 		}
 		a.judge(rep, effect.Variable{Name: name, Values: vals, ForGit: inv != nil && isGitInvocation(inv)})
 	}
+}
+
+// leafCommands start no other program (no git, no hook, no swarm-guard),
+// so a variable set for just one of them changes nothing the guard relies
+// on: CLAUDECODE= ls, AGENT_ID=x printenv AGENT_ID.
+var leafCommands = map[string]bool{
+	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "pwd": true,
+	"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true,
+	"sort": true, "uniq": true, "cut": true, "tr": true, "date": true, "printenv": true, "whoami": true, "id": true,
+	"uname": true, "basename": true, "dirname": true, "realpath": true, "readlink": true, "stat": true, "file": true,
+	"du": true, "df": true, "jq": true, "which": true,
+}
+
+// leafCommand reports whether inv is a plain run of a leaf command.
+func leafCommand(inv *shell.Invocation) bool {
+	return len(inv.Argv) > 0 && inv.Argv[0].Static() && leafCommands[inv.Argv[0].Text]
 }
 
 func showVals(val []shell.Word) string {

@@ -43,7 +43,7 @@ func (a *analyzer) varSecret(name string, st *shell.State) string {
 			return v.Secret
 		}
 	}
-	if _, assigned := st.Vars[name]; !assigned && (credentialName().MatchString(name) || a.env.Secrets[name] != "") {
+	if _, assigned := st.Vars[name]; !assigned && credentialName().MatchString(name) {
 		return "$" + name
 	}
 	return ""
@@ -275,20 +275,13 @@ func gitSubcommand(args []string) (string, []string) {
 	return "", nil
 }
 
-// environSource names the secret a file holds as a secret source, or "":
-// the environment a /proc/<pid>/environ path holds, another process's
-// (read outright is already secret-file's) or the shell's own
-// (/proc/self/environ), which is what env prints: fine on the terminal, a
-// secret when sent; and a container's secret file under /run/secrets.
+// environSource names the environment a /proc/<pid>/environ path holds as
+// a secret source, or "": another process's (read outright is already
+// secret-file's), or the shell's own (/proc/self/environ), which is what
+// env prints: fine on the terminal, a secret when sent.
 func environSource(p string) string {
 	if isEnvironFile(p) {
 		return "the environment of another process (" + p + ")"
-	}
-	// The secrets a container is given as files (docker build's RUN
-	// --mount=type=secret, compose and swarm secrets, Kubernetes
-	// projections by convention) are read from /run/secrets.
-	if name, ok := strings.CutPrefix(path.Clean(p), "/run/secrets/"); ok && name != "" && !strings.ContainsAny(name, "*?[") {
-		return "the secret file " + path.Clean(p)
 	}
 	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
 	if !ok {
@@ -501,16 +494,27 @@ func (a *analyzer) exfilSink(inv *shell.Invocation) {
 		}
 		hosts = connectHosts(inv.Name, args)
 	case "scp", "sftp", "rsync":
-		for _, x := range args {
+		// The last operand of scp and rsync is where the copy goes: a
+		// local one receives (scp host:report.txt . is a download) and
+		// sends none of its contents.
+		dest := -1
+		if inv.Name != "sftp" && len(args) > 1 && args[len(args)-1].Static() && !strings.HasPrefix(args[len(args)-1].Text, "-") && !strings.HasPrefix(args[len(args)-2].Text, "-") {
+			dest = len(args) - 1
+		}
+		for i, x := range args {
 			send(x.Secret)
-			send(a.fileSecret(x, inv.State))
+			if i != dest {
+				send(a.fileSecret(x, inv.State))
+			}
 			if h := remoteSpecHost(x); h != "" {
 				hosts = append(hosts, h)
 			}
 		}
 		if len(hosts) > 0 { // rsync -a ./ /tmp/snapshot/ stays on this machine
-			for _, x := range args {
-				send(a.repositoryCopy(x, inv.State))
+			for i, x := range args {
+				if i != dest {
+					send(a.repositoryCopy(x, inv.State))
+				}
 			}
 		}
 	case "dig", "nslookup", "host", "drill", "ping":
@@ -689,13 +693,15 @@ func (a *analyzer) loginPassword(prog string, args []shell.Word) []effect.Secret
 		return nil
 	}
 	// A call whose URLs are all on this machine keeps the password here
-	// (curl -u admin:password http://localhost:8080).
+	// (curl -u admin:password http://localhost:8080), and one to a device
+	// on the local network gives it to that device, the one it logs in to
+	// (curl -u admin:pwd http://192.168.1.1/status).
 	var away []string
 	named := false
 	for _, x := range args {
 		if h := urlHost(x.Text); x.Static() && h != "" {
 			named = true
-			if !Loopback(h) && !slices.Contains(away, h) {
+			if !Loopback(h) && !LocalNetwork(h) && !slices.Contains(away, h) {
 				away = append(away, h)
 			}
 		}

@@ -135,7 +135,7 @@ func (a *analyzer) ditto(inv *shell.Invocation) {
 // cp /tmp/settings.json .claude/ really writes.
 func (a *analyzer) copyTargets(inv *shell.Invocation, p shell.Parsed, sources []shell.Word, dest shell.Word, verb string) {
 	_, intoDir := p.Value("t", "target-directory")
-	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.Text, "/")
+	intoDir = intoDir || len(sources) > 1 || strings.HasSuffix(dest.Text, "/") || a.knownDir(dest, inv.State)
 	if !intoDir || dest.Dynamic {
 		a.writePath(inv, dest, verb)
 	}
@@ -162,6 +162,30 @@ func (a *analyzer) copyTargets(inv *shell.Invocation, p shell.Parsed, sources []
 			a.recordCopy(inv, s, dest)
 		}
 	}
+}
+
+// knownDir reports whether a copy's destination is a directory that
+// certainly exists, so cp and mv write into it rather than over it: ., ..,
+// the worktree root, the working directory, the temp directory and the
+// home directory. cp /tmp/out.txt . writes ./out.txt, not the root itself.
+func (a *analyzer) knownDir(dest shell.Word, st *shell.State) bool {
+	if !dest.Static() || dest.Glob {
+		return false
+	}
+	switch path.Base(dest.Text) {
+	case ".", "..":
+		return true
+	}
+	t := a.resolveArg(dest, st)
+	if t.unknown || len(t.paths) == 0 {
+		return false
+	}
+	for _, p := range t.paths {
+		if p != a.env.Root && p != a.env.Home && p != a.env.Temp && p != "/tmp" && !slices.Contains(st.Cwds, p) {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analyzer) installCmd(inv *shell.Invocation) {
@@ -249,6 +273,16 @@ func (a *analyzer) rsync(inv *shell.Invocation) {
 		return
 	}
 	sources, dest := p.Operands[:len(p.Operands)-1], p.Operands[len(p.Operands)-1]
+	if p.Has("n", "dry-run") && !p.Has("only-write-batch", "write-batch", "log-file") {
+		// rsync -n lists what it would copy and delete, and changes
+		// nothing; the sources are still read.
+		for _, s := range sources {
+			if !isRemoteSpec(s.Text) {
+				a.readPath(inv, s)
+			}
+		}
+		return
+	}
 	deletes := false
 	for _, o := range p.Opts {
 		if strings.HasPrefix(o.Name, "del") {
@@ -395,6 +429,16 @@ func (a *analyzer) sedArgs(inv *shell.Invocation, args []shell.Word) {
 		a.readPath(inv, f)
 	}
 	inPlace := p.Has("i", "in-place")
+	if inPlace && len(p.Values("f", "file")) == 0 && len(scripts) > 0 {
+		// GNU sed's reading of BSD's sed -i '' '/^x/d' f: the script is
+		// the empty '' and the edit rewrites each file unchanged; the
+		// BSD reading (sed) judges what really changes.
+		empty := true
+		for _, sc := range scripts {
+			empty = empty && sc.Static() && strings.TrimSpace(sc.Text) == ""
+		}
+		inPlace = !empty
+	}
 	for _, f := range files {
 		if inPlace {
 			a.writePath(inv, f, "sed -i edits")

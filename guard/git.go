@@ -492,9 +492,118 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 		a.gitFetch(g, args)
 	case "clone":
 		a.gitClone(g, args)
+	case "init":
+		a.gitInit(g, args)
 	case "send-pack":
 		a.gitPush(g, args)
 	}
+}
+
+// gitInit notes the repository git init creates, for the commands after
+// it in the same call: a brand-new repository has no branch to lose and
+// no remote yet, so naming its first branch main (git branch -M main) and
+// adding its origin are setting it up. Re-running git init in an existing
+// repository (the agent's own worktree) changes nothing, and is not noted.
+func (a *analyzer) gitInit(g *gitCtx, args []shell.Word) {
+	st := g.inv.State
+	if st.Remote || st.CwdUnknown || len(st.Cwds) != 1 || explicitRepo(g) {
+		return
+	}
+	p := shell.ParseOpts(args, shell.Spec{Short: "b", Long: shell.Longs("template", "separate-git-dir", "object-format", "ref-format", "initial-branch", "shared")})
+	if p.Has("bare") || len(p.Operands) > 1 {
+		return
+	}
+	dir := st.Cwds[0]
+	if len(p.Operands) == 1 {
+		if !p.Operands[0].Static() {
+			return
+		}
+		dir = shell.CleanJoin(dir, p.Operands[0].Text)
+	}
+	if a.existingRepo(dir) {
+		return
+	}
+	a.freshRepos = append(a.freshRepos, dir)
+}
+
+// explicitRepo reports whether the git command names its repository
+// (--git-dir, --work-tree, GIT_DIR, GIT_WORK_TREE) instead of finding it
+// from its directory.
+func explicitRepo(g *gitCtx) bool {
+	return g.gitDir.Text != "" || g.gitDir.Dynamic || g.workTree.Text != "" || g.workTree.Dynamic
+}
+
+// existingRepo reports whether dir is (or may be) inside a repository that
+// exists already: the agent's worktree or an ancestor of it, another
+// agent's, or one whose .git the adapter sees.
+func (a *analyzer) existingRepo(dir string) bool {
+	if under(a.env.Root, dir) {
+		return true // the worktree itself or an ancestor: commands there still work on the worktree's repository
+	}
+	for _, w := range a.m.worktrees {
+		if !under(a.env.Root, w) && (under(dir, w) || under(w, dir)) {
+			return true
+		}
+	}
+	if a.env.Repo == nil {
+		return !under(dir, a.env.Root) // outside, nothing says it is new
+	}
+	for d := dir; d != "/" && d != "." && d != a.env.Root; d = path.Dir(d) {
+		if a.env.Repo.Exists(d + "/.git") {
+			return true
+		}
+	}
+	return false
+}
+
+// inFreshRepo reports whether every directory this git command may run
+// in is inside a repository git init created earlier in the same call.
+func (a *analyzer) inFreshRepo(g *gitCtx) bool {
+	st := g.inv.State
+	if len(a.freshRepos) == 0 || st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
+		return false
+	}
+	for _, c := range st.Cwds {
+		if !a.underFresh(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) underFresh(dir string) bool {
+	for _, f := range a.freshRepos {
+		if under(dir, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// inOwnRepo reports whether this git command works on the agent's own
+// worktree's repository (the one Env describes).
+func (a *analyzer) inOwnRepo(g *gitCtx) bool {
+	st := g.inv.State
+	if st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
+		return false
+	}
+	for _, c := range st.Cwds {
+		if !a.inOwnWorktree(c) || a.underFresh(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// unsharedRename reports whether git branch -m renames the current branch
+// of a repository nobody else uses yet (no remote, no other worktree) to a
+// name no branch has: git branch -M main after git init and a first
+// commit, in a call of its own.
+func (a *analyzer) unsharedRename(g *gitCtx, ops []shell.Word) bool {
+	if len(ops) != 1 || !ops[0].Static() || len(a.env.Remotes) > 0 || len(a.env.OtherWorktrees) > 0 || a.env.Repo == nil || !a.inOwnRepo(g) {
+		return false
+	}
+	return !a.env.Repo.HasBranch(g.inv.State.Cwds[0], ops[0].Text)
 }
 
 // currentBranches returns the branches checked out where this git command
@@ -778,6 +887,9 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []shell.Word) {
 			paths = append(paths, rest...) // git checkout <tree-ish> <paths>
 		}
 	}
+	if len(paths) > 0 && p.Has("ours", "theirs") && a.resolvingConflict(g) {
+		return // picking a side of a conflicted file is how a merge is resolved
+	}
 	if len(paths) > 0 {
 		a.judge(inv, effect.Discard{Loss: effect.LostToCommitted, Command: "git checkout " + showArgs(paths)})
 		return
@@ -785,6 +897,23 @@ func (a *analyzer) gitCheckout(g *gitCtx, args []shell.Word) {
 	if force {
 		a.judge(inv, effect.Discard{Loss: effect.LostOnSwitch, Command: "git checkout --force"})
 	}
+}
+
+// resolvingConflict reports whether the repository the git command works
+// in is in the middle of a merge, rebase, cherry-pick or revert, as the
+// files git leaves in its git directory say: git checkout --ours/--theirs
+// then takes one side of the conflicted files, the resolution the user
+// asked for. Without them, it overwrites files like any checkout of paths.
+func (a *analyzer) resolvingConflict(g *gitCtx) bool {
+	if a.env.Repo == nil || a.env.GitDir == "" || !a.inOwnRepo(g) {
+		return false
+	}
+	for _, f := range []string{"MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"} {
+		if a.env.Repo.Exists(a.env.GitDir + "/" + f) {
+			return true
+		}
+	}
+	return false
 }
 
 func showArgs(xs []shell.Word) string {
@@ -977,6 +1106,9 @@ func (a *analyzer) gitBranch(g *gitCtx, args []shell.Word) {
 			}
 		}
 		return
+	}
+	if p.Has("m", "M", "move") && a.unsharedRename(g, p.Operands) || p.Has("m", "M", "move", "c", "C", "copy") && a.inFreshRepo(g) {
+		return // git init && ... && git branch -M main: naming a new repository's first branch
 	}
 	if p.Has("m", "M", "move", "c", "C", "copy") {
 		ops := p.Operands

@@ -23,8 +23,11 @@ func (a *analyzer) gitRemote(g *gitCtx, args []shell.Word) {
 	}
 	switch ops[0].Text {
 	case "add":
-		if len(ops) >= 3 {
-			a.remoteURL(g.inv, "git remote add", ops[2])
+		if len(ops) >= 3 && ops[2].Static() {
+			if host, ok := gitURLHost(ops[2].Text); ok {
+				first := a.inFreshRepo(g) || len(a.env.Remotes) == 0 && a.inOwnRepo(g)
+				a.judge(g.inv, effect.RemoteURL{By: "git remote add", URL: ops[2].Text, Host: host, First: first})
+			}
 		}
 	case "set-url":
 		if !p.Has("delete") && len(ops) >= 3 {

@@ -479,19 +479,41 @@ func (a *analyzer) npxNames(args []shell.Word) (fetched []string, local string) 
 		return nil, ""
 	}
 	versioned := strings.LastIndex(first.Text, "@") > 0
-	if versioned || hasFlag(args, "-y", "--yes") || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
+	if versioned || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
 		return []string{name}, ""
 	}
 	if hasFlag(args, "--no", "--no-install") {
 		return nil, "" // npx --no never downloads: it runs a local bin or fails
 	}
 	// Without a terminal npx assumes --yes and downloads whatever is not a
-	// local bin, so only the project's own tools (node_modules/.bin) run
-	// without the allowlist.
-	if a.localNodeBin(name) {
+	// local bin, so only the project's own tools (node_modules/.bin) and
+	// those npm installed globally run without the allowlist; --yes only
+	// skips the prompt, a local bin still runs.
+	if a.localNodeBin(name) || a.globalNodeBin(name) {
 		return nil, name
 	}
 	return []string{name}, ""
+}
+
+// globalNodeBin reports whether NAME is a tool npm installed globally (npm
+// install -g): an executable in a PATH directory that is an npm prefix's
+// bin (PREFIX/bin beside PREFIX/lib/node_modules), which npx runs instead
+// of downloading the package of that name. A program of the same name
+// that npm did not install (/usr/bin/tsc) does not count: npx would fetch
+// the registry's "tsc".
+func (a *analyzer) globalNodeBin(name string) bool {
+	if a.env.Repo == nil || strings.Contains(name, "/") {
+		return false
+	}
+	for _, dir := range a.env.PathDirs {
+		if !path.IsAbs(dir) || a.underRoot(dir) || a.writable(dir) {
+			continue // a directory the agent writes proves nothing
+		}
+		if a.env.Repo.Exists(dir+"/"+name) && a.env.Repo.Exists(path.Dir(dir)+"/lib/node_modules") {
+			return true
+		}
+	}
+	return false
 }
 
 // npxRequest is what npx (npm exec, bunx) fetches, or the project's own
@@ -536,12 +558,24 @@ func npmName(s string) (string, bool) {
 	}
 	if strings.HasPrefix(s, "@") {
 		if i := strings.Index(s[1:], "@"); i >= 0 {
-			return s[:i+1], true
+			return s[:i+1], !localVersion(s[i+2:])
 		}
 		return s, true
 	}
-	name, _, _ := strings.Cut(s, "@")
-	return name, name != ""
+	name, version, _ := strings.Cut(s, "@")
+	return name, name != "" && !localVersion(version)
+}
+
+// localVersion reports whether an npm version spec names no registry
+// package: a workspace of this repository (@x/y@workspace:*), a local
+// directory or tarball, or a yarn portal.
+func localVersion(v string) bool {
+	for _, p := range []string{"workspace:", "file:", "link:", "portal:"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // createName turns `npm init x` into the create-x package it runs.

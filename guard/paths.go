@@ -575,6 +575,9 @@ func (a *analyzer) deletePath(inv *shell.Invocation, x shell.Word, recursive boo
 			a.checkProtectedGlob(inv, p, t.walk, verb+" deletes")
 			continue
 		}
+		if a.gitLockFile(p) {
+			continue
+		}
 		// A protected file itself is tampering first; otherwise being outside
 		// the worktree is the primary reason.
 		hit := a.protectedHit(p, recursive)
@@ -591,6 +594,22 @@ func (a *analyzer) deletePath(inv *shell.Invocation, x shell.Word, recursive boo
 			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard", Instead: altTamper})
 		}
 	}
+}
+
+// gitLockFile reports whether p is a lock file git leaves in the agent's
+// own git directory (index.lock, HEAD.lock, refs/heads/x.lock) when a git
+// process dies: removing a stale one is what git's own message says to do
+// ("remove the file manually to continue"), and loses nothing.
+func (a *analyzer) gitLockFile(p string) bool {
+	if !strings.HasSuffix(p, ".lock") || strings.Contains(p, "/objects/") {
+		return false
+	}
+	for _, g := range []string{a.env.GitDir, a.env.CommonDir} {
+		if g != "" && under(p, g) && p != g {
+			return true
+		}
+	}
+	return false
 }
 
 // pathTarget describes the resolved path p as tool uses it.

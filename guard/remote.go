@@ -132,6 +132,16 @@ func (a *analyzer) scp(inv *shell.Invocation) {
 		}
 	}
 	if dest := p.Operands[len(p.Operands)-1]; !isRemoteSpec(dest.Text) {
+		if srcs := p.Operands[:len(p.Operands)-1]; len(srcs) == 1 && srcs[0].Static() && a.knownDir(dest, inv.State) {
+			// scp host:report.txt . writes ./report.txt, not the directory.
+			_, rp, _ := strings.Cut(srcs[0].Text, ":")
+			if !isRemoteSpec(srcs[0].Text) {
+				rp = srcs[0].Text
+			}
+			if base := path.Base(rp); base != "." && base != "/" && base != ".." && rp != "" {
+				dest = shell.Word{Text: path.Join(dest.Text, base), Src: dest.Src}
+			}
+		}
 		a.writePath(inv, dest, inv.Name+" writes to")
 	}
 }

@@ -105,12 +105,6 @@ type taskDef struct {
 	dir  string
 	deps []string
 	cmds []string // shell commands; "\x00task:NAME" calls another task
-	at   []int    // the Taskfile line each of cmds starts on (1-based)
-}
-
-func (t *taskDef) add(line int, cmd string) {
-	t.cmds = append(t.cmds, cmd)
-	t.at = append(t.at, line)
 }
 
 // parseTaskfile reads the tasks of a Taskfile: the subset of YAML Taskfiles
@@ -152,7 +146,7 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 			tasks[unquoteYAML(strings.TrimSpace(name))] = cur
 			field, fieldIndent = "", -1
 			if rest = strings.TrimSpace(rest); rest != "" {
-				cur.add(i+1, taskTemplate(unquoteYAML(rest))) // `name: cmd` shorthand
+				cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(rest))) // `name: cmd` shorthand
 			}
 			continue
 		}
@@ -173,10 +167,10 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 			case "cmd":
 				if v == "|" || v == "|-" || v == ">" {
 					block, next := yamlBlock(lines, i+1, ind)
-					cur.add(i+2, taskTemplate(block))
+					cur.cmds = append(cur.cmds, taskTemplate(block))
 					i = next - 1
 				} else if v != "" {
-					cur.add(i+1, taskTemplate(unquoteYAML(v)))
+					cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(v)))
 				}
 			case "dir":
 				cur.dir = unquoteYAML(v)
@@ -187,7 +181,7 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 							if field == "deps" {
 								cur.deps = append(cur.deps, d)
 							} else {
-								cur.add(i+1, taskTemplate(d))
+								cur.cmds = append(cur.cmds, taskTemplate(d))
 							}
 						}
 					}
@@ -203,30 +197,30 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 		switch {
 		case item == "|" || item == "|-" || item == ">":
 			block, next := yamlBlock(lines, i+1, ind)
-			cur.add(i+2, taskTemplate(block))
+			cur.cmds = append(cur.cmds, taskTemplate(block))
 			i = next - 1
 		case strings.HasPrefix(item, "task:"):
 			t := unquoteYAML(strings.TrimSpace(strings.TrimPrefix(item, "task:")))
 			if field == "deps" {
 				cur.deps = append(cur.deps, t)
 			} else {
-				cur.add(i+1, "\x00task:"+t)
+				cur.cmds = append(cur.cmds, "\x00task:"+t)
 			}
 		case strings.HasPrefix(item, "cmd:"):
 			v := strings.TrimSpace(strings.TrimPrefix(item, "cmd:"))
 			if v == "|" || v == "|-" {
 				block, next := yamlBlock(lines, i+1, ind)
-				cur.add(i+2, taskTemplate(block))
+				cur.cmds = append(cur.cmds, taskTemplate(block))
 				i = next - 1
 			} else {
-				cur.add(i+1, taskTemplate(unquoteYAML(v)))
+				cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(v)))
 			}
 		case field == "deps":
 			cur.deps = append(cur.deps, unquoteYAML(item))
 		case strings.HasPrefix(item, "{") || strings.HasPrefix(item, "defer:"):
 			return nil, false
 		default:
-			cur.add(i+1, taskTemplate(unquoteYAML(item)))
+			cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(item)))
 		}
 	}
 	return tasks, true

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -200,6 +201,17 @@ func Loopback(host string) bool {
 	host = strings.TrimSuffix(strings.Trim(strings.ToLower(host), "[]"), ".")
 	return host == "localhost" || strings.HasSuffix(host, ".localhost") || host == "::1" ||
 		strings.HasPrefix(host, "127.") && strings.Count(host, ".") == 3
+}
+
+// LocalNetwork reports whether host is an address of the local network
+// (RFC 1918 and link-local IPv4, IPv6 unique-local and link-local) or a
+// name only the local network resolves (.local, .lan, .home.arpa).
+func LocalNetwork(host string) bool {
+	host = strings.TrimSuffix(strings.Trim(strings.ToLower(host), "[]"), ".")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.IsPrivate() || ip.IsLinkLocalUnicast()
+	}
+	return strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".lan") || strings.HasSuffix(host, ".home.arpa")
 }
 
 // placeholderValue reports whether a credential's value is a stand-in

@@ -204,6 +204,10 @@ type RemoteURL struct {
 	// Via: the host relays git's traffic to the remotes (a proxy, an ssh
 	// jump host or proxy command) instead of receiving it as a remote.
 	Via bool
+	// First: the remote added is the repository's first (it has none, or
+	// git init created it in the same call): setting up where a new
+	// project lives, not moving an existing one's code elsewhere.
+	First bool
 }
 
 func (RemoteURL) isEffect() {}

@@ -279,15 +279,26 @@ func (w *Walker) Xargs(inv *Invocation) {
 		cmd = []Word{{Text: "echo"}}
 	}
 	unknown := Word{Dynamic: true, Src: "{xargs input}"}
+	names := false // the input is names find lists: spliced into a script, any name is code
 	if inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
-		// find ... | xargs CMD: CMD gets what find lists. Split at blanks,
-		// a crafted name ("x .. y.tmp") can turn into any word, so only
-		// NUL-separated names (-print0 | xargs -0) are trusted as paths;
-		// either way, naming secret files is reading them.
+		// find ... | xargs CMD: CMD gets what find lists; naming secret
+		// files is reading them. Split at blanks, a name planted in the
+		// listed tree ("x ../../y.tmp") can turn into other words; that
+		// takes a crafted file in the agent's own tree, and denying
+		// find . -name '*.tmp' | xargs rm, everyday cleanup, costs more.
+		// NUL-separated names (-print0) read without -0 are unknown.
 		listed := inv.Stdin.Paths[0]
 		w.Families.Reads(inv, listed)
-		if inv.Stdin.Nul && p.Has("0", "null") {
+		if !inv.Stdin.Nul || p.Has("0", "null") {
 			unknown = listed
+			names = !inv.Stdin.Nul
+		}
+	}
+	var known []Word // echo a b | xargs CMD: the words are known
+	if in := inv.Stdin; in != nil && unknown.Dynamic && !in.Dynamic && !in.Subst && !in.Expanded && !in.File && !in.Net && in.Secret == "" && len(in.Paths) == 0 &&
+		!strings.ContainsAny(in.Text, "'\"\\") && !p.Has("0", "null", "d", "delimiter", "E", "eof", "e", "a", "arg-file") {
+		for _, f := range strings.Fields(in.Text) {
+			known = append(known, Word{Text: f, Src: f})
 		}
 	}
 	repl, hasRepl := p.Value("I", "i", "replace")
@@ -305,7 +316,7 @@ func (w *Walker) Xargs(inv *Invocation) {
 				if ShellScriptPosition(cmd, i) {
 					// sh -c 'rm -rf {}': the input lands inside the script
 					// text, as code: a line such as $(rm -rf ~) runs.
-					spliced = unknown.Dynamic
+					spliced = unknown.Dynamic || names
 					x.Text = strings.ReplaceAll(x.Text, repl.Text, "$__xargs_input")
 				} else {
 					x = unknown
@@ -313,6 +324,8 @@ func (w *Walker) Xargs(inv *Invocation) {
 			}
 			argv = append(argv, x)
 		}
+	} else if known != nil {
+		argv = append(append(argv, cmd...), known...)
 	} else {
 		argv = append(append(argv, cmd...), unknown)
 	}

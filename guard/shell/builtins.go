@@ -55,6 +55,18 @@ func (w *Walker) Read(inv *Invocation) {
 			w.RunScript(inv, cb, inv.Name+" -C")
 		}
 	}
+	// find ... | while read -r f: f is one of the paths find lists (a
+	// name with a line break in it can split, as with xargs; see Xargs).
+	listed, names := Word{Dynamic: true}, 0
+	if inv.Name == "read" && inv.Stdin != nil && len(inv.Stdin.Paths) == 1 && !inv.Stdin.Paths[0].Dynamic {
+		listed = inv.Stdin.Paths[0]
+		for _, x := range args {
+			if !x.Dynamic && IsName(x.Text) {
+				names++
+			}
+		}
+		w.Families.Reads(inv, listed)
+	}
 	for i, x := range args {
 		if x.Dynamic || strings.HasPrefix(x.Text, "-") {
 			if inv.Name == "read" && (x.Text == "-d" || x.Text == "-n" || x.Text == "-N" || x.Text == "-p" || x.Text == "-t" || x.Text == "-u" || x.Text == "-i") {
@@ -67,11 +79,18 @@ func (w *Walker) Read(inv *Invocation) {
 		}
 		if IsName(x.Text) {
 			w.rebound(x.Text, inv.Name, inv, inv.State, nil)
+			if names == 1 && !listed.Dynamic {
+				inv.State.Vars[x.Text] = []Word{listed}
+				continue
+			}
 			inv.State.Vars[x.Text] = []Word{{Dynamic: true, Src: "$" + x.Text}}
 		}
 	}
 	if inv.Name == "read" && len(args) == 0 {
 		inv.State.Vars["REPLY"] = []Word{{Dynamic: true, Src: "$REPLY"}}
+		if !listed.Dynamic {
+			inv.State.Vars["REPLY"] = []Word{listed}
+		}
 	}
 }
 

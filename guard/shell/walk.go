@@ -167,7 +167,13 @@ func (w *Walker) command(cmd syntax.Command, st *State, in *Input, guarded bool)
 		w.ifClause(c, st)
 	case *syntax.WhileClause:
 		wk := st.Weak()
-		w.stmts(c.Cond, wk)
+		if in != nil && len(in.Paths) == 1 && !c.Until {
+			// find ... | while read f: the condition's read gets the
+			// names find lists, as xargs does.
+			w.stmtsWithInput(c.Cond, wk, in)
+		} else {
+			w.stmts(c.Cond, wk)
+		}
 		w.stmts(c.Do, wk)
 		st.Merge(wk)
 	case *syntax.ForClause:
@@ -271,8 +277,12 @@ func (w *Walker) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 	switch c.Op {
 	case syntax.AndStmt:
 		before, unknown := slices.Clone(st.Cwds), st.CwdUnknown
-		w.stmt(c.X, st, true)
-		w.stmt(c.Y, st, true)
+		// a && cd d && b parses as (a && cd d) && b: b runs only when the
+		// whole left side succeeded, so in d. Walk the chain's links in
+		// order, and merge the old directory back in once, at its end.
+		for _, s := range andChain(c, nil) {
+			w.stmt(s, st, true)
+		}
 		// If the chain failed early, later statements run in the old directory.
 		st.SetCwds(append(before, st.Cwds...), unknown || st.CwdUnknown)
 	case syntax.OrStmt:
@@ -595,4 +605,14 @@ func (w *Walker) NestedWithInput(stmts []*syntax.Stmt, st *State, in *Input) {
 	w.depth++
 	w.stmtsWithInput(stmts, st.Clone(), in)
 	w.depth--
+}
+
+// andChain lists the links of a left-nested && chain in order.
+func andChain(c *syntax.BinaryCmd, links []*syntax.Stmt) []*syntax.Stmt {
+	if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && x.Op == syntax.AndStmt && len(c.X.Redirs) == 0 && !c.X.Negated && !c.X.Background && !c.X.Coprocess {
+		links = andChain(x, links)
+	} else {
+		links = append(links, c.X)
+	}
+	return append(links, c.Y)
 }

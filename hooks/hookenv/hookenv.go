@@ -110,6 +110,11 @@ func Build(o Options) *Context {
 		Repo:    &repoInfo{clones: map[string]string{}, find: r.find},
 	}
 	env.ReadFile = readFile
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if filepath.IsAbs(d) {
+			env.PathDirs = append(env.PathDirs, filepath.Clean(d))
+		}
+	}
 	env.CaseInsensitive = caseInsensitiveFS
 	// swarm-guard run's --oversight for this task: set in the agent's
 	// environment by run, which the agent's commands cannot change.
