@@ -85,7 +85,7 @@ func (a *analyzer) add(f finding) {
 // decision applies rule actions and [[allow]] entries to the findings.
 func (a *analyzer) decision() Decision {
 	var d Decision
-	var denies, asks, allowed []Finding
+	var denies, asks, shadows, allowed []Finding
 	seen := map[string]bool{}
 	for _, f := range a.findings {
 		act := a.pol.RuleAction(f.rule)
@@ -96,8 +96,12 @@ func (a *analyzer) decision() Decision {
 		if act == policy.Off || act == policy.Allow {
 			continue
 		}
+		would := policy.Deny
 		if f.ask {
-			act = policy.Ask
+			would = policy.Ask
+			if !act.Shadow() {
+				act = policy.Ask
+			}
 		}
 		key := f.rule + "\x00" + f.reason + "\x00" + f.trigger
 		if seen[key] {
@@ -105,29 +109,49 @@ func (a *analyzer) decision() Decision {
 		}
 		seen[key] = true
 		out := Finding{Action: act, Rule: f.rule, Reason: f.reason, Trigger: f.trigger, Alternative: f.alt}
+		if act.Shadow() {
+			out.Would = would
+		}
 		if glob := a.allowedBy(f); glob != "" {
 			out.Action, out.AllowedBy = policy.Allow, glob
 			allowed = append(allowed, out)
 			continue
 		}
-		if act == policy.Ask {
+		switch act {
+		case policy.Ask:
 			asks = append(asks, out)
-		} else {
+		case policy.Warn, policy.Log:
+			// A rule in a shadow mode never hides one that stops the
+			// call: it decides only when nothing else does.
+			shadows = append(shadows, out)
+		default:
 			denies = append(denies, out)
 		}
 	}
-	d.Findings = append(append(append(d.Findings, denies...), asks...), allowed...)
+	slices.SortStableFunc(shadows, func(x, y Finding) int { return shadowRank(x.Action) - shadowRank(y.Action) })
+	d.Findings = append(append(append(append(d.Findings, denies...), asks...), shadows...), allowed...)
 	var top *Finding
 	switch {
 	case len(denies) > 0:
 		top = &denies[0]
 	case len(asks) > 0:
 		top = &asks[0]
+	case len(shadows) > 0:
+		top = &shadows[0]
 	default:
 		return d
 	}
-	d.Action, d.Rule, d.Reason, d.Trigger, d.Alternative = top.Action, top.Rule, top.Reason, top.Trigger, top.Alternative
+	d.Action, d.Rule, d.Reason, d.Trigger, d.Alternative, d.Would = top.Action, top.Rule, top.Reason, top.Trigger, top.Alternative, top.Would
 	return d
+}
+
+// shadowRank orders shadowed findings: a warning the agent reads before a
+// silent log line.
+func shadowRank(a policy.Action) int {
+	if a == policy.Warn {
+		return 0
+	}
+	return 1
 }
 
 // allowedBy returns the [[allow]] command glob that exempts a finding.

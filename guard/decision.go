@@ -10,12 +10,17 @@ import (
 // Decision is the engine's verdict on one tool call. The zero Decision means
 // "no decision": the guard never allows anything, it only restricts.
 type Decision struct {
-	Action      policy.Action // "" (no decision), policy.Deny or policy.Ask
-	Rule        string        // rule id of the deciding finding
-	Reason      string        // what was blocked and why
-	Trigger     string        // the part of the command or the path that triggered the rule
-	Alternative string        // what to do instead
-	Findings    []Finding     // every finding, deciding one first; includes ones allowed by policy
+	// Action is "" (no decision), policy.Deny or policy.Ask, or, for a
+	// rule in a shadow mode, policy.Warn or policy.Log: the call runs.
+	Action      policy.Action
+	Rule        string    // rule id of the deciding finding
+	Reason      string    // what was blocked and why
+	Trigger     string    // the part of the command or the path that triggered the rule
+	Alternative string    // what to do instead
+	Findings    []Finding // every finding, deciding one first; includes ones allowed by policy
+	// Would is what a Warn or Log decision stands in for: policy.Deny, or
+	// policy.Ask for a call a human would have been asked about.
+	Would policy.Action
 
 	// writesNothing: CheckCommand walked the whole command and it writes
 	// no file, listed or not (WritesNothing).
@@ -36,10 +41,53 @@ type Finding struct {
 	Trigger     string        `json:"trigger,omitempty"`
 	Alternative string        `json:"alternative,omitempty"`
 	AllowedBy   string        `json:"allowed_by,omitempty"` // the [[allow]] command glob that exempted it
+	Would       policy.Action `json:"would,omitempty"`      // warn and log: deny or ask
 }
 
 // Denied reports whether the decision blocks the call.
 func (d Decision) Denied() bool { return d.Action == policy.Deny }
+
+// Stops reports whether the call does not simply run: denied, or left to
+// a human. A warn or log decision lets it run.
+func (d Decision) Stops() bool { return d.Action == policy.Deny || d.Action == policy.Ask }
+
+// WouldAction is the decision a warn or log decision stands in for (deny
+// when not known), else the decision's own action.
+func (d Decision) WouldAction() policy.Action {
+	if !d.Action.Shadow() {
+		return d.Action
+	}
+	if d.Would != "" {
+		return d.Would
+	}
+	return policy.Deny
+}
+
+// Stronger returns whichever of two decisions weighs more for the call:
+// one that stops it over a warning, a warning over a log line, any over
+// none; a tie keeps a. The hook combines the engine's decision with the
+// content and budget checks by it, so a shadowed rule never hides one
+// that stops the call.
+func Stronger(a, b Decision) Decision {
+	if weight(b.Action) > weight(a.Action) {
+		return b
+	}
+	return a
+}
+
+func weight(a policy.Action) int {
+	switch a {
+	case policy.Deny:
+		return 4
+	case policy.Ask:
+		return 3
+	case policy.Warn:
+		return 2
+	case policy.Log:
+		return 1
+	}
+	return 0
+}
 
 // Message is the one-line text shown to the agent: what was blocked, which
 // rule, and what to do instead.
@@ -48,11 +96,16 @@ func (d Decision) Message() string {
 		return ""
 	}
 	var b strings.Builder
-	verb := "blocked"
-	if d.Action == policy.Ask {
-		verb = "needs approval for"
+	switch {
+	case d.Action == policy.Ask:
+		fmt.Fprintf(&b, "swarm-guard needs approval for this call (rule %s", d.Rule)
+	case d.Action.Shadow() && d.WouldAction() == policy.Ask:
+		fmt.Fprintf(&b, "swarm-guard warning: this call runs (%s mode), but would need a human's approval (rule %s", d.Action, d.Rule)
+	case d.Action.Shadow():
+		fmt.Fprintf(&b, "swarm-guard warning: this call runs (%s mode), but would be blocked (rule %s", d.Action, d.Rule)
+	default:
+		fmt.Fprintf(&b, "swarm-guard blocked this call (rule %s", d.Rule)
 	}
-	fmt.Fprintf(&b, "swarm-guard %s this call (rule %s", verb, d.Rule)
 	if l := policy.Info(d.Rule).Label; l != "" {
 		b.WriteString(" " + l)
 	}

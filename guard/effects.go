@@ -4,6 +4,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // judge hands one effect of inv to the rules (guard/rules.JudgeEffect)
@@ -27,7 +28,12 @@ func (a *analyzer) facts() *rules.Facts {
 		a.ruleFacts = &rules.Facts{Policy: a.pol, Agent: a.agent()}
 		a.pathFacts(a.ruleFacts)
 		a.ruleFacts.Oversight = a.eng.oversight(a.env)
+		a.ruleFacts.Mode = a.pol.Mode
+		if a.ruleFacts.Mode == "" {
+			a.ruleFacts.Mode = policy.ModeEnforce
+		}
 		a.ruleFacts.RemoteHosts = remoteHosts(a.env.Remotes)
+		a.ruleFacts.ContextSecrets = a.env.Secrets
 	}
 	return a.ruleFacts
 }

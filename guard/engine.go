@@ -91,6 +91,16 @@ type Env struct {
 	// reported with an error matching fs.ErrNotExist.
 	ReadFile func(path string) ([]byte, error)
 
+	// Secrets are variables a context fills with secrets of no service the
+	// guard knows: a CI job's secrets (${{ secrets.X }}, a step's env:
+	// mapping one), $CI_JOB_TOKEN. Name -> where the value comes from, as
+	// a reason names it ("secrets.DEPLOY_KEY"). Sending one to a host that
+	// is not its own service (named like it), a remote's host or in
+	// [network] allow_hosts is exfiltration. Set by guard/committed; a
+	// typed command's environment has none (its unknown credentials may go
+	// where the agent sends them, see rules.SecretExfiltration).
+	Secrets map[string]string
+
 	// PathDirs are the directories of the agent's PATH, in order: npx runs
 	// a tool npm installed globally in one of them instead of downloading
 	// it (packages.go). Optional; the engine only asks Repo.Exists there.
@@ -192,11 +202,11 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return e.CheckPath(OpWrite, in.NotebookPath, env)
 	case ToolGrep:
 		d := e.CheckPath(OpSearch, in.Path, env)
-		if d.Action == "" && in.Glob != "" {
-			d = e.checkSearchGlob(in.Glob, in.Path, env)
+		if !d.Stops() && in.Glob != "" {
+			d = Stronger(d, e.checkSearchGlob(in.Glob, in.Path, env))
 		}
-		if d.Action == "" {
-			d = e.checkCredentialSearch(tool, in, env)
+		if !d.Stops() {
+			d = Stronger(d, e.checkCredentialSearch(tool, in, env))
 		}
 		return d
 	case ToolEnterWorktree:
@@ -205,8 +215,8 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		return e.checkWeb(tool, in, env)
 	case ToolGlob, ToolLS:
 		d := e.CheckPath(OpList, in.Path, env)
-		if d.Action == "" && tool == ToolGlob {
-			d = e.checkCredentialSearch(tool, in, env)
+		if !d.Stops() && tool == ToolGlob {
+			d = Stronger(d, e.checkCredentialSearch(tool, in, env))
 		}
 		return d
 	}

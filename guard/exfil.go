@@ -43,7 +43,7 @@ func (a *analyzer) varSecret(name string, st *shell.State) string {
 			return v.Secret
 		}
 	}
-	if _, assigned := st.Vars[name]; !assigned && credentialName().MatchString(name) {
+	if _, assigned := st.Vars[name]; !assigned && (credentialName().MatchString(name) || a.env.Secrets[name] != "") {
 		return "$" + name
 	}
 	return ""
@@ -275,13 +275,20 @@ func gitSubcommand(args []string) (string, []string) {
 	return "", nil
 }
 
-// environSource names the environment a /proc/<pid>/environ path holds as
-// a secret source, or "": another process's (read outright is already
-// secret-file's), or the shell's own (/proc/self/environ), which is what
-// env prints: fine on the terminal, a secret when sent.
+// environSource names the secret a file holds as a secret source, or "":
+// the environment a /proc/<pid>/environ path holds, another process's
+// (read outright is already secret-file's) or the shell's own
+// (/proc/self/environ), which is what env prints: fine on the terminal, a
+// secret when sent; and a container's secret file under /run/secrets.
 func environSource(p string) string {
 	if isEnvironFile(p) {
 		return "the environment of another process (" + p + ")"
+	}
+	// The secrets a container is given as files (docker build's RUN
+	// --mount=type=secret, compose and swarm secrets, Kubernetes
+	// projections by convention) are read from /run/secrets.
+	if name, ok := strings.CutPrefix(path.Clean(p), "/run/secrets/"); ok && name != "" && !strings.ContainsAny(name, "*?[") {
+		return "the secret file " + path.Clean(p)
 	}
 	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
 	if !ok {

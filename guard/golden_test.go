@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,10 +14,26 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/decisions.txt from the engine")
+var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/ from the engine")
 
-// goldenPath holds every full decision the engine makes on the corpus.
-var goldenPath = filepath.Join("..", "testdata", "golden", "decisions.txt")
+// goldenDir holds every full decision the engine makes on the corpus, one
+// file per source of cases (testdata/golden/corpus/g01-force-push.txt for
+// testdata/corpus/g01-force-push.txt, golden/packs/aws.txt for the aws
+// pack's examples, golden/rules/force-push.txt ...), so that a change of
+// one sentence rewrites the files of the cases it touches, not one file
+// of thousands of lines.
+var goldenDir = filepath.Join("..", "testdata", "golden")
+
+// goldenFile is the golden file of a section: the part of its name before
+// a ":" (packs/aws.go:s3-delete -> packs/aws.txt), with one .txt ending.
+func goldenFile(section string) string {
+	name, _, _ := strings.Cut(section, ":")
+	name = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".txt"), ".txtar"), ".go")
+	if strings.HasSuffix(section, ".txtar") || strings.Contains(section, ".txtar:") {
+		name += ".txtar"
+	}
+	return name + ".txt"
+}
 
 // goldenDecisions renders the full decision for every corpus case
 // (testdata/corpus/* and the packs' examples), every example of the rule
@@ -34,20 +51,25 @@ var goldenPath = filepath.Join("..", "testdata", "golden", "decisions.txt")
 // Cases are named by file and command, not line number, so adding a case
 // changes only its own block. The trigger is left out when it is the whole
 // command.
-func goldenDecisions(t *testing.T) []byte {
-	var b bytes.Buffer
-	b.WriteString("# Full decisions of the engine on the corpus, the MCP cases and the peers'\n")
-	b.WriteString("# differences. Generated: go test ./guard -run TestGoldenDecisions -update-golden\n")
+func goldenDecisions(t *testing.T) map[string]*bytes.Buffer {
+	files := map[string]*bytes.Buffer{}
+	var b *bytes.Buffer
 	section := ""
 	block := func(file, command string, d Decision) {
 		if file != section {
 			section = file
-			fmt.Fprintf(&b, "\n== %s\n", file)
+			name := goldenFile(file)
+			if b = files[name]; b == nil {
+				b = &bytes.Buffer{}
+				b.WriteString("# Full decisions of the engine. Generated: go test ./guard -run TestGoldenDecisions -update-golden\n")
+				files[name] = b
+			}
+			fmt.Fprintf(b, "\n== %s\n", file)
 		}
 		if strings.Contains(command, "\n") {
-			fmt.Fprintf(&b, "$ %q\n", command)
+			fmt.Fprintf(b, "$ %q\n", command)
 		} else {
-			fmt.Fprintf(&b, "$ %s\n", command)
+			fmt.Fprintf(b, "$ %s\n", command)
 		}
 		verdict := string(d.Action)
 		if verdict == "" {
@@ -60,7 +82,7 @@ func goldenDecisions(t *testing.T) []byte {
 		b.WriteString("\n")
 		field := func(name, v string) {
 			if v != "" {
-				fmt.Fprintf(&b, "  %s: %s\n", name, oneLine(v))
+				fmt.Fprintf(b, "  %s: %s\n", name, oneLine(v))
 			}
 		}
 		field("reason", d.Reason)
@@ -102,30 +124,74 @@ func goldenDecisions(t *testing.T) []byte {
 	for _, r := range loadPeerDifferences(t) {
 		block("peers/differences.txt", r.command, def.CheckCommand(r.command, testEnv()))
 	}
-	return b.Bytes()
+	return files
 }
 
 // TestGoldenDecisions pins every full decision (verdict, rule, reason,
 // trigger, instead, findings) on the corpus, so a change that moves
 // engine code shows every message it changes as a diff of
-// testdata/golden/decisions.txt.
+// testdata/golden/.
 func TestGoldenDecisions(t *testing.T) {
 	got := goldenDecisions(t)
+	var have []string
+	err := filepath.WalkDir(goldenDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(goldenDir, p)
+			have = append(have, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
 	if *updateGolden {
-		if err := os.MkdirAll(filepath.Dir(goldenPath), 0o755); err != nil {
-			t.Fatal(err)
+		for _, name := range have {
+			if got[name] == nil {
+				if err := os.Remove(filepath.Join(goldenDir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		if err := os.WriteFile(goldenPath, got, 0o644); err != nil {
-			t.Fatal(err)
+		for name, b := range got {
+			p := filepath.Join(goldenDir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return
 	}
-	want, err := os.ReadFile(goldenPath)
-	if err != nil {
-		t.Fatalf("%v; create it with: go test ./guard -run TestGoldenDecisions -update-golden", err)
+	const fix = "If the change is deliberate, rewrite the golden files and review their diff before committing:\n" +
+		"\tgo test ./guard -run TestGoldenDecisions -update-golden && git diff testdata/golden"
+	for _, name := range have {
+		if got[name] == nil {
+			t.Errorf("%s holds no case any more.\n%s", filepath.Join(goldenDir, name), fix)
+		}
 	}
+	names := make([]string, 0, len(got))
+	for name := range got {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := filepath.Join(goldenDir, filepath.FromSlash(name))
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%v; create it with: go test ./guard -run TestGoldenDecisions -update-golden", err)
+			continue
+		}
+		if diff := firstDifferences(got[name].Bytes(), want); diff != "" {
+			t.Errorf("the engine's decisions differ from %s:\n%s\n\n%s", p, diff, fix)
+		}
+	}
+}
+
+// firstDifferences lists the first ten lines that differ, "" for none.
+func firstDifferences(got, want []byte) string {
 	if bytes.Equal(got, want) {
-		return
+		return ""
 	}
 	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
 	var diff []string
@@ -145,8 +211,5 @@ func TestGoldenDecisions(t *testing.T) {
 			}
 		}
 	}
-	t.Errorf("the engine's decisions differ from %s:\n%s\n\n"+
-		"If the change is deliberate, rewrite the golden file and review its diff before committing:\n"+
-		"\tgo test ./guard -run TestGoldenDecisions -update-golden && git diff testdata/golden",
-		goldenPath, strings.Join(diff, "\n"))
+	return strings.Join(diff, "\n")
 }

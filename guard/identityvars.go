@@ -119,14 +119,19 @@ func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []
 // nestedOversight returns the modes swarm-guard run --oversight asks for
 // (before the agent command's --): an agent may not hand the agent it
 // starts other merge rights than its own (effect.NestedRun).
-func nestedOversight(rest []shell.Word) []string {
+func nestedOversight(rest []shell.Word) []string { return nestedFlag(rest, "--oversight") }
+
+// nestedFlag returns the values of a swarm-guard run option, in order, as
+// written ("<unknown>" for one only known at run time), before the agent
+// command's --.
+func nestedFlag(rest []shell.Word, flag string) []string {
 	var modes []string
 	for i, x := range rest {
 		if x.Text == "--" {
 			break
 		}
-		v, ok := strings.CutPrefix(x.Text, "--oversight=")
-		if x.Text == "--oversight" && i+1 < len(rest) {
+		v, ok := strings.CutPrefix(x.Text, flag+"=")
+		if x.Text == flag && i+1 < len(rest) {
 			v, ok = rest[i+1].Text, true
 			if !rest[i+1].Static() {
 				v = "<unknown>"

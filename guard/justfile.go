@@ -112,6 +112,7 @@ func (a *analyzer) justCmd(inv *shell.Invocation) {
 type justRecipe struct {
 	deps  []string
 	lines []string // each runs in its own shell; a shebang recipe is one script
+	at    []int    // the justfile line each of lines starts on (1-based)
 }
 
 type justfile struct {
@@ -128,13 +129,14 @@ func parseJustfile(text string) *justfile {
 	var cur *justRecipe
 	var curParams []string
 	shebang := false
-	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+	for li, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		if cur != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
 			body := strings.TrimSpace(line)
 			if len(cur.lines) == 0 && strings.HasPrefix(body, "#!") {
 				shebang = true
 				if !isShellShebang(body) {
 					cur.lines = append(cur.lines, makeUnknown) // another language: unknown
+					cur.at = append(cur.at, li+1)
 					continue
 				}
 			}
@@ -142,12 +144,14 @@ func parseJustfile(text string) *justfile {
 			if shebang {
 				if len(cur.lines) == 0 {
 					cur.lines = append(cur.lines, "")
+					cur.at = append(cur.at, li+1)
 				}
 				cur.lines[0] += body + "\n"
 				continue
 			}
 			body = strings.TrimLeft(body, "@-")
 			cur.lines = append(cur.lines, body)
+			cur.at = append(cur.at, li+1)
 			continue
 		}
 		trimmed := strings.TrimSpace(line)

@@ -196,9 +196,10 @@ type makefile struct {
 }
 
 type makeRule struct {
-	target  string
-	prereqs []string
-	recipe  []string
+	target   string
+	prereqs  []string
+	recipe   []string
+	recipeAt []int // the makefile line each recipe line starts on (1-based)
 }
 
 func parseMakefile(text string) *makefile {
@@ -216,10 +217,10 @@ func (mf *makefile) parse(text string) {
 	if mf.override == nil {
 		mf.override = map[string]bool{}
 	}
-	lines := joinContinuations(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
+	lines, at := joinContinuationsAt(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
 	var cur []*makeRule
 	inDefine := false
-	for _, raw := range lines {
+	for li, raw := range lines {
 		if inDefine {
 			if strings.HasPrefix(strings.TrimSpace(raw), "endef") {
 				inDefine = false
@@ -229,6 +230,7 @@ func (mf *makefile) parse(text string) {
 		if strings.HasPrefix(raw, "\t") {
 			for _, r := range cur {
 				r.recipe = append(r.recipe, raw[1:])
+				r.recipeAt = append(r.recipeAt, at[li])
 			}
 			continue
 		}
@@ -286,6 +288,7 @@ func (mf *makefile) parse(text string) {
 			r.prereqs = append(r.prereqs, strings.Fields(mf.expand(prereqs, "", nil, 0))...)
 			if hasRecipe {
 				r.recipe = append(r.recipe, recipe)
+				r.recipeAt = append(r.recipeAt, at[li])
 			}
 			cur = append(cur, r)
 		}
@@ -321,7 +324,7 @@ func (mf *makefile) patternRule(target string) *makeRule {
 		pre, suf, _ := strings.Cut(r.target, "%")
 		if len(target) >= len(pre)+len(suf) && strings.HasPrefix(target, pre) && strings.HasSuffix(target, suf) {
 			stem := target[len(pre) : len(target)-len(suf)]
-			out := &makeRule{target: target, recipe: r.recipe}
+			out := &makeRule{target: target, recipe: r.recipe, recipeAt: r.recipeAt}
 			for _, p := range r.prereqs {
 				out.prereqs = append(out.prereqs, strings.Replace(p, "%", stem, 1))
 			}
@@ -504,8 +507,17 @@ func stripMakeComment(line string) string {
 // line keeps the backslash-newline (the shell sees it); other lines join
 // with a space, as make does.
 func joinContinuations(lines []string) []string {
+	out, _ := joinContinuationsAt(lines)
+	return out
+}
+
+// joinContinuationsAt is joinContinuations that also returns the line
+// (1-based) each joined line starts on, for findings that name a line.
+func joinContinuationsAt(lines []string) ([]string, []int) {
 	var out []string
+	var at []int
 	for i := 0; i < len(lines); i++ {
+		at = append(at, i+1)
 		l := lines[i]
 		for strings.HasSuffix(l, "\\") && i+1 < len(lines) {
 			next := lines[i+1]
@@ -518,7 +530,7 @@ func joinContinuations(lines []string) []string {
 		}
 		out = append(out, l)
 	}
-	return out
+	return out, at
 }
 
 // relToRoot shows a path relative to the worktree root when inside it.

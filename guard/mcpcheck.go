@@ -291,7 +291,7 @@ func namedFor(d Decision, prefix string) Decision {
 // a specific rule (the SQL, the path, the command) before mcp-access,
 // which only says the server may not do this at all.
 func strongest(ds []Decision) Decision {
-	for _, want := range []policy.Action{policy.Deny, policy.Ask} {
+	for _, want := range []policy.Action{policy.Deny, policy.Ask, policy.Warn, policy.Log} {
 		var access *Decision
 		for i, d := range ds {
 			if d.Action != want {

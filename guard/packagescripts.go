@@ -118,7 +118,7 @@ func (a *analyzer) lifecycle(inv *shell.Invocation, dir *shell.Word) {
 	}
 	for _, d := range dirs {
 		if file, scripts, found := a.packageJSON(inv, d); found {
-			a.runScripts(inv, file, scripts, "preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare")
+			a.runScripts(inv, file, scripts, InstallScripts...)
 		}
 	}
 }

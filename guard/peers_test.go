@@ -10,7 +10,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-var updatePeers = flag.Bool("update-peers", false, "rewrite the README's table of differences from the peers")
+var updatePeers = flag.Bool("update-peers", false, "rewrite the table of differences from the peers in docs/comparison.md")
 
 type peerRow struct {
 	command, ours, safetyNet, dcg, why string
@@ -45,7 +45,8 @@ const (
 )
 
 // TestPeerDifferences checks swarm-guard's column of the differences
-// table against the engine, and the README's table against the file.
+// table against the engine, and the table of docs/comparison.md against
+// the file.
 func TestPeerDifferences(t *testing.T) {
 	eng := New(policy.Default())
 	rows := loadPeerDifferences(t)
@@ -62,6 +63,6 @@ func TestPeerDifferences(t *testing.T) {
 		}
 		b.WriteString("| `" + strings.ReplaceAll(r.command, "|", `\|`) + "` | " + r.ours + " | " + r.safetyNet + " | " + r.dcg + " | " + r.why + " |\n")
 	}
-	checkREADMESection(t, peersBegin, peersEnd, b.String(), *updatePeers,
+	checkGeneratedSection(t, "docs/comparison.md", peersBegin, peersEnd, b.String(), *updatePeers,
 		"table of differences is out of date with testdata/peers/differences.txt", "go test ./guard -run TestPeerDifferences -update-peers")
 }

@@ -71,7 +71,7 @@ func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 			setup("swarm-guard budget " + sub + " changes the budgets that stop runaway agents")
 		}
 	case "run":
-		a.judge(inv, effect.NestedRun{Trust: has("--trust"), Oversight: nestedOversight(rest)})
+		a.judge(inv, effect.NestedRun{Trust: has("--trust"), Oversight: nestedOversight(rest), Mode: nestedFlag(rest, "--mode")})
 		a.nestedClaude(inv, rest)
 	case "policy":
 		if sub != "check" && sub != "default" && sub != "" {

@@ -105,6 +105,12 @@ type taskDef struct {
 	dir  string
 	deps []string
 	cmds []string // shell commands; "\x00task:NAME" calls another task
+	at   []int    // the Taskfile line each of cmds starts on (1-based)
+}
+
+func (t *taskDef) add(line int, cmd string) {
+	t.cmds = append(t.cmds, cmd)
+	t.at = append(t.at, line)
 }
 
 // parseTaskfile reads the tasks of a Taskfile: the subset of YAML Taskfiles
@@ -146,7 +152,7 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 			tasks[unquoteYAML(strings.TrimSpace(name))] = cur
 			field, fieldIndent = "", -1
 			if rest = strings.TrimSpace(rest); rest != "" {
-				cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(rest))) // `name: cmd` shorthand
+				cur.add(i+1, taskTemplate(unquoteYAML(rest))) // `name: cmd` shorthand
 			}
 			continue
 		}
@@ -167,10 +173,10 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 			case "cmd":
 				if v == "|" || v == "|-" || v == ">" {
 					block, next := yamlBlock(lines, i+1, ind)
-					cur.cmds = append(cur.cmds, taskTemplate(block))
+					cur.add(i+2, taskTemplate(block))
 					i = next - 1
 				} else if v != "" {
-					cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(v)))
+					cur.add(i+1, taskTemplate(unquoteYAML(v)))
 				}
 			case "dir":
 				cur.dir = unquoteYAML(v)
@@ -181,7 +187,7 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 							if field == "deps" {
 								cur.deps = append(cur.deps, d)
 							} else {
-								cur.cmds = append(cur.cmds, taskTemplate(d))
+								cur.add(i+1, taskTemplate(d))
 							}
 						}
 					}
@@ -197,30 +203,30 @@ func parseTaskfile(text string) (map[string]*taskDef, bool) {
 		switch {
 		case item == "|" || item == "|-" || item == ">":
 			block, next := yamlBlock(lines, i+1, ind)
-			cur.cmds = append(cur.cmds, taskTemplate(block))
+			cur.add(i+2, taskTemplate(block))
 			i = next - 1
 		case strings.HasPrefix(item, "task:"):
 			t := unquoteYAML(strings.TrimSpace(strings.TrimPrefix(item, "task:")))
 			if field == "deps" {
 				cur.deps = append(cur.deps, t)
 			} else {
-				cur.cmds = append(cur.cmds, "\x00task:"+t)
+				cur.add(i+1, "\x00task:"+t)
 			}
 		case strings.HasPrefix(item, "cmd:"):
 			v := strings.TrimSpace(strings.TrimPrefix(item, "cmd:"))
 			if v == "|" || v == "|-" {
 				block, next := yamlBlock(lines, i+1, ind)
-				cur.cmds = append(cur.cmds, taskTemplate(block))
+				cur.add(i+2, taskTemplate(block))
 				i = next - 1
 			} else {
-				cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(v)))
+				cur.add(i+1, taskTemplate(unquoteYAML(v)))
 			}
 		case field == "deps":
 			cur.deps = append(cur.deps, unquoteYAML(item))
 		case strings.HasPrefix(item, "{") || strings.HasPrefix(item, "defer:"):
 			return nil, false
 		default:
-			cur.cmds = append(cur.cmds, taskTemplate(unquoteYAML(item)))
+			cur.add(i+1, taskTemplate(unquoteYAML(item)))
 		}
 	}
 	return tasks, true

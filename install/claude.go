@@ -82,7 +82,7 @@ func launcherScript(args string) string {
 // install that wrote an absolute path).
 func IsOurHook(command, binary string) bool {
 	c := strings.TrimSpace(command)
-	if c == HookCommand() || IsLauncher(c) {
+	if c == HookCommand() || IsLauncher(c) || strings.Contains(c, clientLauncherMark) {
 		return true
 	}
 	return strings.Contains(c, "swarm-guard") && strings.HasSuffix(c, " hook")
@@ -182,6 +182,16 @@ func removeOurHooks(root *object, binary string) {
 	if !ok {
 		return
 	}
+	removeOurHandlers(hooks, binary)
+	if len(hooks.keys) == 0 {
+		root.del("hooks")
+	}
+}
+
+// removeOurHandlers deletes swarm-guard handlers from an object of event
+// lists (Claude Code's "hooks", or a Droid hooks.json itself), then the
+// matcher groups and event lists that became empty because of it.
+func removeOurHandlers(hooks *object, binary string) {
 	for _, ev := range append([]string(nil), hooks.keys...) {
 		groups, ok := hooks.vals[ev].([]any)
 		if !ok {
@@ -220,9 +230,6 @@ func removeOurHooks(root *object, binary string) {
 			continue
 		}
 		hooks.set(ev, kept)
-	}
-	if len(hooks.keys) == 0 {
-		root.del("hooks")
 	}
 }
 

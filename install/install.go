@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -23,6 +24,9 @@ type Options struct {
 	// repository already has history: the policy install creates records
 	// it as [trailers] since, so earlier commits need no trailer.
 	TrailersSince string
+	// Clients are the agent clients other than Claude Code whose hooks
+	// install writes too (install --client).
+	Clients []clients.Name
 }
 
 // Plan is what install or uninstall would do.
@@ -65,6 +69,11 @@ func PlanInstall(o Options) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", sp, err)
 	}
 	p.Changes = append(p.Changes, fileChange(sp, old, merged, fileMode(sp, 0o644), "Claude Code hooks: PreToolUse, PostToolUse and PostToolUseFailure run swarm-guard hook (PostToolUse through swarm-guard-post next to it), found by the lookup rule (PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)", o.StateDir))
+	cc, err := planClients(o)
+	if err != nil {
+		return nil, err
+	}
+	p.Changes = append(p.Changes, cc...)
 	pp := filepath.Join(o.Root, policy.FileName)
 	oldPolicy, err := readOptional(pp)
 	if err != nil {

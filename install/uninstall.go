@@ -28,6 +28,11 @@ func PlanUninstall(o Options) (*Plan, error) {
 		return nil, err
 	}
 	p.Changes = append(p.Changes, c)
+	cc, err := planClientsRemoval(o)
+	if err != nil {
+		return nil, err
+	}
+	p.Changes = append(p.Changes, cc...)
 	pp := filepath.Join(o.Root, policy.FileName)
 	cur, err := readOptional(pp)
 	if err != nil {

@@ -45,11 +45,13 @@ func List(err error) []error {
 }
 
 // diagnose finds every problem of a policy file that failed to load: a TOML
-// syntax error (which stops parsing), else every unknown key and every
-// value of the wrong shape, else every invalid value. BurntSushi/toml stops
-// at the first type error and words it in Go's terms ("destination has type
-// slice"), so the shape is checked here against the Policy struct instead,
-// in the words of the policy reference.
+// syntax error (which stops parsing), else every unknown key, every value
+// of the wrong shape and every invalid value, all in one run, so a user
+// fixes the file in one round. BurntSushi/toml stops at the first type
+// error and words it in Go's terms ("destination has type slice"), so the
+// shape is checked here against the Policy struct instead, in the words of
+// the policy reference; the keys of a wrong shape are then left out and
+// the rest is decoded and its values checked.
 func diagnose(data []byte, name string, base *Policy) error {
 	var raw map[string]any
 	if _, err := toml.NewDecoder(bytes.NewReader(stripComments(data))).Decode(&raw); err != nil {
@@ -62,17 +64,19 @@ func diagnose(data []byte, name string, base *Policy) error {
 	lines := tomlkeys.Index(data)
 	var errs []*Error
 	checkTable(raw, reflect.TypeOf(Policy{}), "", &errs)
-	if len(errs) == 0 {
-		// The shape is right, so the values themselves are wrong.
-		p := &Policy{Rules: map[string]Action{}}
-		if base != nil {
-			p = base.Clone()
-		}
-		if _, err := toml.NewDecoder(bytes.NewReader(stripComments(data))).Decode(p); err != nil {
-			return &Error{File: name, Msg: oneLine(err.Error())} // not expected after checkTable
-		}
-		errs = p.problems()
+	// What is left has the right shape: its values are checked too.
+	p := &Policy{Rules: map[string]Action{}}
+	if base != nil {
+		p = base.Clone()
 	}
+	var kept bytes.Buffer
+	if err := toml.NewEncoder(&kept).Encode(raw); err != nil {
+		return &Error{File: name, Msg: oneLine(err.Error())} // not expected: raw came from TOML
+	}
+	if _, err := toml.NewDecoder(&kept).Decode(p); err != nil {
+		return &Error{File: name, Msg: oneLine(err.Error())} // not expected after checkTable
+	}
+	errs = append(errs, p.problems()...)
 	if len(errs) == 0 {
 		return &Error{File: name, Msg: "invalid policy; run swarm-guard policy check"} // not expected
 	}
@@ -95,7 +99,8 @@ func diagnose(data []byte, name string, base *Policy) error {
 }
 
 // checkTable checks one TOML table against a struct type: every key known,
-// every value of the expected shape.
+// every value of the expected shape. A key that is unknown or of the wrong
+// shape is reported and removed from raw, so the rest can be decoded.
 func checkTable(raw map[string]any, t reflect.Type, prefix string, errs *[]*Error) {
 	fields := map[string]reflect.StructField{}
 	var names []string
@@ -116,15 +121,22 @@ func checkTable(raw map[string]any, t reflect.Type, prefix string, errs *[]*Erro
 		f, ok := fields[key]
 		if !ok {
 			*errs = append(*errs, &Error{Key: path, Msg: "unknown key" + didYouMean(key, names...) + "; check the spelling against the policy reference in the README, or delete it"})
+			delete(raw, key)
 			continue
 		}
-		checkValue(val, f.Type, path, errs)
+		if !checkValue(val, f.Type, path, errs) {
+			delete(raw, key)
+		}
 	}
 }
 
-func checkValue(val any, t reflect.Type, path string, errs *[]*Error) {
+// checkValue reports whether val has the shape of t; tables inside it are
+// checked and pruned by checkTable, maps lose their wrong entries.
+func checkValue(val any, t reflect.Type, path string, errs *[]*Error) (ok bool) {
+	ok = true
 	wrong := func() {
 		*errs = append(*errs, &Error{Key: path, Msg: fmt.Sprintf("expected %s, got %s", shapeOf(t, path), describe(val))})
+		ok = false
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -143,12 +155,14 @@ func checkValue(val any, t reflect.Type, path string, errs *[]*Error) {
 		switch list := val.(type) {
 		case []any:
 			for i, v := range list {
-				checkValue(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), errs)
+				if !checkValue(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), errs) {
+					ok = false // the list is left out whole
+				}
 			}
 		case []map[string]any:
 			if t.Elem().Kind() != reflect.Struct {
 				wrong()
-				return
+				return ok
 			}
 			for i, v := range list {
 				checkTable(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), errs)
@@ -157,22 +171,25 @@ func checkValue(val any, t reflect.Type, path string, errs *[]*Error) {
 			wrong()
 		}
 	case reflect.Struct:
-		m, ok := val.(map[string]any)
-		if !ok {
+		m, isMap := val.(map[string]any)
+		if !isMap {
 			wrong()
-			return
+			return ok
 		}
 		checkTable(m, t, path, errs)
 	case reflect.Map:
-		m, ok := val.(map[string]any)
-		if !ok {
+		m, isMap := val.(map[string]any)
+		if !isMap {
 			wrong()
-			return
+			return ok
 		}
 		for k, v := range m {
-			checkValue(v, t.Elem(), path+"."+k, errs)
+			if !checkValue(v, t.Elem(), path+"."+k, errs) {
+				delete(m, k)
+			}
 		}
 	}
+	return ok
 }
 
 // shapeOf says what a key expects, with an example a user can copy.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
@@ -196,9 +197,26 @@ func (p *Policy) problems() []*Error {
 	globs("secret_files.exceptions", p.SecretFiles.Exceptions)
 	globs("secrets.allow_paths", p.Secrets.AllowPaths)
 	switch p.DynamicCommands {
-	case Deny, Ask, Allow:
+	case Deny, Ask, Allow, Warn, Log:
 	default:
-		bad("dynamic_commands", "must be \"deny\", \"ask\" or \"allow\", not %q%s", p.DynamicCommands, didYouMean(string(p.DynamicCommands), "deny", "ask", "allow"))
+		bad("dynamic_commands", "must be \"deny\", \"ask\", \"warn\", \"log\" or \"allow\", not %q%s", p.DynamicCommands, didYouMean(string(p.DynamicCommands), "deny", "ask", "warn", "log", "allow"))
+	}
+	switch p.Mode {
+	case "", ModeEnforce, ModeWarn, ModeLog:
+	default:
+		bad("mode", "must be \"enforce\", \"warn\" or \"log\", not %q%s", p.Mode, didYouMean(p.Mode, ModeEnforce, ModeWarn, ModeLog))
+	}
+	for i, r := range p.Approvals.Rules {
+		if !IsRule(r) && r != RuleDynamicCommand {
+			bad(fmt.Sprintf("approvals.rules[%d]", i), "unknown rule %q%s", r, didYouMean(r, append(ruleIDs(), RuleDynamicCommand)...))
+		} else if Enforced(r) {
+			bad(fmt.Sprintf("approvals.rules[%d]", i), "%s cannot be approvable: it protects the guard itself", r)
+		}
+	}
+	if p.Approvals.Expiry != "" {
+		if d, err := time.ParseDuration(p.Approvals.Expiry); err != nil || d <= 0 || d > 7*24*time.Hour {
+			bad("approvals.expiry", "must be a duration between 1s and 168h, like \"1h\" or \"30m\", not %q", p.Approvals.Expiry)
+		}
 	}
 	switch p.FailMode {
 	case FailClosed, FailOpen:
@@ -210,9 +228,9 @@ func (p *Policy) problems() []*Error {
 			bad("rules."+id, "%s", unknownKeyHint("rules."+id))
 		}
 		switch a {
-		case Deny, Ask, Off:
+		case Deny, Ask, Off, Warn, Log:
 		default:
-			bad("rules."+id, "must be \"deny\", \"ask\" or \"off\", not %q%s", a, didYouMean(string(a), "deny", "ask", "off"))
+			bad("rules."+id, "must be \"deny\", \"ask\", \"warn\", \"log\" or \"off\", not %q%s", a, didYouMean(string(a), "deny", "ask", "warn", "log", "off"))
 		}
 	}
 	for _, eco := range []string{"npm", "pip", "go", "cargo", "gem", "system", "other"} {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // FileName is the name of the policy file at the root of a repository.
@@ -28,7 +29,23 @@ const (
 	Ask   Action = "ask"
 	Off   Action = "off"   // rules only: the rule is disabled
 	Allow Action = "allow" // dynamic_commands only
+	// Warn lets the call run and tells the agent what would have been
+	// denied and what to do instead; Log lets it run silently. Both are
+	// recorded in the audit log with the decision they stand in for: the
+	// shadow modes a team rolls the guard out with (docs/rollout.md).
+	Warn Action = "warn"
+	Log  Action = "log"
 )
+
+// Policy-wide modes ([Policy.Mode], swarm-guard run --mode).
+const (
+	ModeEnforce = "enforce" // rules act as [rules] says
+	ModeWarn    = "warn"    // every deny or ask rule warns instead
+	ModeLog     = "log"     // every deny or ask rule only logs
+)
+
+// Shadow reports whether an action lets the call run (warn or log).
+func (a Action) Shadow() bool { return a == Warn || a == Log }
 
 // FailMode says what the guard does when it cannot decide.
 type FailMode string
@@ -43,26 +60,44 @@ type Policy struct {
 	// Source is the file the policy came from, or DefaultSource.
 	Source string `toml:"-"`
 
-	Version           int               `toml:"version"`
-	ProtectedBranches []string          `toml:"protected_branches"`
-	Writable          []string          `toml:"writable"`
-	DynamicCommands   Action            `toml:"dynamic_commands"`
-	FailMode          FailMode          `toml:"fail_mode"`
-	TrustEnv          bool              `toml:"trust_env"`
-	ProtectedPaths    []string          `toml:"protected_paths"`
-	Rules             map[string]Action `toml:"rules"`
-	SecretFiles       SecretFiles       `toml:"secret_files"`
-	Packages          Packages          `toml:"packages"`
-	Allow             []AllowEntry      `toml:"allow"`
-	Secrets           Secrets           `toml:"secrets"`
-	Identity          Identity          `toml:"identity"`
-	Trailers          Trailers          `toml:"trailers"`
-	Git               Git               `toml:"git"`
-	Verify            Verify            `toml:"verify"`
-	Budget            Budget            `toml:"budget"`
-	Network           Network           `toml:"network"`
-	Swarm             Swarm             `toml:"swarm"`
-	MCP               MCP               `toml:"mcp"`
+	Version           int      `toml:"version"`
+	ProtectedBranches []string `toml:"protected_branches"`
+	Writable          []string `toml:"writable"`
+	DynamicCommands   Action   `toml:"dynamic_commands"`
+	// Mode is the policy-wide default: "enforce" (or empty), "warn" or
+	// "log". Under warn or log every rule set to deny or ask acts as
+	// that mode instead, except guard-tamper and the guard's own
+	// failures, which stay enforced: an agent in a shadow week still may
+	// not switch the guard off. Rules set to warn, log or off keep theirs.
+	Mode           string            `toml:"mode"`
+	FailMode       FailMode          `toml:"fail_mode"`
+	TrustEnv       bool              `toml:"trust_env"`
+	ProtectedPaths []string          `toml:"protected_paths"`
+	Rules          map[string]Action `toml:"rules"`
+	SecretFiles    SecretFiles       `toml:"secret_files"`
+	Packages       Packages          `toml:"packages"`
+	Allow          []AllowEntry      `toml:"allow"`
+	Secrets        Secrets           `toml:"secrets"`
+	Identity       Identity          `toml:"identity"`
+	Trailers       Trailers          `toml:"trailers"`
+	Git            Git               `toml:"git"`
+	Verify         Verify            `toml:"verify"`
+	Budget         Budget            `toml:"budget"`
+	Network        Network           `toml:"network"`
+	Swarm          Swarm             `toml:"swarm"`
+	MCP            MCP               `toml:"mcp"`
+	Approvals      Approvals         `toml:"approvals"`
+}
+
+// Approvals configures the denials a human may lift once with swarm-guard
+// approve CODE (package hooks/approval).
+type Approvals struct {
+	// Rules are rules whose denials a human may approve, besides the
+	// ask rules and checkpoint oversight (always approvable headless).
+	Rules []string `toml:"rules"`
+	// Expiry is how long an approval (and a pending request) stays
+	// valid, as a Go duration ("1h", "30m"). Empty: one hour.
+	Expiry string `toml:"expiry"`
 }
 
 // Swarm configures how agents of a swarm work together.
@@ -259,8 +294,19 @@ type Budget struct {
 	Session string `toml:"session"`
 }
 
-// RuleAction returns the configured action of a rule; Deny when unset.
+// RuleAction returns the action of a rule: as configured (Deny when
+// unset), with the policy-wide Mode applied to deny and ask.
 func (p *Policy) RuleAction(id string) Action {
+	a := p.ConfiguredAction(id)
+	if (a == Deny || a == Ask) && (p.Mode == ModeWarn || p.Mode == ModeLog) && !Enforced(id) {
+		return Action(p.Mode)
+	}
+	return a
+}
+
+// ConfiguredAction is the rule's own action in [rules] (dynamic_commands
+// for dynamic-command), without the policy-wide Mode; Deny when unset.
+func (p *Policy) ConfiguredAction(id string) Action {
 	if id == RuleDynamicCommand {
 		return p.DynamicCommands
 	}
@@ -268,6 +314,28 @@ func (p *Policy) RuleAction(id string) Action {
 		return a
 	}
 	return Deny
+}
+
+// Enforced reports whether a rule ignores the policy-wide Mode: changing
+// the guard (guard-tamper, which protects the mode itself) and the guard's
+// own failures are never shadowed by it.
+func Enforced(id string) bool {
+	switch id {
+	case RuleGuardTamper, RuleBadInput, RuleInternalError, RulePolicyError:
+		return true
+	}
+	return false
+}
+
+// Approvable reports whether the policy lets a human lift a denial of the
+// rule once ([approvals] rules).
+func (p *Policy) Approvable(id string) bool {
+	for _, r := range p.Approvals.Rules {
+		if r == id {
+			return true
+		}
+	}
+	return false
 }
 
 // IsProtectedBranch reports whether a branch name (without refs/heads/)
@@ -298,6 +366,7 @@ func builtinDefault() *Policy {
 		ProtectedBranches: []string{"main", "master"},
 		Writable:          []string{"{temp}/**", "/tmp/**", "/var/tmp/**", "/private/tmp/**", "/private/var/folders/*/*/T/**"},
 		DynamicCommands:   Deny,
+		Mode:              ModeEnforce,
 		FailMode:          FailClosed,
 		TrustEnv:          true,
 		ProtectedPaths:    []string{".gitleaks.toml", ".gitleaksignore"},
@@ -320,13 +389,14 @@ func builtinDefault() *Policy {
 		Packages: Packages{NPM: []string{}, Pip: []string{}, Go: []string{}, Cargo: []string{}, Gem: []string{}, System: []string{}, Other: []string{}},
 		Secrets: Secrets{PreToolUse: true, PostToolUse: true, PreCommit: true, ConflictMarkers: true, GitleaksAllow: true,
 			AllowPaths: []string{}},
-		Identity: Identity{Source: "auto"},
-		Trailers: Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", HumanKey: "Committed-By", Require: true},
-		Git:      Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
-		Verify:   Verify{ExemptMerges: true, ExemptAuthors: []string{}, HumanCommits: HumanCommitsAllow, AgentBranches: []string{}},
-		Network:  Network{AllowHosts: []string{}},
-		Swarm:    Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
-		MCP:      MCP{ScanResults: true},
+		Identity:  Identity{Source: "auto"},
+		Trailers:  Trailers{AgentKey: "Agent-Id", SessionKey: "Agent-Session", HumanKey: "Committed-By", Require: true},
+		Git:       Git{CommitOnProtected: Deny, PushToProtected: Deny, PushRequiresTrailer: true},
+		Verify:    Verify{ExemptMerges: true, ExemptAuthors: []string{}, HumanCommits: HumanCommitsAllow, AgentBranches: []string{}},
+		Network:   Network{AllowHosts: []string{}},
+		Swarm:     Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
+		MCP:       MCP{ScanResults: true},
+		Approvals: Approvals{Rules: []string{}, Expiry: "1h"},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}, SyncSeconds: 2, SyncRemote: "origin"},
 	}
@@ -355,6 +425,7 @@ func (p *Policy) Clone() *Policy {
 		c.Allow = append(c.Allow, a)
 	}
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
+	c.Approvals.Rules = cloneStrings(p.Approvals.Rules)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Verify.Scope = cloneStrings(p.Verify.Scope)
 	c.Verify.AgentBranches = cloneStrings(p.Verify.AgentBranches)
@@ -436,4 +507,32 @@ func DefaultSince(text string) (string, bool) {
 		return "", false
 	}
 	return commit, true
+}
+
+// ApprovalExpiry is how long an approval and a pending request stay valid
+// ([approvals] expiry; one hour when unset).
+func (p *Policy) ApprovalExpiry() time.Duration {
+	if d, err := time.ParseDuration(p.Approvals.Expiry); err == nil && d > 0 {
+		return d
+	}
+	return time.Hour
+}
+
+// ModeEnv is the variable swarm-guard run --mode sets in the agent's
+// environment: the policy-wide mode for that run. The agent cannot set it
+// (guard-tamper: SWARM_GUARD_* variables are the guard's).
+const ModeEnv = "SWARM_GUARD_MODE"
+
+// WithMode returns the policy with its policy-wide Mode replaced, for one
+// run (swarm-guard run --mode): p itself when mode is empty or already p's.
+func (p *Policy) WithMode(mode string) (*Policy, error) {
+	switch mode {
+	case "", p.Mode:
+		return p, nil
+	case ModeEnforce, ModeWarn, ModeLog:
+		c := p.Clone()
+		c.Mode = mode
+		return c, nil
+	}
+	return nil, fmt.Errorf("%s=%q: the mode must be %q, %q or %q%s", ModeEnv, mode, ModeEnforce, ModeWarn, ModeLog, didYouMean(mode, ModeEnforce, ModeWarn, ModeLog))
 }

@@ -186,19 +186,28 @@ worker_tokens = "500k"
 	for _, e := range List(err) {
 		got = append(got, e.Error())
 	}
+	// Shapes (a type error stops BurntSushi/toml) and values, in one run.
+	valueProblems := []string{
+		`p.toml:2: key "dynamic_commands": must be "deny", "ask", "warn", "log" or "allow", not "dny" (did you mean "deny"?)`,
+		`p.toml:7: key "rules.force-pusj": unknown rule (did you mean "force-push"?); known rules are ` + strings.Join(ruleIDs(), ", ") + ` (dynamic commands are set by the top-level dynamic_commands key)`,
+		`p.toml:8: key "rules.destructive-git": must be "deny", "ask", "warn", "log" or "off", not "block"`,
+		`p.toml:14: key "allow[1].command": an [[allow]] entry needs a command glob`,
+	}
 	want := []string{
+		valueProblems[0],
 		`p.toml:3: key "protected_branches": expected a list of strings in brackets, like protected_branches = ["a", "b"], got the string "main"`,
 		`p.toml:4: key "fail_mod": unknown key (did you mean "fail_mode"?); check the spelling against the policy reference in the README, or delete it`,
+		valueProblems[1], valueProblems[2], valueProblems[3],
 		`p.toml:18: key "budget.worker_tokens": expected a whole number, like 3, got the string "500k"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("shape problems:\n got: %q\nwant: %q", got, want)
+		t.Errorf("every problem:\n got: %q\nwant: %q", got, want)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, want[0]) || !strings.HasSuffix(msg, "(and 2 more; swarm-guard policy check lists them all)") {
+	if msg := err.Error(); !strings.HasPrefix(msg, want[0]) || !strings.HasSuffix(msg, "(and 6 more; swarm-guard policy check lists them all)") {
 		t.Errorf("one-line message %q", msg)
 	}
 
-	// With the shapes fixed, the values are checked, again all at once.
+	// With the shapes fixed, the value problems are the ones left.
 	data = strings.NewReplacer(`protected_branches = "main"`, `protected_branches = ["main"]`,
 		`fail_mod =`, `fail_mode =`, `"500k"`, `500000`).Replace(data)
 	_, err = Parse([]byte(data), "p.toml")
@@ -206,13 +215,38 @@ worker_tokens = "500k"
 	for _, e := range List(err) {
 		got = append(got, e.Error())
 	}
-	want = []string{
-		`p.toml:2: key "dynamic_commands": must be "deny", "ask" or "allow", not "dny" (did you mean "deny"?)`,
-		`p.toml:7: key "rules.force-pusj": unknown rule (did you mean "force-push"?); known rules are ` + strings.Join(ruleIDs(), ", ") + ` (dynamic commands are set by the top-level dynamic_commands key)`,
-		`p.toml:8: key "rules.destructive-git": must be "deny", "ask" or "off", not "block"`,
-		`p.toml:14: key "allow[1].command": an [[allow]] entry needs a command glob`,
-	}
+	want = valueProblems
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("value problems:\n got: %q\nwant: %q", got, want)
+	}
+}
+
+// The policy-wide mode shadows deny and ask rules, never guard-tamper nor
+// the guard's own failures, and leaves rules set to off, warn or log alone.
+func TestModeShadowsRules(t *testing.T) {
+	p, err := Parse([]byte("mode = \"warn\"\n[rules]\nforce-push = \"ask\"\ndestructive-git = \"log\"\nremote-code = \"off\"\n"), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rule, want := range map[string]Action{
+		RuleForcePush: Warn, RuleProtectedBranch: Warn, RuleDestructiveGit: Log, RuleRemoteCode: Off,
+		RuleGuardTamper: Deny, RuleInternalError: Deny, RuleDynamicCommand: Warn,
+	} {
+		if got := p.RuleAction(rule); got != want {
+			t.Errorf("mode warn: %s acts as %q, want %q", rule, got, want)
+		}
+	}
+	if got := p.ConfiguredAction(RuleForcePush); got != Ask {
+		t.Errorf("ConfiguredAction(force-push) = %q, want ask", got)
+	}
+	if got := Default().RuleAction(RuleForcePush); got != Deny {
+		t.Errorf("default policy: force-push acts as %q, want deny", got)
+	}
+	p, err = Parse([]byte("[approvals]\nrules = [\"destructive-git\"]\nexpiry = \"30m\"\n"), "x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Approvable(RuleDestructiveGit) || p.Approvable(RuleForcePush) || p.ApprovalExpiry().Minutes() != 30 || Default().ApprovalExpiry().Hours() != 1 {
+		t.Errorf("approvals: %+v, expiry %v", p.Approvals, p.ApprovalExpiry())
 	}
 }

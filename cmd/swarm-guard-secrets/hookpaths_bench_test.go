@@ -17,7 +17,7 @@ import (
 // client runs it, one whole `swarm-guard hook` process per call, next to
 // an empty Go program measured in the same run: `make bench` prints each
 // path's median, and the median of its ratios to the empty program run
-// in turn with it (the README's Performance table). The background helpers (scan server, worktree
+// in turn with it (docs/benchmarks.md, written by make bench). The background helpers (scan server, worktree
 // watcher) are started and warm before a path that uses them is timed;
 // the "-cold" paths run without them (SWARM_GUARD_BACKGROUND=0), as every
 // session's first call does. post-bash-writes-nothing runs what install

@@ -131,7 +131,7 @@ func runCheck(c *cli, args []string) error {
 	} else {
 		printCheck(c.stdout, res)
 	}
-	if d.Action != "" {
+	if d.Stops() { // warn and log: the call would run
 		return failed()
 	}
 	return nil

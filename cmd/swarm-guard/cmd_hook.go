@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/install"
@@ -17,13 +19,21 @@ func init() {
 		name:    "hook",
 		summary: "answer one Claude Code hook event (JSON on stdin); run by Claude Code",
 		usage: `Usage: swarm-guard hook [--plugin]
+       swarm-guard hook --client NAME [--post]
 
 Reads one Claude Code hook event as JSON on stdin. A blocked tool call gets
 its reason on stderr and exit code 2; otherwise the exit code is 0 and stdout
 is empty (or holds the JSON of an "ask" decision). Installed by
 swarm-guard install; not meant to be run by hand. --plugin is how the
 Claude Code plugin runs it: it does nothing when the project's
-.claude/settings.json already runs swarm-guard for the event.`,
+.claude/settings.json already runs swarm-guard for the event.
+
+--client codex|gemini|copilot|opencode|qwen|droid reads that client's hook
+event instead and answers in its format (install --client writes the
+command); --post marks the client's after-tool hook. Without --client, an
+event that is plainly another client's (Gemini's BeforeTool, Copilot's
+toolName, Codex's turn_id, Qwen's run_shell_command, Droid's Execute) is
+read as that client's.`,
 		run: runHook,
 	})
 }
@@ -60,6 +70,11 @@ func runHook(c *cli, args []string) error {
 		}
 		return nil
 	}
+	client, post, args, err := hookClient(args)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "swarm-guard blocked this call (rule bad-input): %v; run `swarm-guard install --client NAME` to rewrite the hook command.\n", err)
+		return silentExit(exitBlock)
+	}
 	if len(args) > 0 {
 		// Extra arguments mean a misconfigured settings file; blocking
 		// beats guessing what was meant.
@@ -72,11 +87,60 @@ func runHook(c *cli, args []string) error {
 	}
 	exe, _ := self()
 	exes := hookenv.GuardExecutables(exe)
-	resp := claude.Handle(claude.Runtime{
-		Stdin: c.stdin, Getenv: c.getenv, Now: c.now, Executables: exes,
-		ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,
-	})
-	fmt.Fprint(c.stdout, resp.Stdout)
-	fmt.Fprint(c.stderr, resp.Stderr)
-	return silentExit(resp.Exit)
+	decide := func(stdin io.Reader) clients.Answer {
+		return clients.Answer(claude.Handle(claude.Runtime{
+			Stdin: stdin, Getenv: c.getenv, Now: c.now, Executables: exes,
+			ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,
+		}))
+	}
+	stdin := c.stdin
+	if client != clients.Claude {
+		data, err := io.ReadAll(io.LimitReader(c.stdin, claude.MaxInputBytes+1))
+		if err != nil {
+			return writeAnswer(c, decide(bytes.NewReader(nil)))
+		}
+		if client == "" && clients.MayBeOther(data) {
+			client = clients.Detect(data)
+		}
+		if client != "" && client != clients.Claude {
+			return writeAnswer(c, clients.Handle(client, post, data, func(ev []byte) clients.Answer {
+				return decide(bytes.NewReader(ev))
+			}))
+		}
+		stdin = bytes.NewReader(data)
+	}
+	return writeAnswer(c, decide(stdin))
+}
+
+func writeAnswer(c *cli, a clients.Answer) error {
+	fmt.Fprint(c.stdout, a.Stdout)
+	fmt.Fprint(c.stderr, a.Stderr)
+	return silentExit(a.Exit)
+}
+
+// hookClient takes --client NAME (or --client=NAME) and --post out of the
+// hook's arguments. No --client leaves the client "" (detect it).
+func hookClient(args []string) (client clients.Name, post bool, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--post":
+			post = true
+		case a == "--client" && i+1 < len(args):
+			i++
+			if client, err = clients.Parse(args[i]); err != nil {
+				return "", false, nil, err
+			}
+		case strings.HasPrefix(a, "--client="):
+			if client, err = clients.Parse(strings.TrimPrefix(a, "--client=")); err != nil {
+				return "", false, nil, err
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if post && client == "" {
+		return "", false, nil, fmt.Errorf("--post goes with --client")
+	}
+	return client, post, rest, nil
 }

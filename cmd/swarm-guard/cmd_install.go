@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/install"
@@ -15,7 +17,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "install",
 		summary: "wire swarm-guard into this repository (Claude Code hooks, git hooks, policy)",
-		usage: `Usage: swarm-guard install [--dir DIR] [--binary PATH] [--on-failure auto|block|omit] [--dry-run]
+		usage: `Usage: swarm-guard install [--dir DIR] [--binary PATH] [--on-failure auto|block|omit] [--client LIST] [--dry-run]
        swarm-guard install --ci github [--dir DIR] [--force] [--dry-run]
 
 Adds swarm-guard's PreToolUse, PostToolUse and PostToolUseFailure hooks to .claude/settings.json
@@ -39,6 +41,12 @@ Flags:
                      keeps what the committed settings say, else adds it when
                      the installed claude is new enough; "omit" never adds it.
                      A missing binary blocks either way (the hook exits 2)
+  --client LIST      also guard these agent clients, comma-separated:
+                     codex, gemini, copilot, opencode, qwen, droid, or "auto"
+                     for those present here (config directory or program on
+                     PATH); writes .codex/hooks.json, .gemini/settings.json,
+                     .github/hooks/swarm-guard.json, .opencode/plugins/swarm-guard.js,
+                     .qwen/settings.json, .factory/hooks.json (docs/clients.md)
   --ci PROVIDER      write the CI workflow instead (github)
   --force            with --ci: replace a workflow file edited by hand
   --dry-run          print what would change, change nothing
@@ -94,11 +102,19 @@ func runInstall(c *cli, args []string) error {
 	ci := fs.String("ci", "", "")
 	force := fs.Bool("force", false, "")
 	dryRun := fs.Bool("dry-run", false, "")
+	clientList := fs.String("client", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("usage: unexpected arguments %q", fs.Args())
+	}
+	var others []clients.Name
+	if *clientList != "" && *clientList != "auto" {
+		var err error
+		if others, err = clients.ParseList(*clientList); err != nil {
+			return usageErrorf("usage: --client: %v", err)
+		}
 	}
 	if *ci != "" {
 		root := *dir
@@ -135,11 +151,15 @@ func runInstall(c *cli, args []string) error {
 			block = install.SupportsOnFailure(claudeVersion)
 		}
 	}
+	detected := install.DetectClients(t.ctx.Env.Root, nil)
+	if *clientList == "auto" {
+		others = detected
+	}
 	if t.git == nil {
 		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks and the policy only (no git hooks)\n", t.ctx.Env.Root)
 	}
 	plan, err := install.PlanInstall(install.Options{Root: t.ctx.Env.Root, Binary: t.binary, OnFailureBlock: block, StateDir: t.ctx.StateDir, Git: t.git,
-		TrailersSince: installedOn(t.ctx.Env.Root)})
+		TrailersSince: installedOn(t.ctx.Env.Root), Clients: others})
 	var refused *install.RefusedError
 	if errors.As(err, &refused) {
 		return &exitError{code: exitFailure, msg: "refused, nothing was changed: " + refused.Msg}
@@ -156,6 +176,18 @@ func runInstall(c *cli, args []string) error {
 			if r.remedy != "" {
 				fmt.Fprintf(c.stdout, "note: to fix it: %s\n", r.remedy)
 			}
+		}
+		for _, n := range install.ClientNotes(others, t.ctx.Env.Root) {
+			fmt.Fprintf(c.stdout, "note: %s\n", n)
+		}
+		var unguarded []string
+		for _, d := range detected {
+			if !slices.Contains(others, d) && !install.HasClientHooksIn(t.ctx.Env.Root, d) {
+				unguarded = append(unguarded, string(d))
+			}
+		}
+		if len(unguarded) > 0 {
+			fmt.Fprintf(c.stdout, "note: %s present here but not guarded; guard them too with: swarm-guard install --client %s\n", strings.Join(unguarded, ", "), strings.Join(unguarded, ","))
 		}
 		fmt.Fprintln(c.stdout, "swarm-guard is installed. Check every piece with: swarm-guard doctor")
 	}

@@ -54,6 +54,9 @@ Flags:
                         for --task, else every configured server)
   --oversight MODE      who merges for this task: pr-gated, autonomous or
                         checkpoint (default: the policy's [swarm] oversight)
+  --mode MODE           the policy-wide mode for this run: enforce, warn (the
+                        calls run, the agent is told what would be denied) or
+                        log (they run silently); default: the policy's mode
 
 run never starts claude without the guard: it refuses --bare, --settings
 that disable hooks, --setting-sources without project and
@@ -116,6 +119,7 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*agentrun.Flags, 
 	fs.BoolVar(&f.Trust, "trust", false, "")
 	fs.StringSliceVar(&f.MCP, "mcp", nil, "")
 	fs.StringVar(&f.Oversight, "oversight", "", "")
+	fs.StringVar(&f.Mode, "mode", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -133,6 +137,11 @@ func parseRunFlags(c *cli, pol *policy.Policy, args []string) (*agentrun.Flags, 
 	}
 	if f.Session != "" && !identity.Valid(f.Session) {
 		return nil, usageErrorf("usage: the session name %q (--session or [budget] session) is not well formed: it must match %s", f.Session, identity.Pattern)
+	}
+	switch f.Mode {
+	case "", policy.ModeEnforce, policy.ModeWarn, policy.ModeLog:
+	default:
+		return nil, usageErrorf("usage: --mode must be enforce, warn or log, not %q", f.Mode)
 	}
 	switch f.Oversight {
 	case "", policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:

@@ -59,20 +59,25 @@ func exitTable(t *testing.T) map[string]int {
 	return codes
 }
 
-// TestExitCodesInREADME: the README's two exit-code tables (every
-// command's, and why run stopped) name exactly the codes of exitcodes.go.
-func TestExitCodesInREADME(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(data)
-	table := func(header string) string {
-		i := strings.Index(readme, header)
-		if i < 0 {
-			t.Fatalf("README.md has no table %q", header)
+// TestExitCodesInDocs: the exit-code tables of the user's documents
+// (every command's in README.md, and why run stopped in docs/budgets.md)
+// name exactly the codes of exitcodes.go.
+func TestExitCodesInDocs(t *testing.T) {
+	read := func(doc string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(doc)))
+		if err != nil {
+			t.Fatal(err)
 		}
-		rest := readme[i:]
+		return string(data)
+	}
+	docs := map[string]string{"README.md": read("README.md"), "docs/budgets.md": read("docs/budgets.md")}
+	table := func(doc, header string) string {
+		text := docs[doc]
+		i := strings.Index(text, header)
+		if i < 0 {
+			t.Fatalf("%s has no table %q", doc, header)
+		}
+		rest := text[i:]
 		if j := strings.Index(rest, "\n\n"); j >= 0 {
 			rest = rest[:j]
 		}
@@ -116,17 +121,17 @@ func TestExitCodesInREADME(t *testing.T) {
 	for what, c := range map[string]struct {
 		got, want map[int]bool
 	}{
-		"| code | meaning |":           {firstColumn(table("| code | meaning |")), all},
-		"| exit | why `run` stopped |": {firstColumn(table("| exit | why `run` stopped |")), run},
+		"README.md | code | meaning |":                 {firstColumn(table("README.md", "| code | meaning |")), all},
+		"docs/budgets.md | exit | why `run` stopped |": {firstColumn(table("docs/budgets.md", "| exit | why `run` stopped |")), run},
 	} {
 		for n := range c.want {
 			if !c.got[n] {
-				t.Errorf("README.md's table %s does not list exit code %d of exitcodes.go", what, n)
+				t.Errorf("the table %s does not list exit code %d of exitcodes.go", what, n)
 			}
 		}
 		for n := range c.got {
 			if !c.want[n] {
-				t.Errorf("README.md's table %s lists exit code %d, which exitcodes.go does not define", what, n)
+				t.Errorf("the table %s lists exit code %d, which exitcodes.go does not define", what, n)
 			}
 		}
 	}

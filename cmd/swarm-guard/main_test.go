@@ -59,7 +59,7 @@ func scriptParams(dir string) testscript.Params {
 			for k, v := range goEnvForTools() {
 				e.Setenv(k, v)
 			}
-			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST",
+			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST", "SWARM_GUARD_MODE",
 				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 			return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644)
 		},
@@ -79,6 +79,7 @@ func scriptParams(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode":             cmdExitcode,
 			"claude-settings-hook": cmdClaudeSettingsHook,
+			"client-hook":          cmdClientHook,
 			"gen-long-command":     cmdGenLongCommand,
 			"expand":               cmdExpand,
 		},

@@ -10,7 +10,7 @@ import (
 
 // TestPreCommitHooksFile checks .pre-commit-hooks.yaml at the repository
 // root the way the pre-commit framework reads it: every hook is golang
-// (built with go install ./... from this module), has the ids the README
+// (built with go install ./... from this module), has the ids docs/git-hooks.md
 // names, and its entry is a swarm-guard command line this binary accepts.
 // The framework itself (PyPI) is not installable on every machine, so the
 // entries are run here as the framework would run them: entry + arguments.

@@ -53,6 +53,9 @@ type NestedRun struct {
 	// Oversight are the --oversight modes it asks for, in order, as
 	// written; "<unknown>" for one only known at run time.
 	Oversight []string
+	// Mode are the --mode values it asks for, as Oversight: a nested
+	// agent in warn or log mode would run with the guard's denials off.
+	Mode []string
 }
 
 // GuardChange is a command that changes one of the guard's controls

@@ -12,6 +12,6 @@
 // (effect.ToolOperation) and hands it to the pattern's rule in
 // guard/rules (destructive_terraform.go …), which decides it. The examples are
 // run through the whole engine with the corpus (guard's TestCorpus), and the
-// README's pack table is generated from them (go test ./guard -run
-// TestPackTableInREADME -update-packs).
+// pack table of docs/rules.md is generated from them (go test ./guard -run
+// TestPackTable -update-packs).
 package packs

@@ -12,9 +12,9 @@
 // The examples run in the corpus world (worktree /work/repo on branch
 // agent-1, home /home/agent, another agent's worktree at
 // /work/repo/.worktrees/agent-2; see guard/corpus_test.go) through the
-// whole engine in guard's TestRuleCatalog, and the README's rule table is
-// generated from them (go test ./guard -run TestRuleTableInREADME
-// -update-rules).
+// whole engine in guard's TestRuleCatalog, and the rule tables of
+// docs/rules.md and README.md are generated from them (go test ./guard
+// -run TestRuleTables -update-rules).
 //
 // A rule that has moved to the effects model (guard/effect) also holds its
 // judge: the function that decides it from an effect alone. The engine and

@@ -51,6 +51,13 @@ func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 		if x.Trust {
 			vs = append(vs, Verdict{Reason: "swarm-guard run --trust starts an agent whose denials are switched off", Instead: "run nested agents without --trust"})
 		}
+		for _, mode := range x.Mode {
+			if mode != f.Mode {
+				vs = append(vs, Verdict{Reason: "swarm-guard run --mode " + mode + " starts an agent whose denials only warn or log, switching the guard off for it",
+					Instead: "start nested agents without --mode: they run under this agent's mode"})
+				break
+			}
+		}
 		for _, mode := range x.Oversight {
 			if mode != f.Oversight {
 				vs = append(vs, Verdict{Reason: "swarm-guard run --oversight " + mode + " gives the agent it starts other merge rights than this agent's own (" + f.Oversight + ")",

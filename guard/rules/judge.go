@@ -31,9 +31,15 @@ type Facts struct {
 	// RemoteHosts are the hosts the repository's configured remotes name
 	// (url and pushurl of each): where its commits may go.
 	RemoteHosts []string
+	// ContextSecrets are the variables a committed file's context fills
+	// with secrets of no known service (guard.Env.Secrets): name -> source.
+	ContextSecrets map[string]string
 	// Oversight is the oversight mode in force (run's override, else the
 	// policy's; never ""): oversight.go.
 	Oversight string
+	// Mode is the policy-wide mode in force (run --mode's, else the
+	// policy's; never ""): a nested run may not ask for another.
+	Mode string
 }
 
 // A Judge returns its rule's verdicts on one effect: none when the rule

@@ -48,6 +48,7 @@ type Limits struct {
 	Timeout     time.Duration // wall clock from the start; 0 means none
 	IdleTimeout time.Duration // time without any output on stdout or stderr; 0 means none
 	Grace       time.Duration // from SIGINT to SIGKILL, SIGTERM at half of it; 0 means DefaultGrace
+	Clock       Clock         // what the limits are measured on; nil means the real clock
 }
 
 // StopReason says why the supervisor stopped the agent.
@@ -88,6 +89,9 @@ func Run(ctx context.Context, c Command, lim Limits, onLine LineFunc) (Result, e
 	if lim.Grace <= 0 {
 		lim.Grace = DefaultGrace
 	}
+	if lim.Clock == nil {
+		lim.Clock = realClock{}
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("create output pipe: %w", err)
@@ -107,7 +111,7 @@ func Run(ctx context.Context, c Command, lim Limits, onLine LineFunc) (Result, e
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	becomeSubreaper()
-	s := &supervisor{start: time.Now(), grace: lim.Grace, exited: make(chan struct{})}
+	s := &supervisor{clock: lim.Clock, start: lim.Clock.Now(), grace: lim.Grace, exited: make(chan struct{})}
 	err = cmd.Start()
 	// The child has its copies; ours would keep the pipes open forever.
 	outW.Close()
@@ -144,10 +148,10 @@ func Run(ctx context.Context, c Command, lim Limits, onLine LineFunc) (Result, e
 
 	res := Result{Stopped: s.watch(ctx, lim, stopReq)}
 	if res.Stopped != NotStopped {
-		stopAt := time.Now()
+		stopAt := s.clock.Now()
 		s.stop()
 		s.closeOutput(outR, errR, outDone, errDone)
-		res.StopLatency = time.Since(stopAt)
+		res.StopLatency = since(s.clock, stopAt)
 	} else {
 		if !s.groupGone() {
 			res.Orphans = true
@@ -155,7 +159,7 @@ func Run(ctx context.Context, c Command, lim Limits, onLine LineFunc) (Result, e
 		}
 		s.closeOutput(outR, errR, outDone, errDone)
 	}
-	res.Duration = time.Since(s.start)
+	res.Duration = since(s.clock, s.start)
 	res.LastSignal = s.sent
 	res.ExitCode, res.Signal = exitStatus(cmd.ProcessState, waitErr)
 	return res, nil
@@ -168,6 +172,7 @@ func LookPath(name string) (string, error) { return exec.LookPath(name) }
 
 // supervisor is the state of one Run.
 type supervisor struct {
+	clock  Clock
 	start  time.Time
 	grace  time.Duration
 	pgid   int
@@ -176,21 +181,21 @@ type supervisor struct {
 	sent   syscall.Signal
 }
 
-func (s *supervisor) touch() { s.last.Store(int64(time.Since(s.start))) }
+func (s *supervisor) touch() { s.last.Store(int64(since(s.clock, s.start))) }
 
 // watch waits until the agent exits or a reason to stop it comes up.
 func (s *supervisor) watch(ctx context.Context, lim Limits, stopReq <-chan struct{}) StopReason {
 	var timeoutC, idleC <-chan time.Time
 	if lim.Timeout > 0 {
-		t := time.NewTimer(lim.Timeout)
+		t := s.clock.NewTimer(lim.Timeout)
 		defer t.Stop()
-		timeoutC = t.C
+		timeoutC = t.C()
 	}
-	var idle *time.Timer
+	var idle Timer
 	if lim.IdleTimeout > 0 {
-		idle = time.NewTimer(lim.IdleTimeout)
+		idle = s.clock.NewTimer(lim.IdleTimeout)
 		defer idle.Stop()
-		idleC = idle.C
+		idleC = idle.C()
 	}
 	for {
 		select {
@@ -205,7 +210,7 @@ func (s *supervisor) watch(ctx context.Context, lim Limits, stopReq <-chan struc
 		case <-idleC:
 			// Re-arming the timer on every line would cost more than
 			// checking, when it fires, whether output came meanwhile.
-			quiet := time.Since(s.start) - time.Duration(s.last.Load())
+			quiet := since(s.clock, s.start) - time.Duration(s.last.Load())
 			if quiet >= lim.IdleTimeout {
 				return StopIdle
 			}
@@ -241,9 +246,9 @@ func strength(sig syscall.Signal) int {
 // its end, until the agent and everything in its group are gone.
 func (s *supervisor) stop() {
 	s.signal(syscall.SIGINT)
-	term := time.NewTimer(s.grace / 2)
+	term := s.clock.NewTimer(s.grace / 2)
 	defer term.Stop()
-	kill := time.NewTimer(s.grace)
+	kill := s.clock.NewTimer(s.grace)
 	defer kill.Stop()
 	var poll, orphans <-chan time.Time
 	exited := s.exited
@@ -269,9 +274,9 @@ func (s *supervisor) stop() {
 			}
 		case <-orphans:
 			s.signal(syscall.SIGTERM)
-		case <-term.C:
+		case <-term.C():
 			s.signal(syscall.SIGTERM)
-		case <-kill.C:
+		case <-kill.C():
 			s.signal(syscall.SIGKILL)
 			s.awaitAfterKill()
 			return
@@ -283,7 +288,7 @@ func (s *supervisor) stop() {
 // itself: SIGTERM, then SIGKILL after half the grace period.
 func (s *supervisor) stopOrphans() {
 	s.signal(syscall.SIGTERM)
-	deadline := time.NewTimer(s.grace / 2)
+	deadline := s.clock.NewTimer(s.grace / 2)
 	defer deadline.Stop()
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
@@ -293,7 +298,7 @@ func (s *supervisor) stopOrphans() {
 			if s.groupGone() {
 				return
 			}
-		case <-deadline.C:
+		case <-deadline.C():
 			s.signal(syscall.SIGKILL)
 			s.awaitAfterKill()
 			return

@@ -11,21 +11,60 @@ import (
 	"time"
 )
 
-// collect runs a helper and returns its lines.
+// collect runs a helper and returns its lines. Its limits run on a clock
+// the test moves by hand (fakeClock), unless lim names one.
 func collect(t *testing.T, steps string, lim Limits, stopAt int) (Result, []string, string) {
 	t.Helper()
-	var lines []string
-	var stderr bytes.Buffer
-	c := helperCommand(steps)
-	c.Stderr = &stderr
-	res, err := Run(context.Background(), c, lim, func(line []byte) bool {
-		lines = append(lines, string(line))
-		return stopAt > 0 && len(lines) == stopAt
-	})
-	if err != nil {
-		t.Fatal(err)
+	if lim.Clock == nil {
+		lim.Clock = newFakeClock()
 	}
-	return res, lines, stderr.String()
+	r := start(t, steps, lim, func(lines []string) bool { return stopAt > 0 && len(lines) == stopAt })
+	res := <-r.done
+	return res, r.lines, r.stderr.String()
+}
+
+// running is a helper under Run in the background.
+type running struct {
+	lines  []string // safe to read once done delivered
+	stderr bytes.Buffer
+	line   chan int // the number of lines so far, after each line
+	done   chan Result
+}
+
+// start runs a helper in the background; stop is asked after each line.
+func start(t *testing.T, steps string, lim Limits, stop func(lines []string) bool) *running {
+	t.Helper()
+	r := &running{line: make(chan int, 1024), done: make(chan Result, 1)}
+	c := helperCommand(steps)
+	c.Stderr = &r.stderr
+	go func() {
+		res, err := Run(context.Background(), c, lim, func(line []byte) bool {
+			r.lines = append(r.lines, string(line))
+			r.line <- len(r.lines)
+			return stop(r.lines)
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		r.done <- res
+	}()
+	return r
+}
+
+// waitLines waits until the helper has printed n lines; the real-time
+// limit only keeps a broken helper from hanging the test.
+func (r *running) waitLines(t *testing.T, n int) {
+	t.Helper()
+	for {
+		select {
+		case got := <-r.line:
+			if got >= n {
+				return
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the helper printed fewer than %d lines", n)
+		}
+	}
 }
 
 func TestRunDeliversLinesAndExitCode(t *testing.T) {
@@ -45,23 +84,49 @@ func TestRunDeliversLinesAndExitCode(t *testing.T) {
 func TestIdleTimeoutStopsTheWholeGroup(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "gc.pid")
-	res, lines, _ := collect(t, "lines 1 ; spawn "+pidfile+" ; hang", Limits{IdleTimeout: 200 * time.Millisecond, Grace: 2 * time.Second}, 0)
-	if res.Stopped != StopIdle || res.ExitCode != -1 || res.Signal != "SIGINT" {
+	clock := newFakeClock()
+	r := start(t, "spawn "+pidfile+" ; lines 1 ; hang", Limits{IdleTimeout: 200 * time.Millisecond, Grace: 2 * time.Second, Clock: clock}, func([]string) bool { return false })
+	r.waitLines(t, 1)     // the grandchild is ready
+	clock.waitArmed(t, 1) // the idle timer
+	pid := pidFrom(t, pidfile)
+	clock.Advance(199 * time.Millisecond)
+	clock.Advance(time.Millisecond)
+	res := <-r.done
+	if res.Stopped != StopIdle || res.ExitCode != -1 || res.Signal != "SIGINT" || res.LastSignal != syscall.SIGINT {
 		t.Fatalf("result %+v, want an idle stop that SIGINT ended", res)
 	}
-	if len(lines) != 1 {
-		t.Fatalf("lines %q", lines)
+	if len(r.lines) != 1 {
+		t.Fatalf("lines %q", r.lines)
 	}
-	requireGone(t, pidFrom(t, pidfile))
+	requireGone(t, pid)
 }
 
+// Output keeps the idle timeout away: 8 lines 100 ms apart on the clock
+// the limits run on are never 300 ms without output.
 func TestOutputKeepsIdleAway(t *testing.T) {
 	t.Parallel()
-	// 8 lines 100ms apart: never 300ms without output.
-	steps := strings.Repeat("lines 1 ; wait 100ms ; ", 8) + "exit 0"
-	res, lines, _ := collect(t, steps, Limits{IdleTimeout: 300 * time.Millisecond}, 0)
-	if res.Stopped != NotStopped || len(lines) != 8 {
-		t.Fatalf("result %+v after %d lines", res, len(lines))
+	clock := newFakeClock()
+	var lines []string
+	c := helperCommand("lines 8 ; exit 0")
+	res, err := Run(context.Background(), c, Limits{IdleTimeout: 300 * time.Millisecond, Clock: clock}, func(line []byte) bool {
+		lines = append(lines, string(line))
+		clock.Advance(100 * time.Millisecond) // the next line comes 100 ms later
+		return false
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != NotStopped || len(lines) != 8 || res.Duration != 800*time.Millisecond {
+		t.Fatalf("result %+v after %d lines, want no stop after 8 lines and 800 ms", res, len(lines))
+	}
+	// The same helper silent for 300 ms after its first line is stopped.
+	clock = newFakeClock()
+	r := start(t, "lines 1 ; hang", Limits{IdleTimeout: 300 * time.Millisecond, Grace: time.Second, Clock: clock}, func([]string) bool { return false })
+	r.waitLines(t, 1)
+	clock.waitArmed(t, 1)
+	clock.Advance(300 * time.Millisecond)
+	if res := <-r.done; res.Stopped != StopIdle {
+		t.Fatalf("result %+v, want an idle stop", res)
 	}
 }
 
@@ -69,12 +134,20 @@ func TestTimeoutEscalatesToSIGKILL(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "gc.pid")
 	grace := 300 * time.Millisecond
-	res, _, _ := collect(t, "ignore ; spawn "+pidfile+" stubborn ; lines 1 ; hang", Limits{Timeout: 300 * time.Millisecond, Grace: grace}, 0)
+	clock := newFakeClock()
+	r := start(t, "ignore ; spawn "+pidfile+" stubborn ; lines 1 ; hang", Limits{Timeout: 300 * time.Millisecond, Grace: grace, Clock: clock}, func([]string) bool { return false })
+	r.waitLines(t, 1) // signals are ignored and the grandchild is ready
+	clock.waitArmed(t, 1)
+	clock.Advance(300 * time.Millisecond) // the timeout: SIGINT, ignored
+	clock.waitArmed(t, 2)                 // the grace period's SIGTERM and SIGKILL
+	clock.Advance(grace / 2)              // SIGTERM, ignored
+	clock.Advance(grace / 2)              // SIGKILL
+	res := <-r.done
 	if res.Stopped != StopTimeout || res.LastSignal != syscall.SIGKILL || res.Signal != "SIGKILL" {
 		t.Fatalf("result %+v, want a timeout that needed SIGKILL", res)
 	}
-	if res.StopLatency < grace*9/10 || res.StopLatency > grace+3*time.Second {
-		t.Fatalf("stop took %v with a grace of %v", res.StopLatency, grace)
+	if res.StopLatency != grace {
+		t.Fatalf("stop took %v with a grace of %v: SIGKILL comes at its end", res.StopLatency, grace)
 	}
 	requireGone(t, pidFrom(t, pidfile))
 }
@@ -91,7 +164,7 @@ func TestCancel(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var once sync.Once
-	res, err := Run(ctx, helperCommand("lines 1 ; hang"), Limits{Grace: time.Second}, func([]byte) bool {
+	res, err := Run(ctx, helperCommand("lines 1 ; hang"), Limits{Grace: time.Second, Clock: newFakeClock()}, func([]byte) bool {
 		once.Do(cancel)
 		return false
 	})
@@ -104,9 +177,9 @@ func TestOrphansAreStopped(t *testing.T) {
 	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "gc.pid")
 	res, _, _ := collect(t, "spawn "+pidfile+" ; lines 1 ; exit 0", Limits{Grace: time.Second}, 0)
-	// SIGTERM stops it; SIGKILL follows only on a machine too loaded to
-	// let it die within half the grace period.
-	if res.Stopped != NotStopped || res.ExitCode != 0 || !res.Orphans || (res.LastSignal != syscall.SIGTERM && res.LastSignal != syscall.SIGKILL) {
+	// SIGTERM stops it; the clock the grace period runs on stands still,
+	// so SIGKILL never comes.
+	if res.Stopped != NotStopped || res.ExitCode != 0 || !res.Orphans || res.LastSignal != syscall.SIGTERM {
 		t.Fatalf("result %+v, want a normal exit and its orphan stopped", res)
 	}
 	requireGone(t, pidFrom(t, pidfile))

@@ -59,6 +59,7 @@ type Flags struct {
 	Trust         bool
 	MCP           []string // --mcp: the only MCP servers the agent gets
 	Oversight     string   // --oversight: who merges, for this task
+	Mode          string   // --mode: the policy-wide mode for this run
 	Argv          []string // the agent's command line
 }
 
@@ -654,6 +655,12 @@ func (r *runner) childEnv() []string {
 	env = agent.UnsetEnv(env, "SWARM_GUARD_OVERSIGHT")
 	if r.f.Oversight != "" {
 		env = agent.SetEnv(env, "SWARM_GUARD_OVERSIGHT", r.f.Oversight)
+	}
+	// The same for the mode (hooks and git hooks read it): shadow mode
+	// is per run.
+	env = agent.UnsetEnv(env, policy.ModeEnv)
+	if r.f.Mode != "" {
+		env = agent.SetEnv(env, policy.ModeEnv, r.f.Mode)
 	}
 	return env
 }

@@ -42,11 +42,13 @@ type Record struct {
 	Cwd        string `json:"cwd,omitempty"`
 	Command    string `json:"command,omitempty"`
 	Path       string `json:"path,omitempty"`
-	Action     string `json:"action"` // allow (no decision), deny, ask, trusted, block
-	Rule       string `json:"rule,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	Policy     string `json:"policy,omitempty"`
-	Micros     int64  `json:"us,omitempty"` // time the decision took
+	Action     string `json:"action"` // allow (no decision), deny, ask, warn, log, trusted, block
+	// Would is what a warn or log decision stands in for: deny or ask.
+	Would  string `json:"would,omitempty"`
+	Rule   string `json:"rule,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Policy string `json:"policy,omitempty"`
+	Micros int64  `json:"us,omitempty"` // time the decision took
 }
 
 // Append writes v as one JSON line to the log file at path, creating the
@@ -98,6 +100,7 @@ func (r Record) AppendJSON(b []byte) []byte {
 	b = appendField(b, "path", r.Path)
 	b = append(b, `,"action":`...)
 	b = jsonobj.AppendString(b, r.Action)
+	b = appendField(b, "would", r.Would)
 	b = appendField(b, "rule", r.Rule)
 	b = appendField(b, "reason", r.Reason)
 	b = appendField(b, "policy", r.Policy)

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var (
@@ -21,14 +25,87 @@ type row struct {
 	paired      float64 // median of pair-by-pair ratios to the empty program, 0 when not measured
 }
 
+// header is what the results file says about the run: when, where and
+// what was measured.
+type header struct {
+	date      time.Time
+	machine   string // CPU model and count, load average at the start
+	commit    string
+	benchtime string
+}
+
+// paths says in words what each hook path of BenchmarkHookPaths and
+// BenchmarkHookPostOpaqueMonorepo times (cmd/swarm-guard-secrets).
+var paths = map[string]string{
+	"empty-go":                      "an empty Go program (the unit)",
+	"pre-bash-allow":                "PreToolUse Bash, allowed (`go test ./... && git add -A && git commit -m wip`)",
+	"pre-bash-writes-nothing":       "PreToolUse Bash of a command that writes nothing (`ls -la`), leaving the record for swarm-guard-post",
+	"pre-bash-deny":                 "PreToolUse Bash, denied (`git push --force origin main`)",
+	"pre-write-10kb":                "PreToolUse Write of a clean 10 KB Go file, proven clean without the scanner",
+	"pre-write-10kb-cold":           "the same, without the background helpers",
+	"pre-write-10kb-scanned":        "PreToolUse Write of a clean 10 KB Go file the scanner must read (scan server running)",
+	"pre-write-10kb-scanned-cold":   "the same, starting the scanner",
+	"pre-mcp":                       "PreToolUse of an MCP tool",
+	"post-bash-writes-nothing":      "PostToolUse after `ls -la`, as installed (swarm-guard-post)",
+	"post-bash-writes-nothing-full": "the same through the full `swarm-guard hook`",
+	"post-bash-redirect":            "PostToolUse after `echo note >> notes.txt`",
+	"post-bash-opaque":              "PostToolUse after a command the guard cannot see into (file watcher running)",
+	"post-bash-opaque-cold":         "the same, without the watcher (`git status` of the worktree)",
+	"post-bash-output-keywords":     "PostToolUse of a Bash call whose output holds scanner keywords",
+	"post-write":                    "PostToolUse after a Write",
+	"post-mcp-result":               "PostToolUse of an MCP result",
+	"watcher":                       "PostToolUse after an opaque command in a 50,000-file repository, file watcher running",
+	"worktree-scan":                 "the same, without the watcher (`git status` of the whole worktree)",
+}
+
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	out := flag.String("o", "", "write the results file here (default: stdout)")
+	commit := flag.String("commit", "", "the commit measured")
+	benchtime := flag.String("benchtime", "", "the -benchtime of the run")
+	flag.Parse()
+	h := header{date: time.Now().UTC(), machine: machine(), commit: *commit, benchtime: *benchtime}
+	var b bytes.Buffer
+	if err := run(os.Stdin, &b, h); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
+	if *out == "" {
+		os.Stdout.Write(b.Bytes())
+		return
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("benchtable: wrote %s\n", *out)
 }
 
-func run(in io.Reader, out io.Writer) error {
+// machine describes this machine: CPU model (from /proc/cpuinfo where
+// there is one), number of CPUs, OS and architecture, and the load
+// average when the run ended.
+func machine() string {
+	model := ""
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	s := fmt.Sprintf("%d CPUs, %s/%s", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	if model != "" {
+		s = model + ", " + s
+	}
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(data)); len(f) >= 3 {
+			s += ", load average " + strings.Join(f[:3], " ") + " at the end of the run"
+		}
+	}
+	return s
+}
+
+func run(in io.Reader, out io.Writer, h header) error {
 	var rows []row
 	base := map[string]float64{}
 	sc := bufio.NewScanner(in)
@@ -60,8 +137,21 @@ func run(in io.Reader, out io.Writer) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("no benchmark reported a median")
 	}
-	fmt.Fprintln(out, "| benchmark | path | median | × empty Go program |")
-	fmt.Fprintln(out, "|---|---|---|---|")
+	fmt.Fprintln(out, "# Benchmarks")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Written by `make bench` (how it measures: [performance.md](performance.md)); do not edit by hand.")
+	fmt.Fprintln(out)
+	fmt.Fprintf(out, "- date: %s\n", h.date.Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(out, "- machine: %s\n", h.machine)
+	if h.commit != "" {
+		fmt.Fprintf(out, "- commit: %s\n", h.commit)
+	}
+	if h.benchtime != "" {
+		fmt.Fprintf(out, "- benchtime: %s\n", h.benchtime)
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| benchmark | path | what it times | median | × empty Go program |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
 	for _, r := range rows {
 		x := "–"
 		switch b := base[r.group]; {
@@ -70,7 +160,7 @@ func run(in io.Reader, out io.Writer) error {
 		case b > 0:
 			x = fmt.Sprintf("%.1f×", r.ms/b)
 		}
-		fmt.Fprintf(out, "| %s | %s | %.2f ms | %s |\n", r.group, r.name, r.ms, x)
+		fmt.Fprintf(out, "| %s | %s | %s | %.2f ms | %s |\n", r.group, r.name, paths[r.name], r.ms, x)
 	}
 	return nil
 }

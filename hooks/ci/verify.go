@@ -198,6 +198,7 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 			Message: fmt.Sprintf("%d distinct agent%s in the range (%s); at least %d are required", len(rep.Agents), plural(len(rep.Agents)), who, rep.MinAgents)})
 	}
 	w.sortViolations()
+	shadowViolations(rep, pol)
 
 	if rep.Commits == 0 {
 		rep.note("the range %s has no commits; nothing to verify", r.Spec)
@@ -600,4 +601,34 @@ func outOfScope(ctx context.Context, g git, r Range, scope []string) ([]Violatio
 		}
 	}
 	return vs, nil
+}
+
+// shadowViolations turns the violations of rules in warn or log mode into
+// notes: in a shadow week verify reports what it would fail on and passes
+// (exit 0), as the hooks let the calls run. A secret is rule
+// secret-content's; the other checks follow the policy-wide mode.
+func shadowViolations(rep *Report, pol *policy.Policy) {
+	kept := rep.Violations[:0]
+	for _, v := range rep.Violations {
+		act := policy.Action(pol.Mode)
+		if v.Kind == KindSecret {
+			act = pol.RuleAction(policy.RuleSecretContent)
+		}
+		if !act.Shadow() {
+			kept = append(kept, v)
+			continue
+		}
+		where := v.Commit
+		if len(where) > 12 {
+			where = where[:12]
+		}
+		if v.File != "" {
+			where = strings.TrimPrefix(where+" "+v.File, " ")
+		}
+		if where != "" {
+			where += ": "
+		}
+		rep.note("%s mode, not failing: %s%s (%s)", act, where, v.Message, v.Kind)
+	}
+	rep.Violations = kept
 }

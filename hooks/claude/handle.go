@@ -142,6 +142,9 @@ func newSession(in *Input, rt Runtime) *session {
 	}
 	s.ctx = hookenv.Build(hookenv.Options{Cwd: cwd, Home: hookenv.HomeDir(rt.Getenv), ProjectDir: rt.Getenv("CLAUDE_PROJECT_DIR"), Getenv: rt.Getenv, Executables: rt.Executables})
 	s.pol, s.polErr = policy.Load(s.ctx.Env.Root)
+	if s.polErr == nil {
+		s.pol, s.polErr = s.pol.WithMode(rt.Getenv(policy.ModeEnv)) // swarm-guard run --mode
+	}
 	if rt.Getenv("SWARM_GUARD_RUN") != "" {
 		s.ctx.Env.HomeBranch = rt.Getenv("SWARM_GUARD_HOME_BRANCH")
 	}
@@ -171,12 +174,13 @@ func preToolUse(in *Input, rt Runtime) Response {
 		// the arguments would hand the server (ContentCheck).
 		eng := guard.New(s.pol)
 		d, ok := withDeadline(rt.Deadline, func() guard.Decision {
-			if d := s.budget(); d.Action != "" {
-				return d
+			b := s.budget()
+			if b.Stops() {
+				return b
 			}
-			d := eng.CheckMCP(in.ToolName, in.ToolInput, s.ctx.Env)
-			if d.Action == "" && rt.ContentCheck != nil {
-				d = rt.ContentCheck(in, s.ctx, s.pol)
+			d := guard.Stronger(eng.CheckMCP(in.ToolName, in.ToolInput, s.ctx.Env), b)
+			if !d.Stops() && rt.ContentCheck != nil {
+				d = guard.Stronger(d, rt.ContentCheck(in, s.ctx, s.pol))
 			}
 			return d
 		})
@@ -211,20 +215,22 @@ func preToolUse(in *Input, rt Runtime) Response {
 	eng := guard.New(s.pol)
 	writesNothing := false // the engine's, before a content check's decision replaces it
 	d, ok := withDeadline(rt.Deadline, func() guard.Decision {
-		if d := s.budget(); d.Action != "" {
-			return d
+		b := s.budget()
+		if b.Stops() {
+			return b
 		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
 		writesNothing = d.WritesNothing()
-		if d.Action == "" && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
-			d = rt.ContentCheck(in, s.ctx, s.pol)
+		d = guard.Stronger(d, b)
+		if !d.Stops() && rt.ContentCheck != nil && (isWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
+			d = guard.Stronger(d, rt.ContentCheck(in, s.ctx, s.pol))
 		}
 		return d
 	})
 	if !ok {
 		d = guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError,
 			Reason: fmt.Sprintf("the guard could not decide within %v", rt.Deadline), Alternative: "simplify the command or split it into smaller commands"}
-	} else if d.Action == "" && in.ToolName == guard.ToolBash && ti.Command != nil && writesNothing {
+	} else if !d.Stops() && in.ToolName == guard.ToolBash && ti.Command != nil && writesNothing {
 		s.notePostFree(command)
 	}
 	return s.answer(d, command, path)
@@ -329,11 +335,11 @@ func (s *session) answer(d guard.Decision, command, path string) Response {
 
 func (s *session) respond(d guard.Decision, command, path string) Response {
 	failure := d.Rule == policy.RuleBadInput || d.Rule == policy.RuleInternalError
-	if d.Action != "" && failure && s.pol != nil && s.pol.FailMode == policy.FailOpen {
+	if d.Stops() && failure && s.pol != nil && s.pol.FailMode == policy.FailOpen {
 		s.record(d, command, path, "allowed-fail-open")
 		return Response{Exit: ExitNoDecision, Stderr: "swarm-guard: fail_mode is open, so this call was not blocked although " + oneLine(d.Reason) + "\n"}
 	}
-	if d.Action != "" && s.trusted() {
+	if d.Stops() && s.trusted() {
 		s.record(d, command, path, "trusted")
 		return Response{Exit: ExitNoDecision, Stderr: "swarm-guard: SWARM_GUARD_TRUST=1, so this call was allowed although: " + oneLine(redact.String(d.Message())) + "\n"}
 	}
@@ -343,8 +349,14 @@ func (s *session) respond(d guard.Decision, command, path string) Response {
 		return deny(redact.String(d.Message()))
 	case policy.Ask:
 		return Response{Exit: ExitNoDecision, Stdout: askJSON(redact.String(d.Message()))}
+	case policy.Warn:
+		// The call runs; the model reads the warning beside it
+		// (PreToolUse additionalContext: e2e warn-mode). No
+		// permissionDecision: the hook never grants what the
+		// client's own permission rules would not.
+		return Response{Exit: ExitNoDecision, Stdout: contextJSON(redact.String(d.Message()))}
 	}
-	return Response{Exit: ExitNoDecision}
+	return Response{Exit: ExitNoDecision} // no decision, or log mode: silent
 }
 
 // trusted reports whether the trust escape hatch is open. A broken policy
@@ -386,6 +398,10 @@ func (s *session) record(d guard.Decision, command, path string, override ...str
 	if len(override) > 0 {
 		action = override[0]
 	}
+	would := ""
+	if d.Action.Shadow() {
+		would = string(d.WouldAction())
+	}
 	src := ""
 	if s.pol != nil {
 		src = s.pol.Source
@@ -393,7 +409,7 @@ func (s *session) record(d guard.Decision, command, path string, override ...str
 	rec := audit.Record{
 		Time: s.start.UTC().Format(time.RFC3339Nano), Event: s.in.HookEventName, SessionID: s.in.SessionID,
 		AgentID: s.agentID(), SubagentID: s.in.AgentID, Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
-		Path: path, Action: action, Rule: d.Rule, Reason: redact.String(d.Reason), Policy: src,
+		Path: path, Action: action, Would: would, Rule: d.Rule, Reason: redact.String(d.Reason), Policy: src,
 		Micros: s.rt.Now().Sub(s.start).Microseconds(),
 	}
 	if err := audit.Append(filepath.Join(s.ctx.StateDir, audit.FileName), rec); err != nil {

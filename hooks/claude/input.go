@@ -117,8 +117,9 @@ const (
 type preToolUseOutput struct {
 	HookSpecificOutput struct {
 		HookEventName            string `json:"hookEventName"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		PermissionDecision       string `json:"permissionDecision,omitempty"`
+		PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+		AdditionalContext        string `json:"additionalContext,omitempty"`
 	} `json:"hookSpecificOutput"`
 }
 
@@ -127,6 +128,17 @@ func askJSON(reason string) string {
 	o.HookSpecificOutput.HookEventName = EventPreToolUse
 	o.HookSpecificOutput.PermissionDecision = "ask"
 	o.HookSpecificOutput.PermissionDecisionReason = reason
+	b, _ := json.Marshal(o)
+	return string(b) + "\n"
+}
+
+// contextJSON is a PreToolUse answer that lets the call run and hands the
+// model a note beside it (additionalContext, delivered since client
+// 2.1.9): how warn mode tells the agent what would have been denied.
+func contextJSON(note string) string {
+	var o preToolUseOutput
+	o.HookSpecificOutput.HookEventName = EventPreToolUse
+	o.HookSpecificOutput.AdditionalContext = note
 	b, _ := json.Marshal(o)
 	return string(b) + "\n"
 }

@@ -26,8 +26,8 @@ func preCommitBranchCheck(c Env) error {
 	commit := effect.BranchChange{Op: effect.CommitCurrent, Current: []string{hc.repo.Branch}, Args: "commit", Home: true}
 	var problems []string
 	for _, v := range rules.JudgeEffect(commit, &rules.Facts{Policy: hc.pol}) {
-		if v.Rule == policy.RuleProtectedBranch {
-			problems = append(problems, fmt.Sprintf("%s (rule %s); instead: %s", v.Reason, v.Rule, v.Instead))
+		if p := fmt.Sprintf("%s (rule %s); instead: %s", v.Reason, v.Rule, v.Instead); v.Rule == policy.RuleProtectedBranch && !hc.shadowed(v.Rule, p) {
+			problems = append(problems, p)
 		}
 	}
 	if len(problems) > 0 {

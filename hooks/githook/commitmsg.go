@@ -132,13 +132,16 @@ func contentLines(msg string, o trailer.Options) []string {
 	return out
 }
 
-// forgedTrailer refuses, in an agent's session, a message that names
+// forgedTrailer refuses, for an agent's commit, a message that names
 // another agent than the one committing, or that claims to be a human's:
 // a --trailer, -m line, template or -c trailer.* config of the agent's
 // choosing would otherwise forge the commit's identity, which verify then
-// trusts. Humans (no agent session) write what they like.
+// trusts. An agent's commit is every one the hooks give an Agent-Id
+// (agentCommit): a client session, swarm-guard run, or an agent id named
+// by the orchestrator (SWARM_GUARD_AGENT_ID) for a client the hooks do not
+// otherwise recognise. Humans write what they like.
 func forgedTrailer(hc *gitHookContext, vals, humans []string) string {
-	if !inAgentSession(hc.c) {
+	if !agentCommit(hc.c) {
 		return ""
 	}
 	key, humanKey := hc.pol.Trailers.AgentKey, hc.pol.Trailers.HumanKey
@@ -152,10 +155,12 @@ func forgedTrailer(hc *gitHookContext, vals, humans []string) string {
 	if err != nil {
 		return ""
 	}
-	for _, v := range vals {
-		if v != id.ID {
-			return fmt.Sprintf("the message names %s: %s, but the agent committing is %s; remove that line (the hooks write the true %s trailer) and commit again", key, v, id.ID, key)
-		}
+	// A malformed or doubled trailer is named as such: the fix is the same.
+	if p := agentTrailerProblem(key, vals); p != "" {
+		return fmt.Sprintf("the message has %s; remove those lines (the hooks write the true %s trailer) and commit again", p, key)
+	}
+	if vals[0] != id.ID {
+		return fmt.Sprintf("the message names %s: %s, but the agent committing is %s; remove that line (the hooks write the true %s trailer) and commit again", key, vals[0], id.ID, key)
 	}
 	return ""
 }

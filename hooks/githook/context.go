@@ -71,6 +71,9 @@ func newGitHookContext(c Env, hook string) (*gitHookContext, error) {
 	if hc.repo, _, hc.pol, err = hookenv.RepoPolicy(wd, ""); err != nil {
 		return nil, refuse(c, hook, fmt.Sprintf("the policy is broken, so every swarm-guard git hook refuses: %v; fix it (swarm-guard policy check)", err))
 	}
+	if hc.pol, err = hc.pol.WithMode(c.Getenv(policy.ModeEnv)); err != nil { // swarm-guard run --mode
+		return nil, refuse(c, hook, err.Error()+"; start the agent with swarm-guard run --mode enforce, warn or log")
+	}
 	return hc, nil
 }
 
@@ -99,6 +102,26 @@ func refuse(c Env, hook string, problems ...string) error {
 // warn prints a problem that does not block.
 func (hc *gitHookContext) warn(format string, args ...any) {
 	fmt.Fprintf(hc.c.Stderr, "swarm-guard %s: warning: %s\n", hc.hook, fmt.Sprintf(format, args...))
+}
+
+// shadowed reports whether a problem of a rule only warns or logs under
+// the policy's modes (rule "" for the hooks' own checks, such as missing
+// trailers: the policy-wide mode alone), and prints it when it warns: in
+// a shadow week the git hooks let the operation through, as the Claude
+// Code hook lets the call run.
+func (hc *gitHookContext) shadowed(rule, problem string) bool {
+	act := policy.Action(hc.pol.Mode)
+	if rule != "" {
+		act = hc.pol.RuleAction(rule)
+	}
+	switch act {
+	case policy.Warn:
+		hc.warn("%s (%s mode: not blocked)", problem, act)
+		return true
+	case policy.Log:
+		return true
+	}
+	return false
 }
 
 // agent resolves the agent id for this worktree.

@@ -7,6 +7,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/conflict"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // PreCommit is the pre-commit git hook: the branch check first, then
@@ -54,6 +55,14 @@ func preCommit(c Env) error {
 		what = fmt.Sprintf("%d secret(s)", secrets)
 	default:
 		what = fmt.Sprintf("%d unresolved conflict marker(s)", markers)
+	}
+	if hc.shadowed(policy.RuleSecretContent, "the staged changes add "+what) {
+		for _, f := range findings {
+			if hc.pol.RuleAction(policy.RuleSecretContent) == policy.Warn {
+				fmt.Fprintf(c.Stderr, "  %s: %s: %s\n", format.Location(f), f.Rule, f.Preview)
+			}
+		}
+		return nil
 	}
 	fmt.Fprintf(c.Stderr, "swarm-guard pre-commit: the staged changes add %s; the commit is blocked:\n", what)
 	for _, f := range findings {

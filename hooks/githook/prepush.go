@@ -3,6 +3,7 @@ package githook
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
@@ -80,10 +81,14 @@ func prePush(c Env) error {
 					continue
 				}
 				// The judge's words, with the two commits only the hook knows.
-				problems = append(problems, fmt.Sprintf("%s: %s (the remote's %s is not in the history of the pushed %s; rule %s); instead: %s", u.remoteRef, v.Reason, short(u.remoteOID), short(u.localOID), v.Rule, v.Instead))
+				if p := fmt.Sprintf("%s: %s (the remote's %s is not in the history of the pushed %s; rule %s); instead: %s", u.remoteRef, v.Reason, short(u.remoteOID), short(u.localOID), v.Rule, v.Instead); !hc.shadowed(v.Rule, p) {
+					problems = append(problems, p)
+				}
 				continue
 			}
-			problems = append(problems, fmt.Sprintf("%s: %s (rule %s); instead: %s", u.remoteRef, v.Reason, v.Rule, v.Instead))
+			if p := fmt.Sprintf("%s: %s (rule %s); instead: %s", u.remoteRef, v.Reason, v.Rule, v.Instead); !hc.shadowed(v.Rule, p) {
+				problems = append(problems, p)
+			}
 		}
 		if u.deletes() {
 			continue
@@ -113,6 +118,8 @@ func prePush(c Env) error {
 		if err != nil {
 			return refuse(c, hc.hook, err.Error())
 		}
+		ps = slices.DeleteFunc(ps, func(p string) bool { return hc.shadowed("", p) })
+		rs = slices.DeleteFunc(rs, func(p string) bool { return hc.shadowed("", p) })
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
 			problems = append(problems, fmt.Sprintf("to add the missing %s trailers to your own commits, re-commit them through the hooks: git rebase <upstream> --exec 'git commit --amend --no-edit --allow-empty' (git rebase --root --exec ... when there is no upstream; git commit --amend --no-edit for the last one alone), then push again", hc.pol.Trailers.AgentKey))

@@ -1,0 +1,101 @@
+package clients
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Qwen Code 0.24 and Factory Droid 0.225 (agent-clients.md §6) send
+// Claude-shaped events and honour Claude's JSON answers, but name their
+// tools their own way: Qwen's shell is run_shell_command (write_file,
+// edit/replace, read_file like Gemini's), Droid's is Execute (Create,
+// Edit with old_str/new_str, Read, ApplyPatch). Handed to the pipeline
+// unchanged, every command they run would be a tool it does not know, and
+// allowed.
+//
+// A denial is {"hookSpecificOutput":{"hookEventName":"PreToolUse",
+// "permissionDecision":"deny","permissionDecisionReason":...}} with exit 0,
+// the form both were seen to honour; after a tool, {"decision":"block",
+// "reason":...} tells the agent what was withheld or must be repaired.
+type claudeShaped struct{ name Name }
+
+type claudeEvent struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode"`
+	ToolName       string          `json:"tool_name"`
+	ToolUseID      string          `json:"tool_use_id"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+}
+
+func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
+	var in claudeEvent
+	if err := json.Unmarshal(data, &in); err != nil {
+		return &event{}, jsonErr(string(c.name), err)
+	}
+	ev := &event{post: in.HookEventName == "PostToolUse" || in.HookEventName == "PostToolUseFailure"}
+	if in.HookEventName != "PreToolUse" && !ev.post {
+		return ev, nil
+	}
+	t := &toolCall{tool: in.ToolName, args: in.ToolInput, post: ev.post, base: call{
+		SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, PermissionMode: in.PermissionMode, ToolUseID: in.ToolUseID, Client: c.name,
+	}}
+	switch in.ToolName {
+	case "Bash", "run_shell_command", "Execute", "bash":
+		t.kind = kindShell
+	case "Write", "write_file", "Create":
+		t.kind = kindWrite
+	case "Edit", "edit", "replace":
+		t.kind = kindEdit
+	case "Read", "read_file":
+		t.kind = kindRead
+	case "ApplyPatch", "apply_patch":
+		t.kind = kindPatch
+	default:
+		if strings.HasPrefix(in.ToolName, "mcp__") {
+			t.kind, t.mcp = kindMCP, in.ToolName
+		}
+	}
+	if ev.post {
+		t.output = outputText(in.ToolResponse)
+		ev.output = t.output
+	}
+	var err error
+	ev.calls, ev.shaped, err = t.calls()
+	return ev, err
+}
+
+func (c claudeShaped) render(ev *event, v verdict) Answer {
+	if ev.post {
+		if !v.block && !v.deny {
+			return Answer{Stderr: v.notes}
+		}
+		out, _ := json.Marshal(struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}{"block", shownAfter(ev, v)})
+		return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
+	}
+	decision, reason := "deny", v.reason
+	switch {
+	case v.ask && c.name != Claude:
+		reason = askReason(v.reason)
+	case v.ask:
+		decision = "ask"
+	case !v.deny:
+		return Answer{Stderr: v.notes}
+	}
+	var o struct {
+		HSO struct {
+			HookEventName string `json:"hookEventName"`
+			Decision      string `json:"permissionDecision"`
+			Reason        string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	o.HSO.HookEventName, o.HSO.Decision, o.HSO.Reason = "PreToolUse", decision, reason
+	out, _ := json.Marshal(o)
+	return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
+}
