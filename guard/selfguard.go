@@ -62,6 +62,9 @@ func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 	switch verb {
 	case "uninstall":
 		setup("swarm-guard uninstall switches the guard off")
+	case "approve":
+		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard approve lifts a denial, which only a human may do",
+			Instead: "give the code to a human, who runs swarm-guard approve outside this session; then retry the denied call"})
 	case "install":
 		if has("--binary", "--on-failure", "--ci") {
 			setup("swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop")

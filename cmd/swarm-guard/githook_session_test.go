@@ -16,4 +16,5 @@ func init() {
 		}
 		return hookenv.AgentAncestorWithin("SWARM_GUARD_TEST_ANCESTRY=1")
 	}
+	approveAncestor = agentAncestor
 }

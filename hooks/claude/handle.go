@@ -343,6 +343,10 @@ func (s *session) respond(d guard.Decision, command, path string) Response {
 		s.record(d, command, path, "trusted")
 		return Response{Exit: ExitNoDecision, Stderr: "swarm-guard: SWARM_GUARD_TRUST=1, so this call was allowed although: " + oneLine(redact.String(d.Message())) + "\n"}
 	}
+	if lifted, ok := s.approval(&d, command, path); ok {
+		s.record(lifted, command, path, "approved")
+		return Response{Exit: ExitNoDecision}
+	}
 	s.record(d, command, path)
 	switch d.Action {
 	case policy.Deny:
