@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -54,6 +55,9 @@ type analyzer struct {
 	// trace, when set (by tests), sees every invocation the walk
 	// dispatches to a builtin, wrapper or tool family.
 	trace func(*shell.Invocation)
+	// traceEffect, when set (Explain), sees every effect handed to the
+	// rules.
+	traceEffect func(effect.Effect)
 }
 
 // finding is a rule match before policy actions and allow entries apply.

@@ -12,6 +12,9 @@ import (
 // to the effects model describes what an invocation does and calls judge;
 // it no longer decides rules itself.
 func (a *analyzer) judge(inv *shell.Invocation, e effect.Effect) {
+	if a.traceEffect != nil {
+		a.traceEffect(e)
+	}
 	for _, v := range rules.JudgeEffect(e, a.facts()) {
 		n := len(a.findings)
 		a.report(inv, v.Rule, v.Reason, v.Instead)

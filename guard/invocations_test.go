@@ -1,54 +1,12 @@
 package guard
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
-
-// describeInvocation is one line per invocation: the argv as the walk
-// resolved it, then where and how it runs.
-func describeInvocation(inv *shell.Invocation) string {
-	var b strings.Builder
-	for i, w := range inv.Argv {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if w.Dynamic {
-			b.WriteString("?" + w.Show())
-		} else {
-			b.WriteString(w.Text)
-		}
-	}
-	cwds := strings.Join(inv.State.Cwds, ",")
-	if inv.State.CwdUnknown {
-		cwds += ",?"
-	}
-	fmt.Fprintf(&b, " | cwd=%s", cwds)
-	if len(inv.Env) > 0 {
-		var kv []string
-		for k, v := range inv.Env {
-			var vals []string
-			for _, x := range v {
-				vals = append(vals, x.Show())
-			}
-			kv = append(kv, k+"="+strings.Join(vals, "|"))
-		}
-		slices.Sort(kv)
-		fmt.Fprintf(&b, " env=%s", strings.Join(kv, ","))
-	}
-	if len(inv.Via) > 0 {
-		fmt.Fprintf(&b, " via=%s", strings.Join(inv.Via, ","))
-	}
-	if inv.Stdin != nil {
-		fmt.Fprintf(&b, " stdin=%q", inv.Stdin.Desc)
-	}
-	return b.String()
-}
 
 // TestInvocations pins what the shell walk hands the tool families: a
 // command line and the invocations it becomes (argv after expansion,

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/decide"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -17,12 +19,14 @@ func init() {
 		name:    "check",
 		summary: "explain the decision on a command or a file-tool path",
 		usage: `Usage:
-  swarm-guard check [--cwd DIR] [--json] [--policy FILE] -- COMMAND...
+  swarm-guard check [--cwd DIR] [--json] [--trace] [--policy FILE] -- COMMAND...
   swarm-guard check --tool Write|Edit|Read|Grep|Glob --path PATH [--cwd DIR] [--json]
   swarm-guard check --tool mcp__SERVER__TOOL [--cwd DIR] [--json] -- '{"tool":"input"}'
 
-Shows what the hook would decide: the rule, the reason, the part of the
-command that triggered it and what to do instead.
+Shows what the hook decides, by the hook's own decision function (engine,
+secret checks of what the call writes or sends, MCP arguments): the rule,
+the reason, the part of the command that triggered it and what to do
+instead.
 Exit codes: 0 allowed, 1 denied or ask, 2 usage error.
 
 Flags:
@@ -31,6 +35,9 @@ Flags:
                  its tool_input as JSON after -- (default {})
   --path PATH    the file path of a file tool (Write, Edit, Read, Grep, Glob)
   --policy FILE  use this policy file instead of the repository's
+  --trace        print why: each step consulted (budget, engine, secret
+                 checks), every rule that matched, and what the shell layer
+                 saw (each invocation and each effect handed to the rules)
   --json         print the decision as JSON`,
 		run: runCheck,
 	})
@@ -47,6 +54,11 @@ type checkResult struct {
 	Policy      string          `json:"policy"`
 	Root        string          `json:"root"`
 	Cwd         string          `json:"cwd"`
+	// Lifted: the decision a policy let through ("allowed-fail-open",
+	// "trusted"); Rule and Reason are then the lifted decision's.
+	Lifted string   `json:"lifted,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
+	Trace  []string `json:"trace,omitempty"`
 }
 
 func runCheck(c *cli, args []string) error {
@@ -56,6 +68,7 @@ func runCheck(c *cli, args []string) error {
 	path := fs.String("path", "", "")
 	policyFile := fs.String("policy", "", "")
 	asJSON := fs.Bool("json", false, "")
+	trace := fs.Bool("trace", false, "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -71,53 +84,47 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return usageErrorf("usage: bad --cwd %q: %v", dir, err)
 	}
-	in := guard.ToolInput{}
+	input := map[string]any{}
 	switch *tool {
 	case guard.ToolBash, guard.ToolMonitor, guard.ToolPowerShell:
 		if fs.NArg() == 0 {
 			return usageErrorf("usage: give the command after --, for example: swarm-guard check -- git push --force")
 		}
-		cmd := strings.Join(fs.Args(), " ")
-		in.Command = &cmd
-	case guard.ToolRead, guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit, guard.ToolNotebookEdit:
+		input["command"] = strings.Join(fs.Args(), " ")
+	case guard.ToolRead, guard.ToolWrite, guard.ToolEdit, guard.ToolMultiEdit:
 		if *path == "" {
 			return usageErrorf("usage: --tool %s needs --path", *tool)
 		}
-		in.FilePath, in.NotebookPath = *path, *path
+		input["file_path"] = *path
+	case guard.ToolNotebookEdit:
+		if *path == "" {
+			return usageErrorf("usage: --tool %s needs --path", *tool)
+		}
+		input["notebook_path"] = *path
 	case guard.ToolGrep, guard.ToolGlob, guard.ToolLS:
-		in.Path = *path
+		input["path"] = *path
 	default:
 		if !guard.IsMCPTool(*tool) {
 			return usageErrorf("usage: --tool %q is not a tool swarm-guard checks (Bash, Read, Write, Edit, MultiEdit, NotebookEdit, Grep, Glob, mcp__SERVER__TOOL)", *tool)
 		}
 	}
+	ev := event.Event{HookEventName: event.PreToolUse, Cwd: abs, ToolName: *tool}
+	if guard.IsMCPTool(*tool) {
+		ev.ToolInput = mcpCheckInput(fs.Args())
+	} else if ev.ToolInput, err = json.Marshal(input); err != nil {
+		return err
+	}
 	exe, _ := c.executable()
-	ctx := hookenv.Build(hookenv.Options{Cwd: abs, Getenv: c.getenv, Executables: hookenv.GuardExecutables(exe)})
-	var pol *policy.Policy
-	if *policyFile != "" {
-		pol, err = policy.LoadFile(*policyFile)
-	} else {
-		pol, err = policy.Load(ctx.Env.Root)
-	}
-	res := checkResult{Root: ctx.Env.Root, Cwd: ctx.Env.Cwd, Findings: []guard.Finding{}}
-	var d guard.Decision
-	if err != nil {
-		d = guard.Decision{Action: policy.Deny, Rule: policy.RulePolicyError, Reason: "the policy file is broken: " + err.Error(),
-			Alternative: "fix the policy (swarm-guard policy check shows the problem)"}
-		res.Policy = *policyFile
-	} else {
-		if guard.IsMCPTool(*tool) {
-			d = guard.New(pol).CheckMCP(*tool, mcpCheckInput(fs.Args()), ctx.Env)
-		} else {
-			d = guard.New(pol).Check(*tool, in, ctx.Env)
-		}
-		res.Policy = pol.Source
-	}
+	// The hook's own decision function, without the hook's effects: the
+	// same event gets the same answer here as in the hook.
+	a := decide.Decide(&ev, decide.Facts{Getenv: c.getenv, Now: c.now, Executables: hookenv.GuardExecutables(exe), PolicyFile: *policyFile, Trace: *trace})
+	d := a.Decision
+	res := checkResult{Root: a.Root, Cwd: a.Cwd, Policy: a.Policy, Findings: []guard.Finding{}, Lifted: a.Lifted, Notes: a.Notes, Trace: a.Trace}
 	res.Action, res.Rule, res.Reason, res.Trigger, res.Alternative = string(d.Action), d.Rule, d.Reason, d.Trigger, d.Alternative
 	if res.Action == "" {
 		res.Action = "allow"
 	} else {
-		res.Message = d.Message()
+		res.Message = a.Message
 	}
 	if d.Findings != nil {
 		res.Findings = d.Findings
@@ -138,9 +145,15 @@ func runCheck(c *cli, args []string) error {
 }
 
 func printCheck(w io.Writer, r checkResult) {
-	if r.Action == "allow" {
+	for _, line := range r.Trace {
+		fmt.Fprintf(w, "trace: %s\n", line)
+	}
+	switch {
+	case r.Action == "allow" && r.Lifted != "":
+		fmt.Fprintf(w, "allow (%s): rule %s would decide: %s\n", r.Lifted, r.Rule, r.Reason)
+	case r.Action == "allow":
 		fmt.Fprintln(w, "allow: no rule matched; swarm-guard gives no decision, Claude Code's own permissions apply")
-	} else {
+	default:
 		label := policy.Info(r.Rule).Label
 		if label != "" {
 			label = " (" + label + ")"
@@ -163,6 +176,9 @@ func printCheck(w io.Writer, r checkResult) {
 			continue
 		}
 		fmt.Fprintf(w, "  also %s: %s: %s\n", f.Action, f.Rule, f.Reason)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	fmt.Fprintf(w, "policy: %s\nworktree: %s\n", r.Policy, r.Root)
 }

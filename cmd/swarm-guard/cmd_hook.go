@@ -88,10 +88,7 @@ func runHook(c *cli, args []string) error {
 	exe, _ := self()
 	exes := hookenv.GuardExecutables(exe)
 	decide := func(stdin io.Reader) clients.Answer {
-		return clients.Answer(claude.Handle(claude.Runtime{
-			Stdin: stdin, Getenv: c.getenv, Now: c.now, Executables: exes,
-			ContentCheck: contentCheck, PostToolUse: postToolUse, BudgetCheck: budgetCheck,
-		}))
+		return clients.Answer(claude.Handle(claude.Runtime{Stdin: stdin, Getenv: c.getenv, Now: c.now, Executables: exes}))
 	}
 	stdin := c.stdin
 	if client != clients.Claude {

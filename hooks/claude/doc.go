@@ -1,5 +1,7 @@
-// Package claude is the Claude Code hook adapter: it decodes one hook event
-// from standard input, asks the engine, and answers in the hook protocol.
+// Package claude is the Claude Code hook protocol at the boundary: it
+// reads one hook event from standard input, has package decide judge it,
+// and renders the answer as Claude Code reads it (exit code, stdout JSON,
+// stderr). It decides nothing itself.
 //
 // The protocol's security boundary is the exit code. A denial is a reason
 // on stderr and exit 2 with empty stdout, the one form every Claude Code

@@ -14,7 +14,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/guard/redact"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
-	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
@@ -41,7 +41,7 @@ const (
 
 // PostRequest is one PostToolUse event.
 type PostRequest struct {
-	In     *claude.Input
+	In     *event.Event
 	Ctx    *hookenv.Context
 	Policy *policy.Policy
 	Runner Runner
@@ -60,6 +60,24 @@ type PostRequest struct {
 	// for the whole call it looks at the whole worktree, and starts one
 	// for the next calls. Nil leaves the watcher out.
 	StartWatcher func(watch.Paths) error
+	// Record writes a block to the audit log (the hook's; not when the
+	// event is only being explained or replayed).
+	Record bool
+}
+
+// PostAnswer is PostToolUse's answer: nothing, a note for the operator, or
+// a block, the agent's cue to repair what the call did (the tool already
+// ran), possibly with the tool's output as the model must read it instead.
+type PostAnswer struct {
+	Block  bool
+	Rule   string // the rule of a block
+	Reason string // what the agent reads, redacted
+	// Updated is the tool's result with the lines holding a secret
+	// withheld; nil leaves the result alone.
+	Updated json.RawMessage
+	// Note is a line for the operator (the client's debug log), not the
+	// agent.
+	Note string
 }
 
 // target is one thing to scan after the call.
@@ -77,10 +95,10 @@ type target struct {
 // PostToolUse scans what a tool call just wrote and, when it holds a
 // secret, answers {"decision":"block","reason":...}: the tool already ran,
 // so this is the agent's cue to remove the secret at once.
-func PostToolUse(r PostRequest) claude.Response {
+func PostToolUse(r PostRequest) PostAnswer {
 	pol := r.Policy
 	if !pol.Secrets.PostToolUse || pol.RuleAction(policy.RuleSecretContent) == policy.Off {
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	if r.Now.IsZero() {
 		r.Now = time.Now()
@@ -97,9 +115,9 @@ func PostToolUse(r PostRequest) claude.Response {
 	command := ""
 	switch r.In.ToolName {
 	case guard.ToolBash:
-		ti, err := claude.DecodeToolInput(r.In.ToolInput)
+		ti, err := event.DecodeToolInput(r.In.ToolInput)
 		if err != nil || ti.Command == nil {
-			return claude.Response{}
+			return PostAnswer{}
 		}
 		command = *ti.Command
 		targets = bashTargets(r, command)
@@ -109,7 +127,7 @@ func PostToolUse(r PostRequest) claude.Response {
 			FilePath string `json:"file_path"`
 		}
 		if json.Unmarshal(r.In.ToolInput, &ti) != nil || ti.FilePath == "" {
-			return claude.Response{}
+			return PostAnswer{}
 		}
 		targets = []target{{path: ti.FilePath, rel: nameIn(root, ti.FilePath, r.Ctx.Env.Resolve), newLines: patchedLines(r.In.ToolResponse)}}
 	case guard.ToolRead:
@@ -117,18 +135,18 @@ func PostToolUse(r PostRequest) claude.Response {
 	case guard.ToolNotebookEdit:
 		c, err := toolcontent.Compute(r.In.ToolName, r.In.ToolInput, os.ReadFile)
 		if err != nil {
-			return claude.Response{}
+			return PostAnswer{}
 		}
 		targets = []target{{path: c.Path, rel: nameIn(root, c.Path, r.Ctx.Env.Resolve), text: &c.Text}}
 	default:
 		if !guard.IsMCPTool(r.In.ToolName) || !pol.MCP.ScanResults {
-			return claude.Response{}
+			return PostAnswer{}
 		}
 		// An MCP tool's result reaches the agent's context: a secret in it
 		// is scanned like Bash output.
 		text := resultText(r.In.ToolResponse)
 		if text == "" {
-			return claude.Response{}
+			return PostAnswer{}
 		}
 		targets = []target{{rel: "the result of " + r.In.ToolName, text: &text}}
 		printedCreds = credentialFindings("the result of "+r.In.ToolName, text, envcreds.From(r.Environ()))
@@ -141,7 +159,7 @@ func PostToolUse(r PostRequest) claude.Response {
 	}
 	kept = append(kept, outputs...) // not paths: no path rule applies
 	if len(kept) == 0 && len(printedCreds) == 0 {
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	var findings []wire.Finding
 	var tooLarge []string
@@ -155,15 +173,15 @@ func PostToolUse(r PostRequest) claude.Response {
 		// cause, which names the scanner to install, for a secret value.
 		msg := "swarm-guard could not scan what this " + r.In.ToolName + " call wrote. Cause: " + oneLine(err.Error())
 		if pol.FailMode == policy.FailOpen {
-			return claude.Response{Stderr: msg + " (fail_mode is open: not blocking)\n"}
+			return PostAnswer{Note: msg + " (fail_mode is open: not blocking)"}
 		}
 		return block(r, command, policy.RuleInternalError, msg+". Check the files you wrote for credentials yourself before you go on.")
 	}
 	if len(findings) == 0 {
 		if len(tooLarge) > 0 {
-			return claude.Response{Stderr: "swarm-guard: not scanned for secrets (over 10 MB): " + strings.Join(tooLarge, ", ") + "\n"}
+			return PostAnswer{Note: "swarm-guard: not scanned for secrets (over 10 MB): " + strings.Join(tooLarge, ", ")}
 		}
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	written, printed := splitOutputFindings(findings)
 	var reasons []string
@@ -206,28 +224,17 @@ func them(n int) string {
 
 // block answers PostToolUse with a block decision and records it in the
 // audit log, redacted like every record.
-func block(r PostRequest, command, rule, reason string) claude.Response {
+func block(r PostRequest, command, rule, reason string) PostAnswer {
 	return blockWith(r, command, rule, reason, nil)
 }
 
 // blockWith is block that also replaces the tool's output the model reads
-// (hookSpecificOutput.updatedToolOutput, Claude Code 2.1.121 and later)
 // when updated is set.
-func blockWith(r PostRequest, command, rule, reason string, updated json.RawMessage) claude.Response {
-	type specific struct {
-		HookEventName     string          `json:"hookEventName"`
-		UpdatedToolOutput json.RawMessage `json:"updatedToolOutput"`
+func blockWith(r PostRequest, command, rule, reason string, updated json.RawMessage) PostAnswer {
+	resp := PostAnswer{Block: true, Rule: rule, Reason: redact.String(reason), Updated: updated}
+	if !r.Record {
+		return resp
 	}
-	var hso *specific
-	if updated != nil {
-		hso = &specific{HookEventName: r.In.HookEventName, UpdatedToolOutput: updated}
-	}
-	out, _ := json.Marshal(struct {
-		Decision string    `json:"decision"`
-		Reason   string    `json:"reason"`
-		Specific *specific `json:"hookSpecificOutput,omitempty"`
-	}{"block", redact.String(reason), hso})
-	resp := claude.Response{Stdout: string(out) + "\n"}
 	agent := r.Getenv("SWARM_GUARD_AGENT_ID")
 	if agent == "" {
 		agent = r.Getenv("AGENT_ID")
@@ -244,7 +251,7 @@ func blockWith(r PostRequest, command, rule, reason string, updated json.RawMess
 		Reason: redact.String(reason), Policy: r.Policy.Source, Micros: time.Since(r.Now).Microseconds(),
 	}
 	if err := audit.Append(filepath.Join(r.Ctx.StateDir, audit.FileName), rec); err != nil {
-		resp.Stderr = "swarm-guard: the decision was not written to the audit log (" + oneLine(err.Error()) + ")\n"
+		resp.Note = "swarm-guard: the decision was not written to the audit log (" + oneLine(err.Error()) + ")"
 	}
 	return resp
 }
@@ -461,19 +468,19 @@ func bashOutputs(r PostRequest) (targets []target, creds []wire.Finding) {
 // puts it in the agent's context as surely as printenv does. The file
 // itself is the secret-content and pre-commit doors' concern; gitleaks'
 // rules are not run here (every Read would pay for the scanner).
-func readResult(r PostRequest) claude.Response {
+func readResult(r PostRequest) PostAnswer {
 	var resp map[string]json.RawMessage
 	if json.Unmarshal(r.In.ToolResponse, &resp) != nil || string(resp["type"]) != `"text"` {
-		return claude.Response{} // an image, a PDF, a notebook: another shape
+		return PostAnswer{} // an image, a PDF, a notebook: another shape
 	}
 	var file map[string]json.RawMessage
 	var content string
 	if json.Unmarshal(resp["file"], &file) != nil || json.Unmarshal(file["content"], &content) != nil || content == "" {
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	found := credentialFindings("", content, envcreds.From(r.Environ()))
 	if len(found) == 0 {
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	var names []string
 	for _, f := range found {
@@ -486,7 +493,7 @@ func readResult(r PostRequest) claude.Response {
 	resp["file"], _ = json.Marshal(file)
 	updated, err := json.Marshal(resp)
 	if err != nil {
-		return claude.Response{}
+		return PostAnswer{}
 	}
 	path := ""
 	var ti struct {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -151,11 +151,11 @@ func TestCheckContentFailsClosed(t *testing.T) {
 	}
 }
 
-func postInput(t *testing.T, root, tool string, toolInput, toolResponse any) *claude.Input {
+func postInput(t *testing.T, root, tool string, toolInput, toolResponse any) *event.Event {
 	t.Helper()
 	ti, _ := json.Marshal(toolInput)
 	tr, _ := json.Marshal(toolResponse)
-	return &claude.Input{SessionID: "s", Cwd: root, HookEventName: "PostToolUse", ToolName: tool, ToolInput: ti, ToolResponse: tr}
+	return &event.Event{SessionID: "s", Cwd: root, HookEventName: "PostToolUse", ToolName: tool, ToolInput: ti, ToolResponse: tr}
 }
 
 func TestPostToolUse(t *testing.T) {
@@ -169,9 +169,9 @@ func TestPostToolUse(t *testing.T) {
 	now := time.Now()
 
 	in := postInput(t, root, "Bash", map[string]string{"command": "make-config > out.txt"}, map[string]string{"stdout": ""})
-	resp := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 2)), Now: now})
+	resp := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 2)), Now: now, Record: true})
 	var out struct{ Decision, Reason string }
-	if err := json.Unmarshal([]byte(resp.Stdout), &out); err != nil || out.Decision != "block" || resp.Exit != 0 {
+	if err := json.Unmarshal([]byte(resp.stdout()), &out); err != nil || out.Decision != "block" {
 		t.Fatalf("response %+v (%v)", resp, err)
 	}
 	if !strings.Contains(out.Reason, "found 1 secret in what this Bash call wrote: out.txt:2 [github-pat] `token := \"ghp_****\"`. Remove it now") {
@@ -185,29 +185,29 @@ func TestPostToolUse(t *testing.T) {
 	// Edit backstop: only the lines Claude Code's patch added count.
 	edit := postInput(t, root, "Edit", map[string]string{"file_path": filepath.Join(root, "out.txt")},
 		map[string]any{"structuredPatch": []map[string]any{{"newStart": 1, "lines": []string{" a", "-x", "+b"}}}})
-	if r := PostToolUse(PostRequest{In: edit, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 1)), Now: now}); r.Stdout != "" {
+	if r := PostToolUse(PostRequest{In: edit, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 1)), Now: now}); r.stdout() != "" {
 		t.Fatalf("finding on an unchanged line blocked: %+v", r)
 	}
-	if r := PostToolUse(PostRequest{In: edit, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 2)), Now: now}); !strings.Contains(r.Stdout, `"decision":"block"`) {
+	if r := PostToolUse(PostRequest{In: edit, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, answer("out.txt", 2)), Now: now}); !strings.Contains(r.stdout(), `"decision":"block"`) {
 		t.Fatalf("finding on the added line not blocked: %+v", r)
 	}
 
 	// Without a scanner: block (fail closed), or a note with fail_mode open.
-	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Now: now}); !strings.Contains(r.Stdout, "swarm-guard-secrets not found") {
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Now: now}); !strings.Contains(r.stdout(), "swarm-guard-secrets not found") {
 		t.Fatalf("missing scanner: %+v", r)
 	}
 	open := pol(func(p *policy.Policy) { p.FailMode = policy.FailOpen })
-	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: open, Runner: runnerWith(t, ""), Now: now}); r.Stdout != "" || !strings.Contains(r.Stderr, "fail_mode is open") {
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: open, Runner: runnerWith(t, ""), Now: now}); r.stdout() != "" || !strings.Contains(r.Note, "fail_mode is open") {
 		t.Fatalf("missing scanner, fail open: %+v", r)
 	}
 	// Tools that write nothing, and commands that write nothing, need no scanner.
-	for _, in := range []*claude.Input{
+	for _, in := range []*event.Event{
 		postInput(t, root, "Read", map[string]string{"file_path": filepath.Join(root, "out.txt")}, nil),
 		postInput(t, root, "Bash", map[string]string{"command": "ls -la"}, nil),
 	} {
 		old := time.Now().Add(-time.Hour)
 		os.Chtimes(filepath.Join(root, "out.txt"), old, old)
-		if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Now: now}); r.Stdout != "" || r.Stderr != "" {
+		if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Now: now}); r.stdout() != "" || r.Note != "" {
 			t.Fatalf("%s: %+v", in.ToolName, r)
 		}
 	}
@@ -229,14 +229,14 @@ func TestPostToolUseCleanFile(t *testing.T) {
 	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
 	in := postInput(t, root, "Bash", map[string]string{"command": "echo note >> notes.txt"}, map[string]string{"stdout": ""})
 	missing := runnerWith(t, "")
-	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); r.Stdout != "" || r.Stderr != "" {
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); r.stdout() != "" || r.Note != "" {
 		t.Fatalf("a clean file went to the scanner: %+v", r)
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("git ran for a file the default rules provably find nothing in")
 	}
 	os.WriteFile(filepath.Join(root, ".gitleaks.toml"), []byte("[extend]\nuseDefault = true\n"), 0o644)
-	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); !strings.Contains(r.Stdout, "swarm-guard-secrets not found") {
+	if r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: missing, Now: time.Now()}); !strings.Contains(r.stdout(), "swarm-guard-secrets not found") {
 		t.Fatalf("with a .gitleaks.toml the scanner was not asked: %+v", r)
 	}
 	if _, err := os.Stat(ran); err != nil {
@@ -253,7 +253,7 @@ func TestPostToolUseSkipsHugeFiles(t *testing.T) {
 	}
 	in := postInput(t, root, "Bash", map[string]string{"command": "pg_dump db > dump.sql"}, nil)
 	r := PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, `echo '{"version":1,"findings":[]}'`), Now: time.Now()})
-	if r.Stdout != "" || !strings.Contains(r.Stderr, "not scanned for secrets (over 10 MB): dump.sql") {
+	if r.stdout() != "" || !strings.Contains(r.Note, "not scanned for secrets (over 10 MB): dump.sql") {
 		t.Fatalf("response %+v", r)
 	}
 }
@@ -297,16 +297,16 @@ func TestPostToolUseEnvironmentCredentials(t *testing.T) {
 
 	bash := postInput(t, root, "Bash", map[string]string{"command": "echo ok; printenv DEPLOY_TOKEN"}, map[string]string{"stdout": "ok\nnot-a-real-value-4b7e1\n", "stderr": ""})
 	resp := PostToolUse(PostRequest{In: bash, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ})
-	if !strings.Contains(resp.Stdout, `"stdout":"ok\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\n"`) || strings.Contains(resp.Stdout, "not-a-real-value") {
+	if !strings.Contains(resp.stdout(), `"stdout":"ok\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\n"`) || strings.Contains(resp.stdout(), "not-a-real-value") {
 		t.Fatalf("Bash output: %+v", resp)
 	}
 	mcp := postInput(t, root, "mcp__vault__read", map[string]string{"path": "deploy"}, []map[string]string{{"type": "text", "text": "deploy: not-a-real-value-4b7e1"}})
 	resp = PostToolUse(PostRequest{In: mcp, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ})
-	if !strings.Contains(resp.Stdout, `"decision":"block"`) || !strings.Contains(resp.Stdout, "the value of $DEPLOY_TOKEN") || strings.Contains(resp.Stdout, "not-a-real-value") {
+	if !strings.Contains(resp.stdout(), `"decision":"block"`) || !strings.Contains(resp.stdout(), "the value of $DEPLOY_TOKEN") || strings.Contains(resp.stdout(), "not-a-real-value") {
 		t.Fatalf("MCP result: %+v", resp)
 	}
 	clean := postInput(t, root, "Bash", map[string]string{"command": "echo ok"}, map[string]string{"stdout": "ok\n", "stderr": ""})
-	if resp := PostToolUse(PostRequest{In: clean, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ}); resp.Stdout != "" || resp.Stderr != "" {
+	if resp := PostToolUse(PostRequest{In: clean, Ctx: ctx, Policy: pol(nil), Runner: none, Environ: environ}); resp.stdout() != "" || resp.Note != "" {
 		t.Fatalf("clean output: %+v", resp)
 	}
 }
@@ -349,7 +349,7 @@ func TestPostToolUseReadResult(t *testing.T) {
 	root := t.TempDir()
 	ctx := hookenv.Build(hookenv.Options{Cwd: root, Getenv: func(string) string { return "" }})
 	environ := func() []string { return []string{"DEPLOY_TOKEN=not-a-real-value-4b7e1"} }
-	read := func(resp any) claude.Response {
+	read := func(resp any) PostAnswer {
 		in := postInput(t, root, "Read", map[string]string{"file_path": filepath.Join(root, "deploy.log")}, resp)
 		return PostToolUse(PostRequest{In: in, Ctx: ctx, Policy: pol(nil), Runner: runnerWith(t, ""), Environ: environ})
 	}
@@ -357,15 +357,25 @@ func TestPostToolUseReadResult(t *testing.T) {
 		return map[string]any{"type": "text", "file": map[string]any{"filePath": filepath.Join(root, "deploy.log"), "content": content, "numLines": 3, "startLine": 1, "totalLines": 3}}
 	}
 	resp := read(file("start\nusing not-a-real-value-4b7e1\ndone"))
-	if !strings.Contains(resp.Stdout, `"content":"start\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\ndone"`) ||
-		!strings.Contains(resp.Stdout, `"numLines":3`) || !strings.Contains(resp.Stdout, "withheld 1 line of what this Read returned from deploy.log: it held the value of $DEPLOY_TOKEN") ||
-		strings.Contains(resp.Stdout, "not-a-real-value") {
+	if !strings.Contains(resp.stdout(), `"content":"start\n[swarm-guard: line withheld, it held a secret ($DEPLOY_TOKEN)]\ndone"`) ||
+		!strings.Contains(resp.stdout(), `"numLines":3`) || !strings.Contains(resp.stdout(), "withheld 1 line of what this Read returned from deploy.log: it held the value of $DEPLOY_TOKEN") ||
+		strings.Contains(resp.stdout(), "not-a-real-value") {
 		t.Fatalf("Read result: %+v", resp)
 	}
-	if r := read(file("start\ndone")); r.Stdout != "" {
+	if r := read(file("start\ndone")); r.stdout() != "" {
 		t.Fatalf("clean Read result: %+v", r)
 	}
-	if r := read(map[string]any{"type": "image", "file": map[string]any{"base64": "bm90LWEtcmVhbC12YWx1ZS00YjdlMQ=="}}); r.Stdout != "" {
+	if r := read(map[string]any{"type": "image", "file": map[string]any{"base64": "bm90LWEtcmVhbC12YWx1ZS00YjdlMQ=="}}); r.stdout() != "" {
 		t.Fatalf("image: %+v", r)
 	}
+}
+
+// stdout is the answer as the Claude Code hook prints it: the block JSON,
+// with the output the model reads instead.
+func (a PostAnswer) stdout() string {
+	if !a.Block {
+		return ""
+	}
+	out, _ := json.Marshal(map[string]any{"decision": "block", "reason": a.Reason, "hookSpecificOutput": map[string]any{"updatedToolOutput": a.Updated}})
+	return string(out)
 }

@@ -7,17 +7,17 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/guard/budget"
-	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // HookCheck enforces [budget] max_tool_calls and max_tokens for the
-// Claude Code session of a PreToolUse call (claude.Runtime.BudgetCheck).
+// Claude Code session of a PreToolUse call (package decide).
 // With both limits at 0, the default, it returns before touching the
 // disk: it runs on every tool call.
-func HookCheck(in *claude.Input, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+func HookCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
 	lim := budget.HookLimits{ToolCalls: pol.Budget.MaxToolCalls, Tokens: pol.Budget.MaxTokens}
 	if lim == (budget.HookLimits{}) || in.SessionID == "" {
 		return guard.Decision{}

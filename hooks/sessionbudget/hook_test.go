@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -15,7 +15,7 @@ import (
 // check returns before touching the state directory.
 func TestBudgetCheckOffDoesNoIO(t *testing.T) {
 	stateDir := filepath.Join(t.TempDir(), "state")
-	in := &claude.Input{SessionID: "s", TranscriptPath: "/nonexistent/t.jsonl"}
+	in := &event.Event{SessionID: "s", TranscriptPath: "/nonexistent/t.jsonl"}
 	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: stateDir}
 	for range 3 {
 		if d := HookCheck(in, ctx, policy.Default()); d.Action != "" {
@@ -41,7 +41,7 @@ func TestBudgetCheckDenies(t *testing.T) {
 	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: t.TempDir()}
 	pol := policy.Default().Clone()
 	pol.Budget.MaxToolCalls = 1
-	in := &claude.Input{SessionID: "s"}
+	in := &event.Event{SessionID: "s"}
 	if d := HookCheck(in, ctx, pol); d.Action != "" {
 		t.Fatalf("first call: %+v", d)
 	}
@@ -58,7 +58,7 @@ func TestBudgetCheckDenies(t *testing.T) {
 // default policy: nothing.
 func BenchmarkBudgetCheckOff(b *testing.B) {
 	ctx := &hookenv.Context{Env: &guard.Env{}, StateDir: b.TempDir()}
-	in := &claude.Input{SessionID: "s"}
+	in := &event.Event{SessionID: "s"}
 	pol := policy.Default()
 	for b.Loop() {
 		HookCheck(in, ctx, pol)

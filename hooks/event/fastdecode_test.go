@@ -1,4 +1,4 @@
-package claude
+package event
 
 import (
 	"encoding/json"
@@ -26,9 +26,9 @@ var hookInputs = []string{
 func TestDecodeInputIsEncodingJSON(t *testing.T) {
 	fast := 0
 	for _, s := range hookInputs {
-		checkDecodeInput(t, []byte(s))
-		var in Input
-		if json.Valid([]byte(s)) && DecodeInput([]byte(s), &in) == nil {
+		checkDecode(t, []byte(s))
+		var in Event
+		if json.Valid([]byte(s)) && Decode([]byte(s), &in) == nil {
 			fast++
 		}
 	}
@@ -37,10 +37,10 @@ func TestDecodeInputIsEncodingJSON(t *testing.T) {
 	}
 }
 
-func checkDecodeInput(t *testing.T, data []byte) {
+func checkDecode(t *testing.T, data []byte) {
 	t.Helper()
-	var got, want Input
-	gotErr := DecodeInput(data, &got)
+	var got, want Event
+	gotErr := Decode(data, &got)
 	wantErr := json.Unmarshal(data, &want)
 	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 		t.Fatalf("%q: error %v, want %v", data, gotErr, wantErr)
@@ -125,7 +125,7 @@ func FuzzFastDecodings(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecodeInput(t, data)
+		checkDecode(t, data)
 		checkToolInput(t, data)
 		checkWrite(t, data)
 	})

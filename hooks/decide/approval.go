@@ -1,4 +1,4 @@
-package claude
+package decide
 
 import (
 	"fmt"
@@ -17,8 +17,12 @@ import (
 // call runs once. Otherwise d gets the pending request's code in its
 // Instead, so the agent can hand it to a human. A store that cannot be
 // read leaves d as it was: the call stays stopped.
+//
+// Only the hook looks: an approval is used up by the call it lets run,
+// and a request is left pending for the human, neither of which check or
+// replay may do.
 func (s *session) approval(d *guard.Decision, command, path string) (guard.Decision, bool) {
-	if !d.Stops() || s.pol == nil || s.ctx.StateDir == "" || policy.Enforced(d.Rule) ||
+	if !s.f.Effects || !d.Stops() || s.pol == nil || s.ctx.StateDir == "" || policy.Enforced(d.Rule) ||
 		d.Action != policy.Ask && !s.pol.Approvable(d.Rule) {
 		return guard.Decision{}, false
 	}
@@ -48,7 +52,7 @@ func (s *session) approval(d *guard.Decision, command, path string) (guard.Decis
 		alt += "; or "
 	}
 	d.Alternative = alt + fmt.Sprintf("ask a human to run `swarm-guard approve %s` outside this session (valid %s), then retry exactly this call: it runs once",
-		out.Request.Code, roundDuration(out.Request.Expires.Sub(s.rt.Now())))
+		out.Request.Code, roundDuration(out.Request.Expires.Sub(s.f.Now())))
 	return guard.Decision{}, false
 }
 

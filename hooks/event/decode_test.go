@@ -1,4 +1,4 @@
-package claude
+package event
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func TestFileToolInputDecodedOnce(t *testing.T) {
 	}
 	for _, n := range jsonNames(reflect.TypeOf(toolcontent.Body{})) {
 		if engine[n] {
-			t.Fatalf("guard.ToolInput and toolcontent.Body both decode %q: decodeToolInput would lose it", n)
+			t.Fatalf("guard.ToolInput and toolcontent.Body both decode %q: EngineInput would lose it", n)
 		}
 	}
 	read := func(string) ([]byte, error) { return nil, fs.ErrNotExist }
@@ -52,8 +52,8 @@ func TestFileToolInputDecodedOnce(t *testing.T) {
 		{"MultiEdit", `{"file_path":"/r/a.go","edits":[{"old_string":"","new_string":"a\n"},{"old_string":"a","new_string":"b"}]}`},
 		{"NotebookEdit", `{"notebook_path":"/r/n.ipynb","new_source":"print(1)","cell_id":"c1"}`},
 	} {
-		in := &Input{ToolName: tc.tool, ToolInput: json.RawMessage(tc.input)}
-		ti, err := decodeToolInput(in)
+		in := &Event{ToolName: tc.tool, ToolInput: json.RawMessage(tc.input)}
+		ti, err := in.EngineInput()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,12 +71,12 @@ func TestFileToolInputDecodedOnce(t *testing.T) {
 		}
 	}
 	// Other tools keep the engine's own decoding and no file input.
-	in := &Input{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
-	if ti, err := decodeToolInput(in); err != nil || ti.Command == nil || *ti.Command != "ls" || in.File != nil {
+	in := &Event{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"ls"}`)}
+	if ti, err := in.EngineInput(); err != nil || ti.Command == nil || *ti.Command != "ls" || in.File != nil {
 		t.Fatalf("Bash: %+v %v %v", ti, err, in.File)
 	}
 	// Malformed input is an error, as before.
-	if _, err := decodeToolInput(&Input{ToolName: "Write", ToolInput: json.RawMessage(`{"content":1}`)}); err == nil {
+	if _, err := (&Event{ToolName: "Write", ToolInput: json.RawMessage(`{"content":1}`)}).EngineInput(); err == nil {
 		t.Fatal("a malformed Write input decoded")
 	}
 }
