@@ -110,10 +110,17 @@ func readDecisions(path string, from time.Time, agents map[string]bool) (*decisi
 			a.Asked++
 		case "block":
 			a.Blocked++
+		case "warn", "log":
+			// Shadow modes: what would have been stopped, counted apart
+			// per rule so a rollout week shows its cost (docs/rollout.md).
 		default:
 			continue
 		}
-		rules[r.Rule]++
+		rule := r.Rule
+		if action == "warn" || action == "log" {
+			rule += " (" + action + ")"
+		}
+		rules[rule]++
 		trigger := r.Command
 		if trigger == "" {
 			trigger = r.Path
@@ -122,7 +129,7 @@ func readDecisions(path string, from time.Time, agents map[string]bool) (*decisi
 			if len(trigger) > 80 {
 				trigger = trigger[:77] + "..."
 			}
-			triggers[r.Rule+": "+trigger]++
+			triggers[rule+": "+trigger]++
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -169,7 +176,7 @@ func writeDecisions(w io.Writer, s *decisionSummary) error {
 	}
 	fmt.Fprintf(w, "Hook decisions: %d tool calls from %s to %s: ", s.Calls, s.First, s.Last)
 	var parts []string
-	for _, a := range []string{"allow", "deny", "ask", "block", "trusted"} {
+	for _, a := range []string{"allow", "deny", "ask", "block", "warn", "log", "approved", "trusted"} {
 		if n := s.ByAction[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, a))
 		}
