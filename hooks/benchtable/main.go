@@ -54,8 +54,8 @@ var paths = map[string]string{
 	"post-bash-output-keywords":     "PostToolUse of a Bash call whose output holds scanner keywords",
 	"post-write":                    "PostToolUse after a Write",
 	"post-mcp-result":               "PostToolUse of an MCP result",
-	"watcher":                       "PostToolUse after an opaque command in a 50,000-file repository, file watcher running",
-	"worktree-scan":                 "the same, without the watcher (`git status` of the whole worktree)",
+	"worktree-scan":                 "PostToolUse after an opaque command in a 50,000-file repository, without the watcher (`git status` of the whole worktree)",
+	"watcher":                       "the same, file watcher running",
 }
 
 func main() {
