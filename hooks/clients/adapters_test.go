@@ -143,10 +143,16 @@ func TestDetect(t *testing.T) {
 		{`{"session_id":"s","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, Qwen},
 		{`{"session_id":"s","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`, Droid},
 		{`{"hook_event_name":"tool.execute.before","cwd":"/r","tool":"bash","args":{}}`, OpenCode},
+		// Copilot CLI 1.0.102 through .claude/settings.json (e2e
+		// copilot/shared): Claude's event and tool names, Copilot's create
+		// arguments; read as Claude's, the Write had "no file path".
+		{`{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-27T18:50:33.498Z","cwd":"/r","tool_name":"Write","tool_input":{"file_text":"x\n","path":"/r/notes.md"}}`, Copilot},
+		{`{"hook_event_name":"PostToolUse","session_id":"s","timestamp":"2026-11-27T18:50:34.527Z","cwd":"/r","tool_name":"Bash","tool_input":{"command":"ls"},"tool_result":{"result_type":"success","text_result_for_llm":"a"}}`, Copilot},
 		// Claude Code's own events, including ones whose arguments
 		// name another client's markers: only top-level members count.
 		{`{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo turn_id toolName Execute"}}`, Claude},
 		{`{"session_id":"s","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/r/a","content":"{\"hook_event_name\":\"BeforeTool\",\"turn_id\":1}"}}`, Claude},
+		{`{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"date +timestamp"}}`, Claude},
 		{`not json`, Claude},
 	} {
 		if got := Detect([]byte(tc.payload)); got != tc.want {

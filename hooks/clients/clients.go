@@ -80,11 +80,12 @@ func contains(ns []Name, n Name) bool {
 // top-level members only (a tool's arguments are the agent's to choose):
 // Gemini's BeforeTool/AfterTool, Copilot's camelCase toolName, Codex's
 // turn_id, Qwen's run_shell_command and Droid's Execute in a Claude-shaped
-// event. Anything else is Claude Code's. It is the fallback for a hook
+// event, and Copilot's Claude-format event (a timestamp, no
+// transcript_path). Anything else is Claude Code's. It is the fallback for a hook
 // command without --client; installs always pass the flag.
 func Detect(data []byte) Name {
 	var event, tool string
-	var turnID, toolName, toolArgs bool
+	var turnID, toolName, toolArgs, timestamp, transcript bool
 	ok := jsonobj.Members(data, func(key string, raw []byte) bool {
 		switch key {
 		case "hook_event_name":
@@ -97,6 +98,10 @@ func Detect(data []byte) Name {
 			toolName = true
 		case "toolArgs", "toolResult":
 			toolArgs = true
+		case "timestamp":
+			timestamp = true
+		case "transcript_path":
+			transcript = true
 		}
 		return true
 	})
@@ -112,6 +117,12 @@ func Detect(data []byte) Name {
 		return OpenCode
 	case turnID:
 		return Codex
+	case timestamp && !transcript && (event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure"):
+		// Copilot CLI running the Claude-format hooks of
+		// .claude/settings.json: Claude's names, but its own tool
+		// arguments (a Write's path and file_text), a timestamp Claude Code
+		// never sends and no transcript_path, which Claude Code always does.
+		return Copilot
 	case tool == "run_shell_command" || tool == "write_file" || tool == "read_file":
 		return Qwen
 	case tool == "Execute" || tool == "Create" || tool == "ApplyPatch":
@@ -124,7 +135,7 @@ func Detect(data []byte) Name {
 // a client other than Claude Code: the Claude hook's hot path asks Detect
 // only then. A false positive costs one decoding of the top-level members.
 func MayBeOther(data []byte) bool {
-	for _, s := range []string{`"BeforeTool"`, `"AfterTool"`, `"toolName"`, `"turn_id"`, `"run_shell_command"`, `"write_file"`, `"read_file"`, `"Execute"`, `"Create"`, `"ApplyPatch"`, `"tool.execute.`} {
+	for _, s := range []string{`"BeforeTool"`, `"AfterTool"`, `"toolName"`, `"turn_id"`, `"run_shell_command"`, `"write_file"`, `"read_file"`, `"Execute"`, `"Create"`, `"ApplyPatch"`, `"tool.execute.`, `"timestamp"`} {
 		if strings.Contains(string(data), s) {
 			return true
 		}
