@@ -230,6 +230,13 @@ func (a *analyzer) ledgerRefs(inv *shell.Invocation) {
 		return
 	}
 	for _, w := range rest {
+		if strings.Contains(w, "refs/swarm-guard/approvals/") {
+			// Approvals travel through these refs: a grant of the agent's
+			// own making would lift its denials.
+			a.judge(inv, effect.GuardChange{Control: effect.BudgetLedger, Does: "git " + sub + " " + w + " writes the approvals shared through the remote, which only a human's swarm-guard approve writes",
+				Instead: "give the code to a human, who runs swarm-guard approve outside this session; swarm-guard approvals --remote origin publishes your requests"})
+			return
+		}
 		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/") || strings.Contains(w, ":refs/swarm-guard/sessions/")) {
 			a.judge(inv, effect.GuardChange{Control: effect.BudgetLedger, Does: "git " + sub + " " + w + " writes the shared budget ledger, which only swarm-guard run writes"})
 			return

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,7 +17,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "approve",
 		summary: "let one denied call run once (a human's approval; refused inside an agent)",
-		usage: `Usage: swarm-guard approve CODE
+		usage: `Usage: swarm-guard approve [--remote R] CODE
 
 Approves the pending request CODE: a call the guard stopped that a human
 may allow (an ask rule, checkpoint oversight, a rule of [approvals] rules).
@@ -28,18 +29,27 @@ pending requests.
 approve refuses to run inside an agent session (CLAUDECODE=1,
 SWARM_GUARD_RUN, SWARM_GUARD_AGENT_ID or AGENT_ID set, or an agent among
 its parent processes): only a human approves.
+
+  --remote R  approve a request of another clone or container, published
+              through the git remote R (swarm-guard approvals --remote R
+              there and here); that clone's next approvals --remote R
+              applies it
 Exit codes: 0 approved, 1 refused or no such request, 2 usage error.`,
 		run: runApprove,
 	})
 	commands = append(commands, &command{
 		name:    "approvals",
 		summary: "list the pending requests a human may approve",
-		usage: `Usage: swarm-guard approvals [--all]
+		usage: `Usage: swarm-guard approvals [--all] [--remote R]
 
 Lists the calls the guard stopped that a human may allow once with
 swarm-guard approve CODE: code, age, agent, worktree, rule and command.
 
-  --all   also approved, used and expired requests`,
+  --all       also approved, used and expired requests
+  --remote R  sync through the git remote R, for swarms across clones and
+              containers: apply the grants humans pushed for this clone's
+              requests, publish this clone's pending requests, and list
+              the other clones' too (refs/swarm-guard/approvals/)`,
 		run: runApprovals,
 	})
 }
@@ -75,6 +85,7 @@ func approvalStore(c *cli) (approval.Store, error) {
 
 func runApprove(c *cli, args []string) error {
 	fs := newFlags("approve")
+	remote := fs.String("remote", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -93,6 +104,9 @@ func runApprove(c *cli, args []string) error {
 		by = "a human"
 	}
 	r, err := st.Approve(fs.Arg(0), by)
+	if errors.Is(err, approval.ErrUnknown) && *remote != "" {
+		return approveRemote(c, approval.Remote{Dir: wdOrDot(c), Name: *remote}, st, strings.ToUpper(fs.Arg(0)), by)
+	}
 	if errors.Is(err, approval.ErrUnknown) {
 		return &exitError{code: exitBlock, msg: fmt.Sprintf("no pending request has the code %q in this clone; swarm-guard approvals lists them", fs.Arg(0))}
 	}
@@ -104,9 +118,37 @@ func runApprove(c *cli, args []string) error {
 	return nil
 }
 
+// approveRemote grants a request another clone published.
+func approveRemote(c *cli, rm approval.Remote, st approval.Store, code, by string) error {
+	reqs, err := rm.Requests(st)
+	if err != nil {
+		return &exitError{code: exitBlock, msg: "cannot read the requests of remote " + rm.Name + ": " + err.Error()}
+	}
+	for _, r := range reqs {
+		if r.Code != code {
+			continue
+		}
+		if err := rm.Approve(r, by); err != nil {
+			return &exitError{code: exitBlock, msg: "cannot push the approval to " + rm.Name + ": " + err.Error()}
+		}
+		fmt.Fprintf(c.stdout, "approved %s through %s: %s %s (rule %s) for agent %s in %s; it applies when that clone next runs swarm-guard approvals --remote %s, then the agent may retry exactly this call, once\n",
+			r.Code, rm.Name, r.Tool, r.Command, r.Rule, r.Agent, r.Worktree, rm.Name)
+		return nil
+	}
+	return &exitError{code: exitBlock, msg: fmt.Sprintf("no pending request has the code %q in this clone or on %s; swarm-guard approvals --remote %s lists them", code, rm.Name, rm.Name)}
+}
+
+func wdOrDot(c *cli) string {
+	if wd, err := c.workdir(); err == nil {
+		return wd
+	}
+	return "."
+}
+
 func runApprovals(c *cli, args []string) error {
 	fs := newFlags("approvals")
 	all := fs.Bool("all", false, "")
+	remote := fs.String("remote", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -117,9 +159,34 @@ func runApprovals(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	var others []approval.Request
+	if *remote != "" {
+		rm := approval.Remote{Dir: wdOrDot(c), Name: *remote}
+		applied, err := rm.Apply(st)
+		if err != nil {
+			return &exitError{code: exitBlock, msg: "cannot sync approvals through " + *remote + ": " + err.Error()}
+		}
+		published, err := rm.Publish(st)
+		if err != nil {
+			return &exitError{code: exitBlock, msg: "cannot publish requests to " + *remote + ": " + err.Error()}
+		}
+		if others, err = rm.Requests(st); err != nil {
+			return &exitError{code: exitBlock, msg: "cannot read the requests of " + *remote + ": " + err.Error()}
+		}
+		fmt.Fprintf(c.stderr, "swarm-guard approvals: %s: %d grant(s) applied here, %d request(s) published\n", *remote, applied, published)
+	}
 	reqs, err := st.List()
 	if err != nil {
 		return &exitError{code: exitBlock, msg: "cannot read the approval store: " + err.Error()}
+	}
+	local := map[string]bool{}
+	for _, r := range reqs {
+		local[r.Code] = true
+	}
+	for _, r := range others {
+		if !local[r.Code] {
+			reqs = append(reqs, r)
+		}
 	}
 	now := c.now()
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
