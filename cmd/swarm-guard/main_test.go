@@ -60,7 +60,8 @@ func scriptParams(dir string) testscript.Params {
 				e.Setenv(k, v)
 			}
 			unsetEnv(e, "SWARM_GUARD_AGENT_ID", "AGENT_ID", "SWARM_GUARD_SESSION", "SWARM_GUARD_RUN", "SWARM_GUARD_TRUST", "SWARM_GUARD_MODE",
-				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
+				"CLAUDE_PROJECT_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+				"GEMINI_CLI", "QWEN_CODE", "OPENCODE", "COPILOT_CLI", "CODEX_MANAGED_BY_NPM", "CODEX_THREAD_ID")
 			return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644)
 		},
 		Condition: func(cond string) (bool, error) {

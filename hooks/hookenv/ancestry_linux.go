@@ -61,14 +61,4 @@ func agentAncestor(proc string, pid int, mark []byte) int {
 
 // agentEnviron reports whether a NUL-separated environment marks an agent
 // session, as AgentSession does for the variables themselves.
-func agentEnviron(env []byte) bool {
-	for _, kv := range bytes.Split(env, []byte{0}) {
-		if bytes.Equal(kv, []byte("CLAUDECODE=1")) {
-			return true
-		}
-		if v, ok := bytes.CutPrefix(kv, []byte("SWARM_GUARD_RUN=")); ok && len(v) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func agentEnviron(env []byte) bool { return markedEnviron(env) }

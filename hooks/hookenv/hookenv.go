@@ -43,7 +43,9 @@ var passedVars = []string{"TMPDIR", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_CO
 // AgentSession reports whether the process runs on behalf of an agent:
 // inside a Claude Code session (CLAUDECODE=1, which Claude Code exports to
 // its hooks and to the Bash tool's shell, so a git hook run by the agent's
-// git sees it) or under swarm-guard run (SWARM_GUARD_RUN). A human at a
+// git sees it), in another client's session (GEMINI_CLI, QWEN_CODE,
+// OPENCODE, COPILOT_CLI, CODEX_*: SessionClient) or under swarm-guard run
+// (SWARM_GUARD_RUN). A human at a
 // plain shell is neither; the git hooks treat that human as the owner of
 // every branch. An agent cannot pass as a human by unsetting the variables:
 // the engine denies commands that unset or override them, and on Linux the
@@ -52,7 +54,7 @@ func AgentSession(getenv func(string) string) bool {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return getenv("CLAUDECODE") == "1" || getenv("SWARM_GUARD_RUN") != ""
+	return SessionClient(getenv) != ""
 }
 
 // AgentCommit reports whether a commit made by this process is an agent's

@@ -54,6 +54,15 @@ func TestAgentSession(t *testing.T) {
 		{map[string]string{"CLAUDECODE": "", "SWARM_GUARD_AGENT_ID": "w1-aaaa"}, false}, // a human with an id set
 		{map[string]string{"CLAUDECODE": "0"}, false},
 		{map[string]string{}, false},
+		// Other clients' sessions, by the variables they export to
+		// their agents' commands.
+		{map[string]string{"GEMINI_CLI": "1"}, true},
+		{map[string]string{"QWEN_CODE": "1"}, true},
+		{map[string]string{"OPENCODE": "1"}, true},
+		{map[string]string{"COPILOT_CLI": "1"}, true},
+		{map[string]string{"CODEX_MANAGED_BY_NPM": "1"}, true},
+		{map[string]string{"CODEX_THREAD_ID": "019a-thread"}, true},
+		{map[string]string{"GEMINI_CLI": "0", "OPENCODE": ""}, false},
 	} {
 		if got := AgentSession(func(k string) string { return c.env[k] }); got != c.want {
 			t.Errorf("AgentSession(%v) = %v, want %v", c.env, got, c.want)
