@@ -85,7 +85,7 @@ func IsOurHook(command, binary string) bool {
 	if c == HookCommand() || IsLauncher(c) || strings.Contains(c, clientLauncherMark) {
 		return true
 	}
-	return strings.Contains(c, "swarm-guard") && strings.HasSuffix(c, " hook")
+	return strings.Contains(c, "swarm-guard") && (strings.HasSuffix(c, " hook") || strings.Contains(c, " hook --client "))
 }
 
 // mergeSettings adds swarm-guard's hooks to a settings document (nil: none

@@ -183,7 +183,8 @@ func stripClientConfig(c clients.Name, cur []byte) ([]byte, error) {
 func HasClientHooks(c clients.Name, data []byte) bool {
 	// In a JSON or JavaScript string the launcher's quotes are escaped.
 	return bytes.Contains(data, []byte(clientLauncherMark+string(c))) ||
-		bytes.Contains(data, []byte(`"$sg\" hook --client `+string(c)))
+		bytes.Contains(data, []byte(`"$sg\" hook --client `+string(c))) ||
+		bytes.Contains(data, []byte("swarm-guard hook --client "+string(c)))
 }
 
 // ClientHooksCurrent reports whether data runs exactly the hooks this
@@ -206,8 +207,9 @@ func ClientHooksCurrent(c clients.Name, data []byte) bool {
 }
 
 // planClients adds the changes that install client configs.
-func planClients(o Options) ([]Change, error) {
+func planClients(o Options) ([]Change, []string, error) {
 	var out []Change
+	var notes []string
 	for _, c := range o.Clients {
 		if c == clients.Claude {
 			continue // the Claude Code settings are always installed
@@ -215,15 +217,22 @@ func planClients(o Options) ([]Change, error) {
 		p := ClientConfigPath(o.Root, c)
 		old, err := readOptional(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		data, err := clientConfig(c, old)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, nil, fmt.Errorf("%s: %w", p, err)
 		}
 		out = append(out, fileChange(p, old, data, fileMode(p, 0o644), clientSummary(c), o.StateDir))
+		if c == clients.Codex {
+			if ch, note := planCodexTrust(o); ch != nil {
+				out = append(out, *ch)
+			} else if note != "" {
+				notes = append(notes, note)
+			}
+		}
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 func clientSummary(c clients.Name) string {
@@ -325,11 +334,7 @@ func DetectClients(root string, lookPath func(string) (string, error)) []clients
 	}
 	var out []clients.Name
 	for _, c := range clients.Others {
-		dir := filepath.Dir(ClientConfigPath(root, c))
-		if c == clients.Copilot || c == clients.OpenCode {
-			dir = filepath.Dir(dir)
-		}
-		_, err := os.Stat(dir)
+		_, err := os.Stat(clientDir(root, c))
 		if err == nil || clientOnPath(c, lookPath) != "" {
 			out = append(out, c)
 		}
@@ -424,7 +429,7 @@ func ClientNotes(cs []clients.Name, root string) []string {
 	for _, c := range cs {
 		switch c {
 		case clients.Codex:
-			out = append(out, fmt.Sprintf("Codex runs a project's hooks only in a trusted project and only once each hook is approved (codex exec skips an unapproved one silently): add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml, then start codex here and approve swarm-guard's hooks (/hooks); headless agents started with swarm-guard run -- codex exec ... get --dangerously-bypass-hook-trust. swarm-guard doctor checks both", root))
+			out = append(out, "Codex runs a project's hooks only once each is approved (codex exec skips an unapproved one silently): start codex here and approve swarm-guard's hooks (/hooks); headless agents started with swarm-guard run -- codex exec ... get --dangerously-bypass-hook-trust. swarm-guard doctor checks it")
 		case clients.Gemini:
 			out = append(out, "Gemini CLI runs shell commands with git hooks switched off (core.hooksPath empty), so swarm-guard's hook denies a Gemini agent's git commit and git push and tells it to run them with the hooks on (unset GIT_CONFIG_COUNT; ...); in an untrusted folder Gemini refuses to start: trust this folder, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
 		case clients.Copilot:

@@ -27,6 +27,10 @@ type Options struct {
 	// Clients are the agent clients other than Claude Code whose hooks
 	// install writes too (install --client).
 	Clients []clients.Name
+	// Home and Getenv locate the clients' user configs (Codex's project
+	// trust in ~/.codex/config.toml); Home "" leaves them alone.
+	Home   string
+	Getenv func(string) string
 }
 
 // Plan is what install or uninstall would do.
@@ -69,11 +73,12 @@ func PlanInstall(o Options) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", sp, err)
 	}
 	p.Changes = append(p.Changes, fileChange(sp, old, merged, fileMode(sp, 0o644), "Claude Code hooks: PreToolUse, PostToolUse and PostToolUseFailure run swarm-guard hook (PostToolUse through swarm-guard-post next to it), found by the lookup rule (PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)", o.StateDir))
-	cc, err := planClients(o)
+	cc, notes, err := planClients(o)
 	if err != nil {
 		return nil, err
 	}
 	p.Changes = append(p.Changes, cc...)
+	p.Notes = append(p.Notes, notes...)
 	pp := filepath.Join(o.Root, policy.FileName)
 	oldPolicy, err := readOptional(pp)
 	if err != nil {

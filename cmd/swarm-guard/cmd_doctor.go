@@ -31,7 +31,9 @@ Checks the policy, the agent id, the Claude Code hooks in
 .claude/settings.json and the binary they run, the git hooks (present,
 executable, swarm-guard's, their binary there) and the secret scanner with
 the repository's gitleaks configuration, and lists the MCP servers
-configured for the repository with the access the policy gives each. Prints
+configured for the repository with the access the policy gives each, and
+every other agent client present (Codex, Gemini CLI, Copilot CLI, opencode,
+Qwen Code, Droid): its hooks, and the traps that make it skip them. Prints
 one line per check and a remedy under each failure.
 
 Exit codes: 0 all good, 1 a check failed, 2 usage.`,
@@ -77,6 +79,7 @@ var doctorChecks = []func(d *doctor) []doctorResult{
 	(*doctor).checkAgentID,
 	(*doctor).checkSettings,
 	(*doctor).checkFailClosed,
+	(*doctor).checkClients,
 	(*doctor).checkGitHooks,
 	(*doctor).checkSecretScanner,
 	(*doctor).checkMCPServers,

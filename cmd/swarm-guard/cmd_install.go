@@ -159,7 +159,7 @@ func runInstall(c *cli, args []string) error {
 		fmt.Fprintf(c.stderr, "swarm-guard install: %s is not inside a git repository; installing the Claude Code hooks and the policy only (no git hooks)\n", t.ctx.Env.Root)
 	}
 	plan, err := install.PlanInstall(install.Options{Root: t.ctx.Env.Root, Binary: t.binary, OnFailureBlock: block, StateDir: t.ctx.StateDir, Git: t.git,
-		TrailersSince: installedOn(t.ctx.Env.Root), Clients: others})
+		TrailersSince: installedOn(t.ctx.Env.Root), Clients: others, Home: c.getenv("HOME"), Getenv: c.getenv})
 	var refused *install.RefusedError
 	if errors.As(err, &refused) {
 		return &exitError{code: exitFailure, msg: "refused, nothing was changed: " + refused.Msg}
