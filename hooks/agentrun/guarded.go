@@ -29,6 +29,9 @@ func liveMarker(stateDir, runID string) string {
 // guardAgent checks claude's arguments and environment, and adds the
 // guard's own hooks; root is the worktree claude starts in.
 func (r *runner) guardAgent(root string) error {
+	if ok, err := r.guardOtherClient(root); ok {
+		return err
+	}
 	if !isClaude(r.argv[0]) {
 		return nil
 	}
