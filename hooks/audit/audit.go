@@ -38,11 +38,14 @@ type Record struct {
 	AgentID   string `json:"agent_id,omitempty"`
 	// SubagentID is Claude Code's agent_id: set for calls made inside a subagent.
 	SubagentID string `json:"subagent_id,omitempty"`
-	Tool       string `json:"tool,omitempty"`
-	Cwd        string `json:"cwd,omitempty"`
-	Command    string `json:"command,omitempty"`
-	Path       string `json:"path,omitempty"`
-	Action     string `json:"action"` // allow (no decision), deny, ask, warn, log, trusted, block
+	// Client is the agent client whose hook made the call (codex,
+	// gemini, ...); empty for Claude Code.
+	Client  string `json:"client,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Cwd     string `json:"cwd,omitempty"`
+	Command string `json:"command,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Action  string `json:"action"` // allow (no decision), deny, ask, warn, log, trusted, block
 	// Would is what a warn or log decision stands in for: deny or ask.
 	Would  string `json:"would,omitempty"`
 	Rule   string `json:"rule,omitempty"`
@@ -94,6 +97,7 @@ func (r Record) AppendJSON(b []byte) []byte {
 	b = appendField(b, "session_id", r.SessionID)
 	b = appendField(b, "agent_id", r.AgentID)
 	b = appendField(b, "subagent_id", r.SubagentID)
+	b = appendField(b, "client", r.Client)
 	b = appendField(b, "tool", r.Tool)
 	b = appendField(b, "cwd", r.Cwd)
 	b = appendField(b, "command", r.Command)

@@ -434,7 +434,7 @@ func (s *session) record(d guard.Decision, command, path string, override ...str
 	}
 	rec := audit.Record{
 		Time: s.start.UTC().Format(time.RFC3339Nano), Event: s.in.HookEventName, SessionID: s.in.SessionID,
-		AgentID: s.agentID(), SubagentID: s.in.AgentID, Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
+		AgentID: s.agentID(), SubagentID: s.in.AgentID, Client: s.in.Client, Tool: s.in.ToolName, Cwd: s.in.Cwd, Command: redact.String(truncate(command)),
 		Path: path, Action: action, Would: would, Rule: d.Rule, Reason: redact.String(d.Reason), Policy: src,
 		Micros: s.f.Now().Sub(s.start).Microseconds(),
 	}

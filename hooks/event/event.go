@@ -11,13 +11,16 @@ import (
 // Event is one hook event in Claude Code's shape. Unknown fields are
 // ignored: new ones arrive with almost every Claude Code release.
 type Event struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	PermissionMode string          `json:"permission_mode"`
-	AgentID        string          `json:"agent_id"`
-	AgentType      string          `json:"agent_type"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode"`
+	AgentID        string `json:"agent_id"`
+	AgentType      string `json:"agent_type"`
+	// Client is set by the adapter of another agent client
+	// (hooks/clients) for the audit log; Claude Code does not send it.
+	Client         string          `json:"client"`
 	ToolName       string          `json:"tool_name"`
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolInput      json.RawMessage `json:"tool_input"`
@@ -54,6 +57,8 @@ func Decode(data []byte, in *Event) error {
 			return jsonobj.SetString(raw, &out.AgentID)
 		case jsonobj.Is(key, "agent_type"):
 			return jsonobj.SetString(raw, &out.AgentType)
+		case jsonobj.Is(key, "client"):
+			return jsonobj.SetString(raw, &out.Client)
 		case jsonobj.Is(key, "tool_name"):
 			return jsonobj.SetString(raw, &out.ToolName)
 		case jsonobj.Is(key, "tool_use_id"):

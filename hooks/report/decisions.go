@@ -24,6 +24,7 @@ type decisionSummary struct {
 	ByRule     []countRow     `json:"by_rule"`   // denials, asks and blocks per rule
 	ByAgent    []agentRow     `json:"by_agent"`
 	ByTool     []countRow     `json:"by_tool"`
+	ByClient   []countRow     `json:"by_client"`    // calls per agent client (claude for Claude Code)
 	Triggers   []countRow     `json:"top_triggers"` // the commands and paths denied most often
 	First      string         `json:"first,omitempty"`
 	Last       string         `json:"last,omitempty"`
@@ -56,7 +57,7 @@ func readDecisions(path string, from time.Time, agents map[string]bool) (*decisi
 	}
 	defer f.Close()
 	s := &decisionSummary{ByAction: map[string]int{}}
-	rules, tools, triggers := map[string]int{}, map[string]int{}, map[string]int{}
+	rules, tools, triggers, clientCalls := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	byAgent := map[string]*agentRow{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
@@ -103,6 +104,11 @@ func readDecisions(path string, from time.Time, agents map[string]bool) (*decisi
 		if r.Tool != "" {
 			tools[r.Tool]++
 		}
+		client := r.Client
+		if client == "" {
+			client = "claude"
+		}
+		clientCalls[client]++
 		switch action {
 		case "deny":
 			a.Denied++
@@ -136,6 +142,7 @@ func readDecisions(path string, from time.Time, agents map[string]bool) (*decisi
 		return nil, fmt.Errorf("read the audit log: %w", err)
 	}
 	s.ByRule, s.ByTool, s.Triggers = sortedCounts(rules, 0), sortedCounts(tools, 0), sortedCounts(triggers, 10)
+	s.ByClient = sortedCounts(clientCalls, 0)
 	for _, a := range byAgent {
 		s.ByAgent = append(s.ByAgent, *a)
 	}
@@ -187,6 +194,12 @@ func writeDecisions(w io.Writer, s *decisionSummary) error {
 		fmt.Fprintln(tw, "\nRULE\tDENIED, ASKED OR BLOCKED")
 		for _, r := range s.ByRule {
 			fmt.Fprintf(tw, "%s\t%d\n", r.Key, r.Count)
+		}
+	}
+	if len(s.ByClient) > 1 || len(s.ByClient) == 1 && s.ByClient[0].Key != "claude" {
+		fmt.Fprintln(tw, "\nCLIENT\tCALLS")
+		for _, c := range s.ByClient {
+			fmt.Fprintf(tw, "%s\t%d\n", c.Key, c.Count)
 		}
 	}
 	fmt.Fprintln(tw, "\nAGENT\tCALLS\tDENIED\tASKED\tBLOCKED")

@@ -246,7 +246,7 @@ func blockWith(r PostRequest, command, rule, reason string, updated json.RawMess
 		command = command[:4096] + "…"
 	}
 	rec := audit.Record{
-		Time: r.Now.UTC().Format(time.RFC3339Nano), Event: r.In.HookEventName, SessionID: r.In.SessionID, AgentID: agent,
+		Time: r.Now.UTC().Format(time.RFC3339Nano), Event: r.In.HookEventName, SessionID: r.In.SessionID, AgentID: agent, Client: r.In.Client,
 		Tool: r.In.ToolName, Cwd: r.In.Cwd, Command: redact.String(command), Action: "block", Rule: rule,
 		Reason: redact.String(reason), Policy: r.Policy.Source, Micros: time.Since(r.Now).Microseconds(),
 	}
