@@ -107,6 +107,7 @@ func registerHandlers() {
 	registerSelfGuard()   // the guard's own CLI and the hook managers
 	registerForges()      // gh, hub, glab under oversight
 	registerPublish()     // npm publish, docker push, ... under oversight
+	registerDeploys()     // vercel --prod, fly deploy, ... under oversight
 	registerPacks()       // last: packs wrap the handlers registered above
 }
 

@@ -44,6 +44,10 @@ func TestEverydayWithRepositoryState(t *testing.T) {
 			"/work/repo/bin/cowsay": true, "/work/repo/lib/node_modules": true,
 		}}
 	}
+	localDeployTools := func(e *Env) {
+		e.Repo = stateRepo{files: map[string]bool{"/work/repo/node_modules/.bin/convex": true, "/work/repo/node_modules/.bin/vercel": true,
+			"/work/repo/node_modules/.bin/wrangler": true}}
+	}
 	for _, c := range []struct {
 		state   func(*Env)
 		command string
@@ -65,6 +69,13 @@ func TestEverydayWithRepositoryState(t *testing.T) {
 		{globalNpm, "npx tsc --noEmit", "allow"}, // the project's own node_modules/.bin/tsc
 		{globalNpm, "npx cowsay hi", "package-install"},
 		{globalNpm, "npx serve dist", "package-install"},
+		{localDeployTools, "npx convex deploy", "oversight"},
+		{localDeployTools, "npx convex dev", "allow"},
+		{localDeployTools, "npx vercel --prod", "oversight"},
+		{localDeployTools, "bunx vercel deploy --prod --yes", "oversight"},
+		{localDeployTools, "npm exec -- wrangler deploy", "oversight"},
+		{localDeployTools, "npx wrangler versions upload", "allow"},
+		{nil, "npx convex deploy", "package-install"},
 	} {
 		env := testEnv()
 		if c.state != nil {

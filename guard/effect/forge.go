@@ -41,6 +41,9 @@ type ForgeAction struct {
 	// Unread names what a ForgeUnread call leaves to run time, as the
 	// alternative asks to write it: "the gh command", "the endpoint".
 	Unread string
+	// Instead, when set, is the safer form of the same tool the denial
+	// offers (a preview deploy instead of a production one).
+	Instead string
 }
 
 func (ForgeAction) isEffect() {}

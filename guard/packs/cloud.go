@@ -96,7 +96,7 @@ var cloud = &Pack{
 			Deny: []string{"heroku apps:destroy myapp --confirm myapp", "heroku pg:reset DATABASE_URL --confirm myapp", "fly apps destroy myapp -y",
 				"flyctl volumes destroy vol_123 -y", "vercel remove my-project --yes", "netlify sites:delete 1234 --force",
 				"firebase firestore:delete --all-collections --force", "railway down -y"},
-			Allow: []string{"heroku apps", "heroku logs --tail -a myapp", "fly status -a myapp", "fly deploy", "vercel ls", "netlify status",
+			Allow: []string{"heroku apps", "heroku logs --tail -a myapp", "fly status -a myapp", "fly deploy --build-only", "vercel ls", "netlify status",
 				"firebase firestore:delete users/alice --force", "railway status"},
 		},
 	},

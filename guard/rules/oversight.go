@@ -16,10 +16,16 @@ var Oversight = Rule{
 		"gh pr merge 12 --squash",
 		"gh pr review 12 --approve",
 		`mcp__github__merge_pull_request {"owner":"o","repo":"r","pullNumber":12,"merge_method":"squash"}`,
+		"vercel --prod --yes",
+		"fly deploy",
+		"supabase db push",
 	},
 	Allow: []string{
 		"gh pr create --fill",
 		"gh pr view 12",
+		"vercel deploy",
+		"netlify deploy --dir dist",
+		"wrangler dev",
 		`mcp__github__get_pull_request {"owner":"o","repo":"r","pullNumber":12}`,
 	},
 	Judge: judgeOversight,
@@ -67,6 +73,8 @@ func judgeOversight(e effect.Effect, f *Facts) []Verdict {
 		v.Reason += " (checkpoint: a human approves this call)"
 	}
 	switch {
+	case fa.Instead != "":
+		v.Instead = fa.Instead
 	case fa.Issue:
 		v.Instead = insteadIssueState
 	case fa.MCP && (fa.Op == effect.ForgeMerge || fa.Op == effect.ForgeApprove):

@@ -1,0 +1,160 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/shell"
+)
+
+// A production deploy through a platform's CLI puts the agent's branch in
+// front of the project's users, like publishing a package (publish.go): a
+// human's call under oversight (rule oversight, effect.ForgeAction with
+// Op ForgeAdmin; checkpoint asks a human). Previews, dry runs, builds and
+// local dev servers change nothing the users see and stay allowed. The
+// npx, bunx and pnpm dlx spellings reach these handlers too: npxRun
+// re-invokes the tool they run (npx convex deploy is convex deploy).
+
+func registerDeploys() {
+	judgeFirst([]string{"vercel", "netlify", "fly", "flyctl", "railway", "firebase", "wrangler", "supabase",
+		"render", "heroku", "convex", "serverless", "sls", "amplify"}, (*analyzer).deploy)
+}
+
+// insteadDeploy is what an agent may do instead of a production deploy.
+const insteadDeploy = "deploy a preview instead (vercel without --prod, netlify deploy without --prod, wrangler versions upload, firebase hosting:channel:deploy, convex dev) or run it locally, and leave the production deploy to a human (a task may run with --oversight autonomous)"
+
+func (a *analyzer) deploy(inv *shell.Invocation) {
+	words := make([]string, 0, len(inv.Argv)-1)
+	for _, x := range inv.Args() {
+		if !x.Static() {
+			words = append(words, "\x00")
+			continue
+		}
+		words = append(words, x.Text)
+	}
+	if does := deploys(inv.Name, words); does != "" {
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeAdmin, By: inv.Name, Does: does, Instead: insteadDeploy})
+	}
+}
+
+// deploys says what a platform CLI deploys to production, completing
+// "<program> ...", or "" for a preview, a dry run or anything else.
+func deploys(prog string, words []string) string {
+	var pos []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			i = len(words)
+		case strings.HasPrefix(w, "-"):
+			if deployValueOpts[w] && i+1 < len(words) {
+				i++
+			}
+		default:
+			pos = append(pos, w)
+		}
+	}
+	at := func(i int) string {
+		if i < len(pos) {
+			return pos[i]
+		}
+		return ""
+	}
+	has := func(flags ...string) bool { return hasFlagWord(words, flags...) }
+	if has("--dry-run", "--dryrun") {
+		return ""
+	}
+	switch prog {
+	case "vercel":
+		switch at(0) {
+		case "", "deploy":
+			if has("--prod", "--production") {
+				return "--prod deploys the project to production"
+			}
+		case "promote", "rollback":
+			return at(0) + " changes what production serves"
+		}
+	case "netlify":
+		if at(0) == "deploy" && has("--prod", "--production", "--prodIfUnlocked", "-p") {
+			return "deploy --prod deploys the site to production"
+		}
+	case "fly", "flyctl":
+		switch at(0) {
+		case "deploy":
+			if !has("--build-only") {
+				return "deploy deploys the app"
+			}
+		case "launch":
+			if !has("--no-deploy") {
+				return "launch creates and deploys the app"
+			}
+		}
+	case "railway":
+		switch at(0) {
+		case "up", "redeploy", "down":
+			return at(0) + " changes the service's deployment"
+		}
+	case "firebase":
+		if at(0) == "deploy" {
+			return "deploy deploys the project to production"
+		}
+	case "wrangler":
+		switch {
+		case at(0) == "deploy" || at(0) == "publish":
+			return at(0) + " deploys the Worker"
+		case at(0) == "versions" && at(1) == "deploy", at(0) == "rollback":
+			return strings.TrimSpace(at(0)+" "+at(1)) + " changes what the Worker serves"
+		case at(0) == "pages" && at(1) == "deploy":
+			for i, w := range words {
+				if v, ok := strings.CutPrefix(w, "--branch="); ok && v != "main" && v != "master" && v != "production" {
+					return "" // a preview branch
+				} else if w == "--branch" && i+1 < len(words) && words[i+1] != "main" && words[i+1] != "master" && words[i+1] != "production" {
+					return ""
+				}
+			}
+			return "pages deploy deploys the site (to production from the production branch)"
+		}
+	case "supabase":
+		switch {
+		case at(0) == "db" && at(1) == "push" && !has("--local"):
+			return "db push applies the migrations to the linked project's database"
+		case at(0) == "db" && at(1) == "reset" && has("--linked", "--db-url"):
+			return "db reset --linked resets the linked project's database"
+		case at(0) == "functions" && at(1) == "deploy":
+			return "functions deploy deploys the Edge Functions"
+		}
+	case "render":
+		if at(0) == "deploys" && at(1) == "create" {
+			return "deploys create deploys the service"
+		}
+	case "heroku":
+		switch at(0) {
+		case "container:release", "releases:rollback", "builds:create", "pipelines:promote":
+			return at(0) + " changes what the app runs"
+		}
+	case "convex":
+		if at(0) == "deploy" && !has("--preview-create", "--preview-name") {
+			return "deploy deploys the functions to the production deployment"
+		}
+	case "serverless", "sls":
+		if at(0) == "deploy" && !has("--noDeploy") {
+			return "deploy deploys the service"
+		}
+	case "amplify":
+		if at(0) == "publish" || at(0) == "push" {
+			return at(0) + " deploys the backend"
+		}
+	}
+	return ""
+}
+
+// deployValueOpts are the deploy CLIs' options that take the next word
+// as their value, so it is not read as the subcommand.
+var deployValueOpts = map[string]bool{
+	"--token": true, "-t": true, "--scope": true, "-S": true, "--cwd": true, "--local-config": true, "-A": true,
+	"--global-config": true, "-Q": true, "--team": true, "--site": true, "--auth": true, "--dir": true, "-d": true,
+	"--functions": true, "-f": true, "--app": true, "-a": true, "--config": true, "-c": true, "--project": true,
+	"-P": true, "--only": true, "--env": true, "-e": true, "--service": true, "-s": true, "--environment": true,
+	"--region": true, "-r": true, "--stage": true, "--message": true, "-m": true, "--project-ref": true,
+	"--workdir": true, "--remote": true, "--name": true, "--branch": true, "--alias": true,
+}
