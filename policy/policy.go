@@ -369,7 +369,7 @@ func builtinDefault() *Policy {
 		Mode:              ModeEnforce,
 		FailMode:          FailClosed,
 		TrustEnv:          true,
-		ProtectedPaths:    []string{".gitleaks.toml", ".gitleaksignore"},
+		ProtectedPaths:    []string{".gitleaks.toml", ".gitleaksignore", ".swarm-guard-ignore"},
 		Rules: map[string]Action{
 			RuleForcePush: Deny, RuleProtectedBranch: Deny, RuleDestructiveGit: Deny, RuleGuardTamper: Deny,
 			RuleDeleteOutside: Deny, RuleWriteOutside: Deny, RuleSecretFile: Deny, RuleDestructiveSQL: Deny,

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/committed"
+
+	"github.com/swarm-guard/swarm-guard/hooks/committedscan"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
@@ -16,6 +20,7 @@ func init() {
 		name:    "scan",
 		summary: "scan staged changes, a commit range or files for secrets (gitleaks rules)",
 		usage: `Usage: swarm-guard scan [--staged | --range A..B | PATH...] [--format text|json|sarif]
+       swarm-guard scan --commands [--staged | --range A..B | PATH...] [--format text|json|sarif]
 
 Scans for secrets with gitleaks' rules. A repository .gitleaks.toml
 (including [extend] useDefault), inline gitleaks:allow comments and
@@ -29,8 +34,18 @@ directory. Every secret is shown redacted.
   PATH...         files and directories (.git directories are skipped)
   --format FMT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
 
+With --commands it judges what committed files hold for others to run
+instead (shell scripts, Makefiles, package.json scripts, justfiles,
+Taskfiles, Dockerfile RUN, docker-compose, GitHub Actions and composite
+actions, GitLab CI, Terraform local-exec, lefthook and pre-commit local
+hooks), each command by the guard's rules in the context where it runs (a
+CI job, an image build, a teammate's checkout); with --staged or --range
+only the commands on lines the changes add. Fingerprints of accepted
+findings go in .swarm-guard-ignore (docs/committed-files.md).
+
 Exit codes: 0 no secrets, 1 secrets found, 2 error (including files that
-could not be read).`,
+could not be read). With --commands: 0 nothing to report (or only findings
+of rules in warn or log mode), 1 findings, 2 error.`,
 		run: runScan,
 	})
 }
@@ -40,6 +55,7 @@ func runScan(c *cli, args []string) error {
 	staged := fs.Bool("staged", false, "")
 	revs := fs.String("range", "", "")
 	outFormat := fs.String("format", format.Text, "")
+	commands := fs.Bool("commands", false, "")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -71,6 +87,9 @@ func runScan(c *cli, args []string) error {
 	if root == "" {
 		root = wd
 	}
+	if *commands {
+		return scanCommands(c, committedscan.Request{Root: filepath.Clean(root), Policy: pol}, wd, *staged, *revs, fs.Args(), *outFormat)
+	}
 	self, _ := c.executable()
 	rep, err := secretscan.Scan(context.Background(), secretscan.ScanRequest{
 		Dir: wd, Root: filepath.Clean(root), Staged: *staged, Range: *revs, Paths: fs.Args(), Policy: pol,
@@ -100,6 +119,63 @@ func runScan(c *cli, args []string) error {
 		return failed()
 	case incomplete:
 		return err
+	}
+	return nil
+}
+
+// scanCommands is scan --commands: the commands committed files hold,
+// judged where they run.
+func scanCommands(c *cli, req committedscan.Request, wd string, staged bool, revs string, paths []string, outFormat string) error {
+	var fs []committed.Finding
+	var err error
+	switch {
+	case staged:
+		fs, err = committedscan.Changes(context.Background(), req)
+	case revs != "":
+		base, head, ok := strings.Cut(revs, "...")
+		if !ok {
+			base, head, ok = strings.Cut(revs, "..")
+		}
+		if !ok || base == "" || head == "" {
+			return usageErrorf("usage: --range must be BASE..HEAD, not %q", revs)
+		}
+		req.Base, req.Head = base, head
+		fs, err = committedscan.Changes(context.Background(), req)
+	default:
+		fs, err = committedscan.Tree(req, wd, paths)
+	}
+	if err != nil {
+		return err
+	}
+	switch outFormat {
+	case format.JSON:
+		err = committedscan.WriteJSON(c.stdout, fs)
+	case format.SARIF:
+		err = committedscan.WriteSARIF(c.stdout, version(), fs)
+	default:
+		committedscan.WriteText(c.stdout, fs)
+	}
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	blocking := 0
+	for _, f := range fs {
+		if committedscan.Blocking(f) {
+			blocking++
+		}
+	}
+	if outFormat == format.Text {
+		switch {
+		case blocking > 0:
+			fmt.Fprintf(c.stdout, "FAIL: %d committed command(s) that the guard would not run where they run. Change them as each line's Instead says, or, if the team accepts one, add its fingerprint to %s (a human's change).\n", blocking, committed.IgnoreFile)
+		case len(fs) > 0:
+			fmt.Fprintf(c.stdout, "ok: %d finding(s) in warn or log mode, none blocking\n", len(fs))
+		default:
+			fmt.Fprintln(c.stdout, "ok: no committed command to report")
+		}
+	}
+	if blocking > 0 {
+		return failed()
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "verify",
-		summary: "recheck a pull request's commits in CI (trailers, secrets, conflict markers)",
+		summary: "recheck a pull request's commits in CI (trailers, secrets, conflict markers, committed commands)",
 		usage: `Usage: swarm-guard verify [--range BASE..HEAD] [--format text|json|github|sarif] [--min-agents N]
 
 Checks every commit of the range, whoever pushed it and whichever hooks it
@@ -29,7 +29,10 @@ marker (Committed-By: human) the hooks write outside agent sessions
 in the policy); in a clone whose hooks recorded who made its commits, a
 trailer that names someone else; no secrets in the lines
 the range adds (even if a later commit removes them), no unresolved
-conflict markers, and optionally a minimum number of distinct agents.
+conflict markers, no command added to a file others run (a workflow's
+run step, a Dockerfile RUN, a Makefile recipe, a package.json script, a
+script) that the guard's rules report where it runs, and optionally a
+minimum number of distinct agents.
 The policy is read from the range's base commit, so a pull request cannot
 relax the rules it is checked against.
 
@@ -53,6 +56,9 @@ Flags:
                       (default: $GITHUB_HEAD_REF, else the checked-out branch)
   --policy FILE       use this policy file instead of the base's
   --skip-secrets      do not scan for secrets (another CI step does)
+  --skip-commands     do not judge the commands the range adds to files others
+                      run (workflows, Dockerfiles, Makefiles, package.json
+                      scripts, scripts: docs/committed-files.md)
   --dir DIR           a directory inside the repository (default: the current one)`,
 		run: runVerify,
 	})
@@ -82,6 +88,7 @@ func runVerify(c *cli, args []string) error {
 	scope := fs.StringSlice("scope", nil, "")
 	policyFile := fs.String("policy", "", "")
 	skipSecrets := fs.Bool("skip-secrets", false, "")
+	skipCommands := fs.Bool("skip-commands", false, "")
 	branch := fs.String("branch", "", "")
 	dir := fs.String("dir", "", "")
 	if err := parseFlags(fs, args); err != nil {
@@ -96,7 +103,7 @@ func runVerify(c *cli, args []string) error {
 	if *minAgents < 0 {
 		return usageErrorf("usage: --min-agents must be 0 or more")
 	}
-	opts := ci.Options{Range: *rangeSpec, MinAgents: -1}
+	opts := ci.Options{Range: *rangeSpec, MinAgents: -1, SkipCommands: *skipCommands}
 	if fs.Changed("scope") {
 		opts.Scope = *scope
 	}

@@ -63,7 +63,7 @@ func contextOf(f Format, p string) *Context {
 
 // keep reports whether a finding applies in the context.
 func (c *Context) keep(f guard.Finding) bool {
-	if f.Action != policy.Deny && f.Action != policy.Ask {
+	if f.Action != policy.Deny && f.Action != policy.Ask && !f.Action.Shadow() {
 		return false
 	}
 	if _, off := c.Off[f.Rule]; off {

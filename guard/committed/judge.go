@@ -19,9 +19,12 @@ type Finding struct {
 	Context string `json:"context"` // ci, build or dev
 	Where   string `json:"where"`   // "job build, step 3"
 	Rule    string `json:"rule"`
-	Reason  string `json:"reason"`
-	Trigger string `json:"trigger,omitempty"`
-	Instead string `json:"instead,omitempty"`
+	// Action is the rule's action under the policy: deny or ask, or warn
+	// or log in a shadow mode (reported, never blocking).
+	Action  policy.Action `json:"action"`
+	Reason  string        `json:"reason"`
+	Trigger string        `json:"trigger,omitempty"`
+	Instead string        `json:"instead,omitempty"`
 	// Fingerprint names the finding in an ignore file: FILE:RULE:HASH,
 	// the hash of the rule and the trigger, so it survives lines moving.
 	Fingerprint string `json:"fingerprint"`
@@ -80,7 +83,7 @@ func judgeOne(eng *guard.Engine, c *Command, opt Options) []Finding {
 		seen[key] = true
 		out = append(out, Finding{
 			File: c.File, Line: c.lineOf(f.Trigger), Format: c.Format, Context: ctx.Name, Where: c.Where,
-			Rule: f.Rule, Reason: f.Reason, Trigger: f.Trigger, Instead: f.Alternative,
+			Rule: f.Rule, Action: f.Action, Reason: f.Reason, Trigger: f.Trigger, Instead: f.Alternative,
 			Fingerprint: Fingerprint(c.File, f.Rule, f.Trigger),
 		})
 	}

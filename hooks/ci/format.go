@@ -54,6 +54,9 @@ func headline(v Violation) string {
 		// The exact line to add, so a false positive is one paste away.
 		b.WriteString("; a false positive? add this line to .gitleaksignore: " + v.Fingerprint)
 	}
+	if v.Kind == KindCommand && v.Fingerprint != "" {
+		b.WriteString("; if the team accepts it, a human adds this line to .swarm-guard-ignore on the base branch: " + v.Fingerprint)
+	}
 	return b.String()
 }
 
@@ -121,6 +124,8 @@ func hints(r *Report) []string {
 			out = append(out, "secrets: a secret stays in history even when a later commit removes it; revoke or rotate it, then rewrite the commit that added it (a false positive: add the .gitleaksignore line printed with it)")
 		case KindConflict:
 			out = append(out, "conflict markers: resolve the conflict, remove the marker lines and rewrite the commit that added them")
+		case KindCommand:
+			out = append(out, "committed commands: change each command as its Instead says and push the fix (a new commit is enough: only the range's final files are judged)")
 		case KindMinAgents:
 			out = append(out, "min-agents: this range needs commits from more distinct agents (a second agent's review commit, for example)")
 		case KindRecord:
@@ -213,6 +218,8 @@ func annotationTitle(v Violation, agentKey string) string {
 		return "secret (" + v.Rule + ")"
 	case KindConflict:
 		return "conflict markers"
+	case KindCommand:
+		return "committed command (" + v.Rule + ")"
 	case KindMinAgents:
 		return "too few agents"
 	case KindScope:

@@ -31,6 +31,9 @@ var sarifRules = []sarif.Rule{
 	{ID: string(KindRecord), Name: "RecordedIdentity",
 		ShortDescription: sarif.Message{Text: "A commit's trailer names who the git hooks recorded making it"},
 		Help:             sarif.Message{Text: "Where this clone's hooks recorded who made a commit (.git/swarm-guard/commits with git's reflogs), its Agent-Id or Committed-By must agree; re-commit it through the hooks without the forged line."}},
+	{ID: string(KindCommand), Name: "CommittedCommand",
+		ShortDescription: sarif.Message{Text: "No change adds a command for others to run that the guard would not run where it runs"},
+		Help:             sarif.Message{Text: "Workflows, Dockerfiles, Makefiles, package.json scripts and scripts are judged by swarm-guard's rules in the context where they run (docs/committed-files.md). Change the command as its message says; a finding the team accepts goes in .swarm-guard-ignore on the base branch."}},
 }
 
 func writeSARIF(w io.Writer, r *Report, toolVersion string) error {
@@ -57,8 +60,10 @@ func writeSARIF(w io.Writer, r *Report, toolVersion string) error {
 			if v.Commit != "" {
 				res.Properties["commit"] = v.Commit
 			}
-			if v.Rule != "" {
+			if v.Rule != "" && v.Kind == KindSecret {
 				res.Properties["secretRule"] = v.Rule
+			} else if v.Rule != "" {
+				res.Properties["rule"] = v.Rule
 			}
 		}
 		results = append(results, res)

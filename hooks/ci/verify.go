@@ -23,6 +23,7 @@ const (
 	KindMinAgents Kind = "min-agents"        // too few distinct agents across the range
 	KindHuman     Kind = "human-commit"      // a human's commit where [verify] human_commits = "deny"
 	KindRecord    Kind = "recorded-identity" // the trailer names another than the hooks recorded making the commit
+	KindCommand   Kind = "committed-command" // the range adds a command for others to run that a rule reports (guard/committed)
 )
 
 // Violation is one thing that makes verify fail. Secret previews are
@@ -37,6 +38,8 @@ type Violation struct {
 	Preview     string `json:"preview,omitempty"`     // secrets: the redacted match
 	Fingerprint string `json:"fingerprint,omitempty"` // secrets: for .gitleaksignore
 	Message     string `json:"message"`
+
+	action policy.Action // committed-command: the rule's action under the policy
 }
 
 // Report is the outcome of Verify.
@@ -92,6 +95,9 @@ type Options struct {
 	// "agent:<id>" or "human" values, ok false when there is no record
 	// (a commit made elsewhere, or in CI). nil: no records.
 	Recorded func(commit string) ([]string, bool)
+	// SkipCommands skips judging the commands the range adds to files
+	// others run (workflows, Dockerfiles, Makefiles, scripts).
+	SkipCommands bool
 }
 
 // Verify checks the commits of a range. An error means verify could not
@@ -183,6 +189,13 @@ func Verify(ctx context.Context, o Options) (*Report, error) {
 	}
 	for _, f := range findings {
 		rep.Violations = append(rep.Violations, w.secretViolation(f))
+	}
+	if !o.SkipCommands && rep.Commits > 0 {
+		vs, err := commandViolations(ctx, o.Dir, r, pol)
+		if err != nil {
+			return nil, err
+		}
+		rep.Violations = append(rep.Violations, vs...)
 	}
 
 	for id := range w.agents {
@@ -611,8 +624,11 @@ func shadowViolations(rep *Report, pol *policy.Policy) {
 	kept := rep.Violations[:0]
 	for _, v := range rep.Violations {
 		act := policy.Action(pol.Mode)
-		if v.Kind == KindSecret {
+		switch v.Kind {
+		case KindSecret:
 			act = pol.RuleAction(policy.RuleSecretContent)
+		case KindCommand:
+			act = v.action // the rule's own action, its mode included
 		}
 		if !act.Shadow() {
 			kept = append(kept, v)

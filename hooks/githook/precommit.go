@@ -29,6 +29,9 @@ func preCommit(c Env) error {
 	if hc.repo == nil {
 		return nil // a bare repository has no worktree to commit from
 	}
+	if err := preCommitCommands(c, hc); err != nil {
+		return err
+	}
 	self, _ := c.Executable()
 	findings, err := secretscan.PreCommit(context.Background(), secretscan.PreCommitRequest{
 		Dir: hc.repo.Root, Root: hc.repo.Root, Policy: hc.pol, Runner: secretscan.Runner{Self: self},

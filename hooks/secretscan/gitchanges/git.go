@@ -48,6 +48,20 @@ func Range(ctx context.Context, dir, revs string, fn func(Hunk) error) error {
 	return run(ctx, dir, args, fn)
 }
 
+// Between calls fn for the lines head adds over its merge base with base
+// (git diff base...head): what a pull request would add, each at its
+// line in head's version of the file.
+func Between(ctx context.Context, dir, base, head string) func(fn func(Hunk) error) error {
+	return func(fn func(Hunk) error) error {
+		if base == "" || head == "" || strings.HasPrefix(base, "-") || strings.HasPrefix(head, "-") {
+			return fmt.Errorf("bad revisions %q and %q", base, head)
+		}
+		args := append([]string{"-c", "core.quotePath=false", "diff"}, diffArgs...)
+		args = append(args, base+"..."+head, "--")
+		return run(ctx, dir, args, fn)
+	}
+}
+
 func run(ctx context.Context, dir string, args []string, fn func(Hunk) error) error {
 	git := gitx.Runner{Dir: dir, Env: append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "LC_ALL=C")}
 	err := git.Stream(ctx, func(out io.Reader) error { return Parse(out, fn) }, args...)
