@@ -69,6 +69,12 @@ func (c *Context) keep(f guard.Finding) bool {
 	if _, off := c.Off[f.Rule]; off {
 		return false
 	}
+	if strings.Contains(f.Reason, "only known at run time") {
+		// A variable of a committed file is set where it runs ($CI_COMMIT_TAG,
+		// "$tmp", a matrix value): the guard judges the commands it can
+		// read, and a path or refspec it cannot is not a finding there.
+		return false
+	}
 	switch f.Rule {
 	case policy.RuleGuardTamper:
 		return aboutSwarmGuard(f)
@@ -81,20 +87,25 @@ func (c *Context) keep(f guard.Finding) bool {
 	return true
 }
 
-// aboutSwarmGuard reports whether a guard-tamper finding concerns
-// swarm-guard itself (its policy, its executables, SWARM_GUARD_* or the
-// agents' hook settings), not git hooks in general: husky, lefthook,
+// aboutSwarmGuard reports whether a guard-tamper finding turns
+// swarm-guard itself off where the command runs: its trust and mode
+// switches, swarm-guard uninstall, its policy and ignore files, the
+// agents' hook settings. Git hooks in general are not: husky, lefthook,
 // core.hooksPath and --no-verify are how projects set up and skip their
-// own hooks, and a CI job has none of the agent's.
+// own hooks, a CI job has none of the agent's, and a project's own
+// SWARM_GUARD_* test variables or swarm-guard install set nothing off.
 func aboutSwarmGuard(f guard.Finding) bool {
-	for _, s := range []string{f.Trigger, f.Reason} {
-		l := strings.ToLower(s)
-		if strings.Contains(l, "swarm-guard") || strings.Contains(l, "swarm_guard") || strings.Contains(l, ".claude/") || strings.Contains(l, ".claude ") {
+	s := f.Trigger + "\x00" + f.Reason
+	for _, w := range []string{"SWARM_GUARD_TRUST", "SWARM_GUARD_MODE", "swarm-guard uninstall", ".swarm-guard.toml", committedIgnoreName, ".claude/settings"} {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
 	return false
 }
+
+// committedIgnoreName is IgnoreFile, for the rule above.
+const committedIgnoreName = ".swarm-guard-ignore"
 
 // env is the engine's world for a command of this context.
 func (c *Context) env(cmd *Command, remotes []string) *guard.Env {
