@@ -29,7 +29,7 @@ var examplePath = map[Format]string{
 // is reported by its rule, each Pass example by none.
 func TestContextExamples(t *testing.T) {
 	eng := engine(t)
-	for _, ctx := range []*Context{githubJob, gitlabJob, build, dev} {
+	for _, ctx := range []*Context{githubJob, gitlabJob, build, dev, hook} {
 		if len(ctx.Report) < 2 || len(ctx.Pass) < 2 {
 			{
 				t.Errorf("context %s has %d report and %d pass examples; want 2 of each", ctx.Name, len(ctx.Report), len(ctx.Pass))
@@ -37,11 +37,11 @@ func TestContextExamples(t *testing.T) {
 		}
 		for _, ex := range append(append([]Example{}, ctx.Report...), ctx.Pass...) {
 			file := examplePath[ex.Format]
-			if got := contextOf(ex.Format, file); got != ctx {
+			c := Command{File: file, Format: ex.Format, Line: 1, Where: "example", Script: ex.Script}
+			if got := contextOf(&c); got != ctx {
 				t.Errorf("example %q of context %s is of format %s, which runs in %s", ex.Script, ctx.Name, ex.Format, got.Name)
 				continue
 			}
-			c := Command{File: file, Format: ex.Format, Line: 1, Where: "example", Script: ex.Script}
 			if ex.Format == GitHubWorkflow {
 				c.Script = ghExpressions(c.Script, &c)
 			}

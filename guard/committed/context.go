@@ -40,9 +40,16 @@ type Example struct {
 	Rule   string
 }
 
-// contextOf is the context a command of format f in file p runs in.
-func contextOf(f Format, p string) *Context {
+// contextOf is the context a command runs in.
+func contextOf(c *Command) *Context {
+	f, p := c.Format, c.File
 	switch f {
+	case Lefthook, PreCommit:
+		return hook
+	case PackageJSON:
+		if strings.HasSuffix(c.Where, installWhere) {
+			return hook
+		}
 	case GitHubWorkflow, GitHubAction:
 		return githubJob
 	case GitLabCI:
@@ -52,6 +59,9 @@ func contextOf(f Format, p string) *Context {
 	case Dockerfile, Compose:
 		return build
 	case Shell:
+		if strings.HasPrefix(p, ".husky/") || strings.Contains(p, "/.husky/") || strings.HasPrefix(p, ".githooks/") {
+			return hook
+		}
 		for _, ci := range []string{".github/", ".gitlab/", ".circleci/", "ci/", ".ci/", ".buildkite/"} {
 			if strings.HasPrefix(p, ci) || strings.Contains(p, "/"+ci) {
 				return githubJob // a script a CI job calls: its job's world (no platform told apart)

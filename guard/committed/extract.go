@@ -94,13 +94,17 @@ func packageScripts(text string) ([]Command, error) {
 		where := "script " + n
 		for _, s := range guard.InstallScripts {
 			if s == n {
-				where += " (run by every npm install)"
+				where += installWhere
 			}
 		}
 		out = append(out, Command{Line: jsonKeyLine(text, at, n), Where: where, Script: body, Folded: true})
 	}
 	return out, nil
 }
+
+// installWhere ends the Where of a package.json script that installing
+// the package runs.
+const installWhere = " (run by every npm install)"
 
 // jsonKeyLine finds the line of "key": after offset from.
 func jsonKeyLine(text string, from int, key string) int {

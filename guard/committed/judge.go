@@ -65,7 +65,7 @@ func Judge(eng *guard.Engine, cmds []Command, opt Options) []Finding {
 }
 
 func judgeOne(eng *guard.Engine, c *Command, opt Options) []Finding {
-	ctx := contextOf(c.Format, c.File)
+	ctx := contextOf(c)
 	d := eng.CheckCommand(c.Script, ctx.env(c, opt.Remotes))
 	var out []Finding
 	seen := map[string]bool{}
