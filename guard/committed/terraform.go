@@ -18,8 +18,13 @@ var (
 // interpreter that is not a POSIX shell is skipped.
 func terraform(text string) []Command {
 	var out []Command
+	end := 0
 	for _, loc := range localExec.FindAllStringIndex(text, -1) {
+		if loc[0] < end {
+			continue // inside the block before (not HCL anyway): each byte is scanned once
+		}
 		block := hclBlock(text, loc[1])
+		end = loc[1] + len(block)
 		if m := hclShellInt.FindStringSubmatch(block); m != nil {
 			prog := m[1]
 			if i := strings.LastIndexAny(prog, `/\`); i >= 0 {

@@ -39,6 +39,10 @@ func fromYAML(f Format, text string) ([]Command, error) {
 	return nil, nil
 }
 
+// maxNodes bounds the nodes one script list is walked through: a list
+// that aliases expand past it is read up to it.
+const maxNodes = 2000
+
 func deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 16; i++ {
 		n = n.Alias
@@ -312,10 +316,12 @@ func glScripts(n *yaml.Node, where string, vars map[string]string) []Command {
 		return nil
 	}
 	var out []Command
+	budget := maxNodes // aliases may repeat a list many times over (a billion laughs)
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
 		n = deref(n)
-		if n == nil || depth > 8 || n.Tag == "!reference" {
+		budget--
+		if n == nil || depth > 8 || n.Tag == "!reference" || budget < 0 {
 			return
 		}
 		switch n.Kind {
