@@ -119,3 +119,26 @@ func mustRead(f *testing.F, name string) []byte {
 	}
 	return data
 }
+
+// TestEveryTruncation reads the testdata cut at every byte, as a file
+// being written is read: never an error, never a call without tool, cwd
+// or input, and a cut inside a record is a named problem, never a call.
+func TestEveryTruncation(t *testing.T) {
+	for _, name := range []string{"testdata/session.jsonl", "testdata/audit.jsonl"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		format := FormatOf(name)
+		for i := 0; i <= len(data); i++ {
+			var st Stats
+			if err := Read(bytes.NewReader(data[:i]), "f.jsonl", format, &st, func(c *Call) {
+				if c.Tool == "" || c.Cwd == "" || len(c.Input) == 0 {
+					t.Fatalf("%s cut at %d: a call without tool, cwd or input: %+v", name, i, c)
+				}
+			}); err != nil {
+				t.Fatalf("%s cut at %d: %v", name, i, err)
+			}
+		}
+	}
+}
