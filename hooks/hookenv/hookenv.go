@@ -174,6 +174,7 @@ func Build(o Options) *Context {
 			env.GuardPaths = append(env.GuardPaths, r.resolve(exe))
 		}
 	}
+	env.GuardPaths = append(env.GuardPaths, clientGuardFiles(env.Root, env.Home, getenv)...)
 	ctx.StateDir = audit.Dir(env.CommonDir, getenv)
 	// The guard's own files outside the repository: the per-machine agent
 	// id and the state and audit directories. Rewriting them changes who
