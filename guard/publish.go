@@ -20,7 +20,7 @@ import (
 func registerPublish() {
 	judgeFirst([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
 		"docker", "podman", "buildah", "helm", "dotnet", "nuget", "vsce", "ovsx", "goreleaser", "lerna", "changeset",
-		"mvn", "semantic-release", "deno", "jsr"}, (*analyzer).publish)
+		"mvn", "mvnw", "gradle", "gradlew", "semantic-release", "deno", "jsr"}, (*analyzer).publish)
 }
 
 // publish hands a publishing invocation to the oversight judge.
@@ -152,7 +152,16 @@ func publishes(prog string, words []string) string {
 		if at(0) == "publish" && !dry {
 			return "publish publishes the workspace's packages"
 		}
-	case "mvn":
+	case "gradle", "gradlew":
+		for _, p := range pos {
+			// publish, publishToSonatype, :lib:publishAllPublicationsToMavenRepository;
+			// publishToMavenLocal stays on this machine.
+			task := p[strings.LastIndex(p, ":")+1:]
+			if strings.HasPrefix(task, "publish") && !strings.HasSuffix(task, "ToMavenLocal") || task == "closeAndReleaseRepository" || task == "uploadArchives" {
+				return p + " publishes the artifacts to the remote repository"
+			}
+		}
+	case "mvn", "mvnw":
 		for _, p := range pos {
 			if p == "deploy" || p == "deploy:deploy" || p == "release:perform" {
 				return p + " publishes the artifacts to the remote repository"
@@ -211,6 +220,10 @@ var publishValueOpts = sync.OnceValue(func() map[string]map[string]bool {
 			"release-notes-tmpl", "release-header-tmpl", "release-footer-tmpl", "id", "skip"),
 		"deno": shell.Longs("config", "c", "log-level", "token", "set-version"),
 		"jsr":  shell.Longs("token", "c", "config"),
+		"mvnw": shell.Longs("s", "settings", "gs", "global-settings", "f", "file", "pl", "projects", "P", "activate-profiles",
+			"rf", "resume-from", "T", "threads", "l", "log-file", "t", "toolchains", "b", "builder", "gt", "global-toolchains"),
+		"gradle":  shell.Longs("p", "project-dir", "b", "build-file", "c", "settings-file", "g", "gradle-user-home", "x", "exclude-task", "I", "init-script", "D", "P"),
+		"gradlew": shell.Longs("p", "project-dir", "b", "build-file", "c", "settings-file", "g", "gradle-user-home", "x", "exclude-task", "I", "init-script", "D", "P"),
 		"mvn": shell.Longs("s", "settings", "gs", "global-settings", "f", "file", "pl", "projects", "P", "activate-profiles",
 			"rf", "resume-from", "T", "threads", "l", "log-file", "t", "toolchains", "b", "builder", "gt", "global-toolchains"),
 	}

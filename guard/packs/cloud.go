@@ -27,15 +27,31 @@ var cloud = &Pack{
 					return true
 				}
 				op := strings.ToLower(c.Pos(1))
+				switch svc := strings.ToLower(c.Pos(0)); {
+				case svc == "secretsmanager" && (op == "put-secret-value" || op == "update-secret" || op == "rotate-secret" || op == "remove-regions-from-replication"):
+					return true // overwrites the secret other services read
+				case (svc == "sns" || svc == "sqs") && (op == "unsubscribe" || op == "remove-permission"):
+					return true
+				case svc == "cloudfront" && op == "create-invalidation":
+					return c.AnyPos(1, func(w string) bool { return w == "/*" || w == "*" }) || cloudfrontAll(c)
+				case svc == "route53" && op == "change-resource-record-sets":
+					return true // the batch may delete or repoint the domain's records
+				}
 				return strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") || strings.HasPrefix(op, "purge-") ||
 					strings.HasPrefix(op, "deregister-") || strings.HasPrefix(op, "batch-delete-") || op == "delete-bucket"
 			},
-			Deny: []string{"aws s3 rm s3://bucket --recursive", "aws s3 rb s3://logs --force", "aws s3 sync ./site s3://www --delete",
+			Deny: []string{"aws secretsmanager put-secret-value --secret-id prod/db --secret-string x",
+				"aws sns unsubscribe --subscription-arn arn:aws:sns:eu-west-1:1:t:1", "aws sqs remove-permission --queue-url https://q.example/1/q --label l",
+				"aws cloudfront create-invalidation --distribution-id E1 --paths '/*'",
+				"aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch file://delete.json",
+				"aws s3 rm s3://bucket --recursive", "aws s3 rb s3://logs --force", "aws s3 sync ./site s3://www --delete",
 				"aws ec2 terminate-instances --instance-ids i-0abc", "aws --region eu-west-1 rds delete-db-instance --db-instance-identifier prod",
 				"aws dynamodb delete-table --table-name users", "aws cloudformation delete-stack --stack-name api",
 				"aws ecr batch-delete-image --repository-name api --image-ids imageTag=v1"},
 			Allow: []string{"aws s3 ls s3://bucket", "aws s3 cp build/app.zip s3://artifacts/", "aws s3 rm s3://bucket/tmp/one.txt",
-				"aws ec2 describe-instances --region eu-west-1", "aws sts get-caller-identity", "aws s3 sync ./site s3://www"},
+				"aws ec2 describe-instances --region eu-west-1", "aws sts get-caller-identity", "aws s3 sync ./site s3://www",
+				"aws secretsmanager get-secret-value --secret-id dev/db", "aws sns list-subscriptions",
+				"aws cloudfront create-invalidation --distribution-id E1 --paths /index.html", "aws route53 list-resource-record-sets --hosted-zone-id Z1"},
 		},
 		{
 			ID: policy.RuleDestructiveCloud, Name: "gcloud-delete",
@@ -64,9 +80,9 @@ var cloud = &Pack{
 			Reason:  "deletes Azure resources",
 			Instead: "read with show and list; ask a human to delete cloud resources",
 			Match: func(c Call) bool {
-				return c.Program == "az" && c.AnyPos(0, func(w string) bool { return w == "delete" || w == "delete-batch" || w == "purge" })
+				return c.Program == "az" && c.AnyPos(0, func(w string) bool { return w == "delete" || w == "delete-batch" || w == "purge" || w == "untag" })
 			},
-			Deny:  []string{"az group delete -n rg-prod --yes", "az vm delete -g rg -n web", "az storage blob delete-batch -s logs"},
+			Deny:  []string{"az group delete -n rg-prod --yes", "az vm delete -g rg -n web", "az storage blob delete-batch -s logs", "az acr repository untag -n reg --image app:v1"},
 			Allow: []string{"az group list", "az vm show -g rg -n web", "az account show"},
 		},
 		{
@@ -100,4 +116,16 @@ var cloud = &Pack{
 				"firebase firestore:delete users/alice --force", "railway status"},
 		},
 	},
+}
+
+// cloudfrontAll reports whether aws cloudfront create-invalidation's
+// --paths (or --invalidation-batch) invalidates everything: "/*" empties
+// the whole distribution's cache, and every request then reaches the
+// origin at once.
+func cloudfrontAll(c Call) bool {
+	v, _ := c.Value("--paths")
+	if b, ok := c.Value("--invalidation-batch"); ok {
+		v += " " + b
+	}
+	return strings.Contains(v, "/*\"") || strings.Contains(v, "\"/*") || strings.TrimSpace(v) == "/*" || strings.HasPrefix(strings.TrimSpace(v), "/* ")
 }

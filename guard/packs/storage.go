@@ -14,23 +14,46 @@ import (
 // machine that no git history brings back.
 var storage = &Pack{
 	Name:       "storage",
-	Programs:   []string{"rclone", "restic", "borg", "velero", "npm", "pnpm", "cargo", "gem"},
+	Programs:   []string{"rclone", "restic", "borg", "velero", "npm", "pnpm", "cargo", "gem", "mc", "azcopy"},
 	ValueFlags: []string{"--config", "-r", "--repo", "--password-file", "-p", "--remote-path", "--registry", "--otp", "--index", "--token", "--host", "--key"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveCloud, Name: "remote-storage-delete",
-			Reason:  "deletes files on a remote, or makes it match a source by deleting what the source lacks",
-			Instead: "rclone copy (never deletes), or run the same command with --dry-run and ask a human to run it for real",
+			Reason:  "deletes files on a remote (rclone, MinIO's mc, azcopy), or makes it match a source by deleting what the source lacks",
+			Instead: "copy instead (rclone copy, mc cp, azcopy copy never delete), or run the same command with --dry-run and ask a human to run it for real",
 			Match: func(c Call) bool {
-				if c.Program != "rclone" || c.Has("--dry-run", "-n") {
+				if c.Has("--dry-run", "-n") {
 					return false
 				}
-				return c.Sub("purge") || c.Sub("delete") || c.Sub("sync") || c.Sub("cleanup") || c.Sub("bisync")
+				switch c.Program {
+				case "rclone":
+					// move deletes the source once copied; dedupe deletes
+					// the duplicates it picks.
+					return c.Sub("purge") || c.Sub("delete") || c.Sub("deletefile") || c.Sub("sync") || c.Sub("cleanup") ||
+						c.Sub("bisync") || c.Sub("move") || c.Sub("moveto") || c.Sub("dedupe") || c.Sub("rmdir") || c.Sub("rmdirs")
+				case "mc": // MinIO
+					return c.Sub("rb") || c.Sub("rm") || c.Sub("mirror") && c.Has("--remove", "--overwrite") ||
+						c.Sub("admin") && c.AnyPos(1, func(w string) bool {
+							return w == "remove" || w == "rm" || w == "delete" || w == "reset" || w == "clear"
+						})
+				case "azcopy":
+					v, _ := c.Value("--delete-destination")
+					return c.Sub("remove") || c.Sub("rm") || c.Sub("sync") && strings.EqualFold(v, "true")
+				}
+				return false
 			},
 			Deny: []string{"rclone purge remote:backups", "rclone delete remote:site --min-age 1d", "rclone sync ./site remote:www",
-				"rclone --config rc.conf sync dist s3:bucket", "rclone cleanup remote:"},
+				"rclone --config rc.conf sync dist s3:bucket", "rclone cleanup remote:", "rclone deletefile remote:www/old.html",
+				"rclone move remote:inbox ./inbox", "rclone dedupe --dedupe-mode newest remote:photos", "rclone rmdir remote:old",
+				"mc rb --force myminio/bucket", "mc rm --recursive --force myminio/bucket/data", "mc rm myminio/bucket/key.txt",
+				"mc admin user remove myminio alice", "mc mirror --remove ./site myminio/www",
+				"azcopy remove 'https://acct.blob.core.windows.net/c/dir' --recursive",
+				"azcopy sync ./dist 'https://acct.blob.core.windows.net/c' --delete-destination=true"},
 			Allow: []string{"rclone copy ./site remote:www", "rclone sync --dry-run ./site remote:www", "rclone ls remote:backups",
-				"rclone lsd remote:", "rclone deletefile remote:www/old.html", "rclone check ./site remote:www"},
+				"rclone lsd remote:", "rclone check ./site remote:www", "rclone move --dry-run remote:inbox ./inbox",
+				"mc ls myminio/bucket", "mc cp ./a.txt myminio/bucket/a.txt", "mc mirror ./site myminio/www", "mc admin info myminio",
+				"azcopy copy ./dist 'https://acct.blob.core.windows.net/c' --recursive", "azcopy list 'https://acct.blob.core.windows.net/c'",
+				"azcopy sync ./dist 'https://acct.blob.core.windows.net/c'"},
 		},
 		{
 			ID: policy.RuleDestructiveCloud, Name: "backup-delete",

@@ -19,9 +19,13 @@ var system = &Pack{
 			ID: policy.RuleDestructiveSystem, Name: "crontab-remove",
 			Reason:  "removes the user's whole crontab",
 			Instead: "list it with crontab -l; ask a human to change scheduled jobs",
-			Match:   func(c Call) bool { return c.Program == "crontab" && c.Has("-r") },
-			Deny:    []string{"crontab -r", "crontab -ir", "crontab -u www -r"},
-			Allow:   []string{"crontab -l"},
+			Match: func(c Call) bool {
+				// crontab FILE (or crontab - on standard input) replaces the
+				// whole table with the file's jobs.
+				return c.Program == "crontab" && (c.Has("-r") || !c.Has("-l", "-e") && c.Pos(0) != "")
+			},
+			Deny:  []string{"crontab -r", "crontab -ir", "crontab -u www -r", "crontab mycron.txt", "echo '' | crontab -"},
+			Allow: []string{"crontab -l", "crontab -l > cron.backup", "crontab -e"},
 		},
 		{
 			ID: policy.RuleDestructiveSystem, Name: "kill-everything",
@@ -99,12 +103,16 @@ var system = &Pack{
 		},
 		{
 			ID: policy.RuleDestructiveSystem, Name: "firewall-flush",
-			Reason:  "flushes or disables the firewall",
+			Reason:  "flushes or disables the firewall, or makes it drop everything by default",
 			Instead: "list rules with iptables -L or nft list ruleset; ask a human to change the firewall",
 			Match: func(c Call) bool {
 				switch c.Program {
 				case "iptables", "ip6tables":
-					return c.Has("-F", "--flush", "-X", "--delete-chain") || c.Has("-P") && strings.EqualFold(c.Pos(1), "ACCEPT")
+					// A default policy of ACCEPT opens everything; DROP or
+					// REJECT on INPUT or OUTPUT cuts the machine off (the
+					// agent's own session and every other service with it).
+					pol := strings.ToUpper(c.Pos(1))
+					return c.Has("-F", "--flush", "-X", "--delete-chain") || c.Has("-P", "--policy") && (pol == "ACCEPT" || pol == "DROP" || pol == "REJECT")
 				case "nft":
 					return c.Sub("flush", "ruleset") || c.Sub("delete", "table")
 				case "ufw":
@@ -112,7 +120,7 @@ var system = &Pack{
 				}
 				return false
 			},
-			Deny:  []string{"iptables -F", "sudo iptables --flush INPUT", "nft flush ruleset", "ufw disable", "iptables -P INPUT ACCEPT"},
+			Deny:  []string{"iptables -F", "sudo iptables --flush INPUT", "nft flush ruleset", "ufw disable", "iptables -P INPUT ACCEPT", "iptables -P INPUT DROP", "sudo iptables -P OUTPUT DROP"},
 			Allow: []string{"iptables -L -n", "nft list ruleset", "ufw status"},
 		},
 		{

@@ -7,7 +7,7 @@ import "github.com/swarm-guard/swarm-guard/policy"
 // reviewing the plan, or edits state by hand is not.
 var terraform = &Pack{
 	Name:       "terraform",
-	Programs:   []string{"terraform", "tofu", "terragrunt", "pulumi"},
+	Programs:   []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"},
 	ValueFlags: []string{"-var", "-var-file", "-target", "-state", "-backup", "-lock-timeout", "-parallelism", "-out", "-s", "--stack", "-C", "--cwd"},
 	Rules: []Rule{
 		{
@@ -18,8 +18,8 @@ var terraform = &Pack{
 				return c.Sub("destroy") || c.Sub("run-all", "destroy") || c.Sub("destroy-all") ||
 					(c.Sub("apply") || c.Sub("run-all", "apply")) && c.Has("-destroy", "--destroy")
 			},
-			Deny:  []string{"terraform destroy", "terraform destroy -auto-approve", "tofu destroy -target=aws_instance.web", "terraform apply -destroy", "terraform -chdir=infra destroy", "terragrunt run-all destroy", "pulumi destroy --yes", "pulumi -s prod destroy"},
-			Allow: []string{"terraform plan -destroy -out destroy.tfplan", "terraform init", "terraform validate", "pulumi preview --diff", "pulumi stack ls"},
+			Deny:  []string{"cdk destroy --force", "cdk destroy ApiStack", "cdktf destroy --auto-approve", "terraform destroy", "terraform destroy -auto-approve", "tofu destroy -target=aws_instance.web", "terraform apply -destroy", "terraform -chdir=infra destroy", "terragrunt run-all destroy", "pulumi destroy --yes", "pulumi -s prod destroy"},
+			Allow: []string{"cdk diff", "cdk synth", "terraform plan -destroy -out destroy.tfplan", "terraform init", "terraform validate", "pulumi preview --diff", "pulumi stack ls"},
 		},
 		{
 			ID: policy.RuleDestructiveTerraform, Name: "terraform-unreviewed-apply",
