@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: action-test actionlint dist dist-archives dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e mcp-real
+.PHONY: action-test actionlint dist dist-archives dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e e2e-clients mcp-real
 
 all: build
 
@@ -80,6 +80,12 @@ scan-self: build
 # directory once) against a scripted API stand-in: hooks/claude/e2e.
 e2e:
 	GO="$(GO)" BIN="$(BIN)" bash hooks/claude/e2e/e2e.sh
+
+# The real Codex, Gemini CLI, Copilot CLI, opencode, Qwen Code and Droid
+# (pinned, installed with npm into a cache directory once) against a
+# scripted model stand-in on 127.0.0.1: hooks/clients/e2e.
+e2e-clients:
+	GO="$(GO)" BIN="$(BIN)" bash hooks/clients/e2e/e2e-clients.sh
 
 # The reference filesystem MCP server (npm, pinned, installed into a cache
 # directory once) driven for real through the PreToolUse hook:
