@@ -22,8 +22,11 @@ func init() {
        swarm-guard hook --client NAME [--post]
 
 Reads one Claude Code hook event as JSON on stdin. A blocked tool call gets
-its reason on stderr and exit code 2; otherwise the exit code is 0 and stdout
-is empty (or holds the JSON of an "ask" decision). Installed by
+exit code 2, its reason on stderr and, on PreToolUse, the permissionDecision
+"deny" JSON on stdout, whose reason is what the model reads; otherwise the
+exit code is 0 and stdout is empty (or holds the JSON of an "ask" or a
+warning). After a tool, what the agent must repair is additionalContext
+JSON, exit 0. Installed by
 swarm-guard install; not meant to be run by hand. --plugin is how the
 Claude Code plugin runs it: it does nothing when the project's
 .claude/settings.json already runs swarm-guard for the event.

@@ -66,20 +66,30 @@ func Handle(rt Runtime) (resp Response) {
 }
 
 // Render is an answer in Claude Code's hook protocol. The security
-// boundary is the exit code: a PreToolUse denial is the message on stderr
-// and exit 2, the one form every Claude Code version honours; "ask" is
+// boundary is the exit code: a PreToolUse denial is exit 2, the one form
+// every Claude Code version honours, with the permissionDecision "deny"
+// JSON on stdout whose reason is what the model reads (and that denies on
+// its own where a client reads the JSON first) and the same line on
+// stderr; "ask" is
 // JSON on stdout with exit 0; no decision is exit 0 with empty stdout (the
 // guard never answers "allow"); warn is additionalContext JSON with exit
-// 0, log is silent. On PostToolUse the tool already ran: a
-// block is {"decision":"block"} JSON, with the output the model reads
-// instead under hookSpecificOutput.updatedToolOutput (Claude Code 2.1.121
-// and later). Notes for the operator go to stderr, which Claude Code keeps
+// 0, log is silent. On PostToolUse the tool already ran: what the agent
+// must repair is additionalContext (not a "block", which the client frames
+// as an error with the whole hook command), with the output the model
+// reads instead under hookSpecificOutput.updatedToolOutput (Claude Code
+// 2.1.121 and later). Notes for the operator go to stderr, which Claude Code keeps
 // in its debug log.
 func Render(hookEvent string, a decide.Answer) Response {
 	var r Response
 	switch {
 	case (hookEvent == event.PostToolUse || hookEvent == event.PostToolUseFailure) && a.Action == policy.Deny:
-		r.Stdout = postBlockJSON(hookEvent, a)
+		r.Stdout = postContextJSON(hookEvent, a)
+	case a.Action == policy.Deny && hookEvent == event.PreToolUse:
+		// Exit 2 blocks on every client version; the JSON's reason is
+		// what the model reads (exit 2 alone hands it the whole hook
+		// command in front of the message); stderr is the same line for
+		// the client's debug log.
+		r.Exit, r.Stdout, r.Stderr = ExitDeny, denyJSON(a.Message), oneLine(a.Message)+"\n"
 	case a.Action == policy.Deny:
 		r.Exit, r.Stderr = ExitDeny, oneLine(a.Message)+"\n"
 	case a.Action == policy.Ask:
@@ -118,22 +128,34 @@ func askJSON(reason string) string {
 	return string(b) + "\n"
 }
 
-// postBlockJSON is PostToolUse's block, with the tool's output replaced
-// when the answer withholds part of it.
-func postBlockJSON(hookEvent string, a decide.Answer) string {
+// denyJSON is a PreToolUse denial whose reason the model reads as it
+// stands (Claude Code 2.1.330: "PreToolUse:Bash hook error: " and the
+// reason, where exit 2 alone puts the hook command in between).
+func denyJSON(reason string) string {
+	var o preToolUseOutput
+	o.HookSpecificOutput.HookEventName = event.PreToolUse
+	o.HookSpecificOutput.PermissionDecision = "deny"
+	o.HookSpecificOutput.PermissionDecisionReason = oneLine(reason)
+	b, _ := json.Marshal(o)
+	return string(b) + "\n"
+}
+
+// postContextJSON is PostToolUse's answer when the agent must repair what
+// the call did: the reason as additionalContext, which the model reads
+// next to the result ("PostToolUse:Bash hook additional context: " and
+// the reason), where {"decision":"block"} is framed as a blocking error
+// with the whole hook command; and, when part of the output is withheld,
+// the output the model reads instead (updatedToolOutput, Claude Code
+// 2.1.121 and later).
+func postContextJSON(hookEvent string, a decide.Answer) string {
 	type specific struct {
 		HookEventName     string          `json:"hookEventName"`
-		UpdatedToolOutput json.RawMessage `json:"updatedToolOutput"`
-	}
-	var hso *specific
-	if a.UpdatedOutput != nil {
-		hso = &specific{HookEventName: hookEvent, UpdatedToolOutput: a.UpdatedOutput}
+		AdditionalContext string          `json:"additionalContext"`
+		UpdatedToolOutput json.RawMessage `json:"updatedToolOutput,omitempty"`
 	}
 	out, _ := json.Marshal(struct {
-		Decision string    `json:"decision"`
-		Reason   string    `json:"reason"`
-		Specific *specific `json:"hookSpecificOutput,omitempty"`
-	}{"block", a.Message, hso})
+		Specific specific `json:"hookSpecificOutput"`
+	}{specific{HookEventName: hookEvent, AdditionalContext: a.Message, UpdatedToolOutput: a.UpdatedOutput}})
 	return string(out) + "\n"
 }
 

@@ -274,6 +274,7 @@ func readAnswer(a Answer, post bool) verdict {
 		HSO      struct {
 			PermissionDecision       string          `json:"permissionDecision"`
 			PermissionDecisionReason string          `json:"permissionDecisionReason"`
+			AdditionalContext        string          `json:"additionalContext"`
 			UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
 		} `json:"hookSpecificOutput"`
 	}
@@ -287,6 +288,11 @@ func readAnswer(a Answer, post bool) verdict {
 		v.deny, v.reason = true, oneLine(o.HSO.PermissionDecisionReason)
 	case o.HSO.PermissionDecision == "ask":
 		v.ask, v.reason = true, oneLine(o.HSO.PermissionDecisionReason)
+	case post && o.HSO.AdditionalContext != "":
+		// After the tool, Claude's answer hands what the agent must
+		// repair as additionalContext (hooks/claude.Render).
+		o.Decision, o.Reason = "block", o.HSO.AdditionalContext
+		fallthrough
 	case o.Decision == "block":
 		if !post {
 			v.deny, v.reason = true, oneLine(o.Reason)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,7 +53,9 @@ func clientTools(t *testing.T) (claude, bin string) {
 //	           makes it a call of the subagent whose prompt holds [e2e:MARKER]
 //	expect     one per line: exit N|nonzero | toolrequests N |
 //	           output contains TEXT (stdout+stderr of the client or launcher) |
-//	           N ok|error|missing | N contains TEXT | N lacks TEXT
+//	           N ok|error|missing | N contains TEXT | N lacks TEXT |
+//	           N clean (swarm-guard's message follows the client's own
+//	           label directly: no character of the hook command before it)
 //	           (N counts calls from 1; ok/error is the tool_result's is_error;
 //	           TEXT is matched case-sensitively against all the model read
 //	           about the call: the tool_result and the hook messages the
@@ -484,7 +487,7 @@ func checkResult(what, text string, n int, r Result, arrived bool) string {
 			return fmt.Sprintf("call %d got a result: %q", n, r.Told())
 		}
 		return ""
-	case "ok", "error", "contains", "lacks":
+	case "ok", "error", "contains", "lacks", "clean":
 		if !arrived {
 			return fmt.Sprintf("call %d never got a result", n)
 		}
@@ -504,8 +507,40 @@ func checkResult(what, text string, n int, r Result, arrived bool) string {
 		if strings.Contains(r.Told(), text) {
 			return fmt.Sprintf("what the model read after call %d contains %q: %q", n, text, r.Told())
 		}
+	case "clean":
+		if before, ok := beforeMessage(r.Told()); !ok {
+			return fmt.Sprintf("what the model read after call %d holds no swarm-guard message: %q", n, r.Told())
+		} else if before != "" {
+			return fmt.Sprintf("what the model read after call %d has %d characters before swarm-guard's message besides the client's own label: %q", n, len(before), r.Told())
+		}
 	}
 	return ""
+}
+
+// clientLabel is what Claude Code itself puts in front of a hook's
+// message: "PreToolUse:Bash hook error: " for a denial (2.1.330 frames
+// every PreToolUse denial so, the permissionDecision JSON's reason
+// included) and "PostToolUse:Bash hook additional context: " for what the
+// model reads beside a result.
+var clientLabel = regexp.MustCompile(`^(PreToolUse|PostToolUse|PostToolUseFailure):\S+ hook (error|additional context): `)
+
+// beforeMessage returns what the model read in front of swarm-guard's own
+// message on the line that holds it, without the client's label: ""
+// when the message follows the label directly (no hook command, no
+// launcher). ok is false when no line holds a swarm-guard message.
+func beforeMessage(told string) (before string, ok bool) {
+	for _, line := range strings.Split(told, "\n") {
+		i := strings.Index(line, "swarm-guard ")
+		if i < 0 {
+			continue
+		}
+		head := line[:i]
+		if m := clientLabel.FindString(head); m != "" {
+			head = head[len(m):]
+		}
+		return head, true
+	}
+	return "", false
 }
 
 // clientVersion is what claude --version prints, e.g. "2.1.330".

@@ -114,3 +114,22 @@ func TestServerConversations(t *testing.T) {
 		t.Errorf("main's second call: %s", got)
 	}
 }
+
+// TestBeforeMessage: the "clean" expectation measures what stands before
+// swarm-guard's message besides the client's own label.
+func TestBeforeMessage(t *testing.T) {
+	for _, tc := range []struct {
+		told, before string
+		ok           bool
+	}{
+		{"PreToolUse:Bash hook error: swarm-guard blocked this call (rule x): y.", "", true},
+		{"(Bash completed with no output)\nPostToolUse:Bash hook additional context: swarm-guard found 1 secret", "", true},
+		{`PreToolUse:Bash hook error: [sg_path=$PATH:; exec "$sg" hook; exit 2]: swarm-guard blocked this call`, `[sg_path=$PATH:; exec "$sg" hook; exit 2]: `, true},
+		{"Exit code 1\nrm: cannot remove", "", false},
+	} {
+		before, ok := beforeMessage(tc.told)
+		if before != tc.before || ok != tc.ok {
+			t.Errorf("%q: %q %v, want %q %v", tc.told, before, ok, tc.before, tc.ok)
+		}
+	}
+}
