@@ -185,6 +185,10 @@ func (fakeRepo) Exists(p string) bool {
 func corpusPolicy() *policy.Policy {
 	p := policy.Default().Clone()
 	p.Swarm.OwnBranches = append(p.Swarm.OwnBranches, "feature", "old-feature", "release")
+	// Every vendor pack on: their examples run here, and every corpus
+	// case that must be allowed must stay allowed with all of them.
+	// TestVendorPacksAreOptIn checks the default, with none.
+	p.Packs.Enable = []string{policy.PacksAll}
 	return p
 }
 

@@ -20,12 +20,13 @@ const MaxCommandBytes = 256 << 10
 // processes, reads the environment or the clock, and touches the file
 // system only through the Env it is given.
 type Engine struct {
-	pol *policy.Policy
+	pol    *policy.Policy
+	vendor vendorPacks // the vendor packs [packs] enable turns on
 }
 
 // New returns an engine for a validated policy.
 func New(p *policy.Policy) *Engine {
-	return &Engine{pol: p}
+	return &Engine{pol: p, vendor: newVendorPacks(p)}
 }
 
 // Policy returns the policy the engine enforces.

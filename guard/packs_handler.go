@@ -4,25 +4,62 @@ import (
 	"path"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/httpreq"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // registerPacks puts the tool packs (guard/packs) in front of whatever
 // handler a program already had: kubectl exec and docker run still look
 // inside the command they start, and the pack judges the invocation itself.
+// The vendor packs' HTTP rules read the requests of curl, wget, httpie and
+// xh (guard/httpreq).
 func registerPacks() {
+	judgeFirst(httpreq.Clients, (*analyzer).vendorHTTP)
 	for prog, ps := range packs.ByProgram() {
 		next := handlers[prog]
 		handlers[prog] = packHandler(ps, next)
 	}
 }
 
+// vendorPacks are the vendor packs a policy turns on ([packs] enable).
+type vendorPacks struct {
+	on   map[*packs.Pack]bool
+	http []*packs.Pack // those with HTTP rules
+}
+
+func newVendorPacks(p *policy.Policy) vendorPacks {
+	var v vendorPacks
+	if len(p.Packs.Enable) == 0 {
+		return v // the common case costs nothing, here and per command
+	}
+	v.on = map[*packs.Pack]bool{}
+	for _, vp := range packs.Vendors() {
+		if p.Packs.Enabled(vp.Name) {
+			v.on[vp] = true
+			if vp.JudgesHTTP() {
+				v.http = append(v.http, vp)
+			}
+		}
+	}
+	return v
+}
+
 func packHandler(ps []*packs.Pack, next handler) handler {
 	return func(a *analyzer, inv *shell.Invocation) {
-		words := inv.Args()
-		args, dynamic := packs.Texts(words)
+		var words []shell.Word
+		var args []string
+		dynamic, read := false, false
 		for _, p := range ps {
+			if p.Vendor && !a.eng.vendor.on[p] {
+				continue // not enabled: not even the words are read
+			}
+			if !read {
+				words = inv.Args()
+				args, dynamic = packs.Texts(words)
+				read = true
+			}
 			c := p.NewCallTexts(inv.Name, words, args, dynamic)
 			for _, r := range p.Judge(c) {
 				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
@@ -39,6 +76,25 @@ func packHandler(ps []*packs.Pack, next handler) handler {
 			next(a, inv)
 		} else {
 			a.genericCommand(inv)
+		}
+	}
+}
+
+// vendorHTTP judges a request of curl, wget, httpie or xh by the HTTP
+// rules of the enabled vendor packs: a DELETE to api.stripe.com/v1/…, a
+// POST to …/_delete_by_query.
+func (a *analyzer) vendorHTTP(inv *shell.Invocation) {
+	if len(a.eng.vendor.http) == 0 {
+		return
+	}
+	r, ok := httpreq.Read(inv.Name, inv.Args())
+	if !ok {
+		return
+	}
+	for _, p := range a.eng.vendor.http {
+		for _, rule := range p.JudgeHTTP(r) {
+			a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: rule.Name, Rule: rule.ID, Program: inv.Name,
+				Op: rule.Reason, Instead: rule.Instead})
 		}
 	}
 }

@@ -293,6 +293,12 @@ func (p *Policy) problems() []*Error {
 			bad(fmt.Sprintf("network.allow_hosts[%d]", i), "%q is not a host name; write hosts like \"api.github.com\" or \"*.example.com\"", h)
 		}
 	}
+	for i, name := range p.Packs.Enable {
+		if name != PacksAll && !IsVendorPack(name) {
+			bad(fmt.Sprintf("packs.enable[%d]", i), "unknown vendor pack %q%s; the vendor packs are %s", name,
+				didYouMean(name, vendorPackNames()...), strings.Join(vendorPackNames(), ", "))
+		}
+	}
 	if s := p.Trailers.Since; s != "" && !commitIDRE().MatchString(s) {
 		bad("trailers.since", "%q is not a commit id (7 to 64 hex digits); it names the commit swarm-guard was installed on", s)
 	}

@@ -87,6 +87,7 @@ type Policy struct {
 	Swarm          Swarm             `toml:"swarm"`
 	MCP            MCP               `toml:"mcp"`
 	Approvals      Approvals         `toml:"approvals"`
+	Packs          Packs             `toml:"packs"`
 }
 
 // Approvals configures the denials a human may lift once with swarm-guard
@@ -375,7 +376,7 @@ func builtinDefault() *Policy {
 			RuleDeleteOutside: Deny, RuleWriteOutside: Deny, RuleSecretFile: Deny, RuleDestructiveSQL: Deny,
 			RuleRemoteCode: Deny, RulePackageInstall: Deny, RuleSecretContent: Deny, RuleBudget: Deny,
 			RuleDestructiveTerraform: Deny, RuleDestructiveKubernetes: Deny, RuleDestructiveCloud: Deny,
-			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny,
+			RuleDestructiveContainer: Deny, RuleDestructiveDatastore: Deny, RuleDestructiveSystem: Deny, RuleDestructiveService: Deny,
 			RuleExfiltration: Deny, RuleMCPAccess: Deny, RuleOversight: Deny,
 			RuleForeignBranch: Deny, RuleForeignWorktree: Deny,
 		},
@@ -397,6 +398,7 @@ func builtinDefault() *Policy {
 		Swarm:     Swarm{Oversight: OversightPRGated, OwnBranches: []string{"agent/{id}/**", "{branch}-*"}},
 		MCP:       MCP{ScanResults: true},
 		Approvals: Approvals{Rules: []string{}, Expiry: "1h"},
+		Packs:     Packs{Enable: []string{}},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}, SyncSeconds: 2, SyncRemote: "origin"},
 	}
@@ -426,6 +428,7 @@ func (p *Policy) Clone() *Policy {
 	}
 	c.Secrets.AllowPaths = cloneStrings(p.Secrets.AllowPaths)
 	c.Approvals.Rules = cloneStrings(p.Approvals.Rules)
+	c.Packs.Enable = cloneStrings(p.Packs.Enable)
 	c.Verify.ExemptAuthors = cloneStrings(p.Verify.ExemptAuthors)
 	c.Verify.Scope = cloneStrings(p.Verify.Scope)
 	c.Verify.AgentBranches = cloneStrings(p.Verify.AgentBranches)

@@ -25,6 +25,9 @@ const (
 	RuleDestructiveContainer  = "destructive-container"
 	RuleDestructiveDatastore  = "destructive-datastore"
 	RuleDestructiveSystem     = "destructive-system"
+	// RuleDestructiveService judges the vendor packs, which [packs]
+	// enable turns on (hosted services: payments, e-mail, search, CI ...).
+	RuleDestructiveService = "destructive-service"
 
 	// RuleExfiltration: secrets (the environment, tokens, credential
 	// variables) sent off the machine, and hosts outside [network].
@@ -74,6 +77,7 @@ var Rules = []RuleInfo{
 	{RuleDestructiveContainer, "", "docker prune and volume rm, mass rm, compose down -v, mounts of the host root, home or system directories, --privileged"},
 	{RuleDestructiveDatastore, "", "key-value and time-series stores: range deletes, bucket deletes; broker topic/queue/stream deletes; secrets managers' deletes; mongorestore --drop"},
 	{RuleDestructiveSystem, "", "crontab -r, kill -1 and mass pkill, shutdown/reboot, stopping services, flushing the firewall, user accounts, kernel settings"},
+	{RuleDestructiveService, "", "vendor packs turned on by [packs] enable: deleting a hosted service's data or configuration (payments, e-mail, feature flags, search indexes, CDN, DNS, gateways, load balancers, messaging, secret managers, monitoring, backups, CI/CD)"},
 	{RuleMCPAccess, "", "MCP tool calls beyond their server's access: writes to read-only servers, destructive and admin tools"},
 	{RuleOversight, "", "merging or approving pull requests, which [swarm] oversight reserves for humans"},
 	{RuleForeignBranch, "", "pushing to, deleting or moving another agent's branch; deleting tags; push --all/--mirror/--prune"},

@@ -7,6 +7,15 @@
 // it. A newcomer who asks "why is terraform destroy denied?" opens
 // terraform.go and finds the answer and its examples in one place.
 //
+// The vendor packs (payment.go … cicd.go: hosted services such as
+// Stripe, Algolia, Cloudflare, PagerDuty, Jenkins) are opt-in: the
+// policy's [packs] enable names them (policy.VendorPacks), and a pack
+// that is off costs nothing per command. Besides their CLIs' invocations
+// they judge the HTTP requests curl, wget, httpie and xh send to their
+// APIs (Rule.HTTP over guard/httpreq's Request: method, host, path and
+// the body written on the command line). Their rule is
+// destructive-service.
+//
 // The package is pure (no I/O); guard registers a handler for every
 // program a pack names, turns each matching pattern into an effect
 // (effect.ToolOperation) and hands it to the pattern's rule in

@@ -3,13 +3,18 @@ package packs
 import (
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/guard/httpreq"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 )
 
 // Pack is the knowledge about one family of tools: the programs it covers
 // and the rules that judge their invocations.
 type Pack struct {
-	Name     string   // "terraform", "kubernetes", ...
+	Name string // "terraform", "kubernetes", ...
+	// Vendor marks an opt-in pack of hosted services: judged only when
+	// the policy's [packs] enable names it (policy.VendorPacks), at no
+	// cost otherwise.
+	Vendor   bool
 	Programs []string // command names this pack judges
 	// ValueFlags are global options that take a separate value
 	// (kubectl -n NS, aws --region R), so their value is not taken for a
@@ -26,7 +31,11 @@ type Rule struct {
 	Name    string // short pattern name shown in the reason
 	Reason  string // why it is denied, completing "<command> ..."
 	Instead string // what to do instead; a path that works without a human
-	Match   func(c Call) bool
+	// Match judges an invocation of one of the pack's programs; HTTP
+	// judges a request sent with curl, wget, httpie or xh (guard/httpreq).
+	// A rule has one or both.
+	Match func(c Call) bool
+	HTTP  func(r httpreq.Request) bool
 	// Mounts, when set, returns the host paths a call binds into a
 	// container, as the words that spell them. Where a path lies is a
 	// fact the engine has (guard resolves each like any path operand) and
@@ -243,9 +252,20 @@ func (c Call) AnyPos(skip int, f func(string) bool) bool {
 	return false
 }
 
-// All returns every pack, in documentation order.
+// All returns every pack, in documentation order: the tool packs, which
+// are always on, then the vendor packs.
 func All() []*Pack {
+	return append(Tools(), Vendors()...)
+}
+
+// Tools returns the tool packs, always on.
+func Tools() []*Pack {
 	return []*Pack{terraform, kubernetes, cloud, storage, containers, datastores, brokers, system}
+}
+
+// Vendors returns the vendor packs, in policy.VendorPacks' order.
+func Vendors() []*Pack {
+	return []*Pack{payment, email, featureflags, search, cdn, apigateway, dns, loadbalancer, messaging, secrets, monitoring, backup, cicd}
 }
 
 // ByProgram maps each program name to the packs that judge it.
@@ -263,9 +283,30 @@ func ByProgram() map[string][]*Pack {
 func (p *Pack) Judge(c Call) []*Rule {
 	var out []*Rule
 	for i := range p.Rules {
-		if p.Rules[i].Match(c) {
+		if m := p.Rules[i].Match; m != nil && m(c) {
 			out = append(out, &p.Rules[i])
 		}
 	}
 	return out
+}
+
+// JudgeHTTP returns the rules of p that match a request, in order.
+func (p *Pack) JudgeHTTP(r httpreq.Request) []*Rule {
+	var out []*Rule
+	for i := range p.Rules {
+		if m := p.Rules[i].HTTP; m != nil && m(r) {
+			out = append(out, &p.Rules[i])
+		}
+	}
+	return out
+}
+
+// JudgesHTTP reports whether any rule of p judges HTTP requests.
+func (p *Pack) JudgesHTTP() bool {
+	for i := range p.Rules {
+		if p.Rules[i].HTTP != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -40,7 +40,7 @@ func All() []Rule {
 		ForeignBranch, ForeignWorktree, SecretExfiltration,
 		MCPAccess, Oversight, DynamicCommand,
 		DestructiveTerraform, DestructiveKubernetes, DestructiveCloud,
-		DestructiveContainer, DestructiveDatastore, DestructiveSystem,
+		DestructiveContainer, DestructiveDatastore, DestructiveSystem, DestructiveService,
 	}
 }
 
