@@ -61,6 +61,9 @@ func packHandler(ps []*packs.Pack, next handler) handler {
 				read = true
 			}
 			c := p.NewCallTexts(inv.Name, words, args, dynamic)
+			if inv.Stdin != nil && !inv.Stdin.Dynamic && !inv.Stdin.File {
+				c.Stdin = inv.Stdin.Text
+			}
 			for _, r := range p.Judge(c) {
 				a.judge(inv, effect.ToolOperation{Pack: p.Name, Pattern: r.Name, Rule: r.ID, Program: inv.Name, Op: r.Reason, Instead: r.Instead})
 			}

@@ -22,7 +22,7 @@ var cdn = &Pack{
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveService, Name: "cdn-cli-delete",
-			Reason:  "deletes a CDN service, worker or its storage (KV, R2, D1, queues, secrets), or purges a whole cache",
+			Reason:  "deletes a CDN service, worker or its storage (KV, R2, D1, queues, secrets), rolls a worker back, or purges a whole cache",
 			Instead: "list and inspect (fastly service list, wrangler kv namespace list, wrangler r2 bucket list); purge single URLs; ask a human to delete",
 			Match: func(c Call) bool {
 				switch c.Program {
@@ -33,13 +33,14 @@ var cdn = &Pack{
 					if strings.Contains(first, ":") { // kv:namespace delete, the old spelling
 						return deleteVerb(c.Pos(1))
 					}
-					return c.Sub("delete") || deleteVerb(c.Pos(1)) || deleteVerb(c.Pos(2))
+					// A rollback puts an older version in production for everyone.
+					return c.Sub("delete") || deleteVerb(c.Pos(1)) || deleteVerb(c.Pos(2)) || c.Sub("rollback") || c.Sub("deployments", "rollback")
 				}
 				return false
 			},
 			Deny: []string{"fastly service delete --service-id abc123 --force", "fastly backend delete --service-id abc123 --version 3 --name origin",
 				"fastly purge --all --service-id abc123", "wrangler delete my-worker", "wrangler kv namespace delete --namespace-id 0f2ac74b",
-				"wrangler kv:namespace delete --binding CACHE", "wrangler r2 bucket delete assets", "wrangler d1 delete prod-db", "wrangler secret delete API_KEY"},
+				"wrangler kv:namespace delete --binding CACHE", "wrangler r2 bucket delete assets", "wrangler d1 delete prod-db", "wrangler secret delete API_KEY", "wrangler deployments rollback"},
 			Allow: []string{"fastly service list", "fastly purge --key product-123 --service-id abc123", "fastly log-tail --service-id abc123",
 				"wrangler kv namespace list", "wrangler r2 bucket list", "wrangler tail my-worker", "wrangler dev",
 				"wrangler d1 execute prod-db --command 'SELECT count(*) FROM users'"},

@@ -16,7 +16,7 @@ import (
 var loadbalancer = &Pack{
 	Name:       "loadbalancer",
 	Vendor:     true,
-	Programs:   []string{"nginx", "openresty", "haproxy", "traefik", "dataplaneapi"},
+	Programs:   []string{"nginx", "openresty", "haproxy", "traefik", "dataplaneapi", "socat"},
 	ValueFlags: []string{"-c", "-p", "-g", "-f", "-s"},
 	Rules: []Rule{
 		{
@@ -36,6 +36,34 @@ var loadbalancer = &Pack{
 			},
 			Deny:  []string{"nginx -s stop", "nginx -s quit", "openresty -s stop"},
 			Allow: []string{"nginx -t", "nginx -s reload", "nginx -T", "haproxy -c -f /etc/haproxy/haproxy.cfg", "traefik version"},
+		},
+		{
+			ID: policy.RuleDestructiveService, Name: "haproxy-runtime-change",
+			Reason:  "tells a running HAProxy, through its runtime socket, to take servers or frontends out of service or cut their sessions",
+			Instead: "read the state (echo 'show stat' | socat stdio /var/run/haproxy.sock, echo 'show servers state' | socat stdio /var/run/haproxy.sock); ask a human to drain servers",
+			Match: func(c Call) bool {
+				if c.Program != "socat" || c.Stdin == "" {
+					return false
+				}
+				for _, line := range strings.Split(strings.ToLower(c.Stdin), "\n") {
+					f := strings.Fields(strings.ReplaceAll(line, ";", " ; "))
+					for i := range f {
+						rest := strings.Join(f[i:], " ")
+						for _, verb := range []string{"disable server", "disable frontend", "disable backend", "shutdown sessions", "shutdown session",
+							"shutdown frontend", "del server", "clear table", "set server"} {
+							if strings.HasPrefix(rest, verb) && (verb != "set server" || strings.Contains(rest, "maint") || strings.Contains(rest, "drain")) {
+								return true
+							}
+						}
+					}
+				}
+				return false
+			},
+			Deny: []string{"echo 'disable server backend/web1' | socat stdio /var/run/haproxy.sock",
+				"echo 'shutdown sessions server backend/web1' | socat stdio /var/run/haproxy.sock",
+				"echo 'shutdown frontend http' | socat stdio /var/run/haproxy.sock", "socat stdio /var/run/haproxy.sock <<< 'set server be/web1 state maint'"},
+			Allow: []string{"echo 'show stat' | socat stdio /var/run/haproxy.sock", "echo 'show info' | socat stdio /var/run/haproxy.sock",
+				"echo 'show servers state' | socat stdio /var/run/haproxy.sock", "echo 'set server be/web1 state ready' | socat stdio /var/run/haproxy.sock"},
 		},
 		{
 			ID: policy.RuleDestructiveService, Name: "lb-api-change",

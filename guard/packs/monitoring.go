@@ -13,10 +13,11 @@ import (
 // indexes, wiping metric series and cleaning event data blind the people
 // on call, often at the moment they need to see.
 var monitoring = &Pack{
-	Name:       "monitoring",
-	Vendor:     true,
-	Programs:   []string{"pd", "newrelic", "dog", "splunk", "promtool", "amtool"},
-	ValueFlags: []string{"--profile", "-p", "--accountId", "-a", "--format", "-o", "--output", "--alertmanager.url", "-auth", "--config"},
+	Name:     "monitoring",
+	Vendor:   true,
+	Programs: []string{"pd", "newrelic", "dog", "datadog-ci", "splunk", "promtool", "amtool", "grafana-cli", "grafana", "kubectl"},
+	ValueFlags: []string{"--profile", "-p", "--accountId", "-a", "--format", "-o", "--output", "--alertmanager.url", "-auth", "--config",
+		"-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "--homepath", "--pluginsDir"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveService, Name: "monitoring-cli-delete",
@@ -24,8 +25,21 @@ var monitoring = &Pack{
 			Instead: "read and list (pd service list, dog monitor show_all, splunk list index, newrelic entity search --name api); ask a human to delete monitoring",
 			Match: func(c Call) bool {
 				switch c.Program {
-				case "pd", "dog":
+				case "pd", "dog", "datadog-ci":
 					return deleteVerb(c.Pos(1)) || deleteVerb(c.Pos(2))
+				case "grafana-cli", "grafana":
+					return c.AnyPos(0, func(w string) bool { return w == "plugins" }) && c.AnyPos(0, func(w string) bool { return w == "uninstall" || w == "remove" })
+				case "kubectl":
+					// The Prometheus Operator's alerting rules and scrape targets.
+					if !c.Sub("delete") {
+						return false
+					}
+					kind, _, _ := strings.Cut(strings.ToLower(c.Pos(1)), ".")
+					kind, _, _ = strings.Cut(kind, "/")
+					switch strings.TrimSuffix(kind, "s") {
+					case "prometheusrule", "servicemonitor", "podmonitor", "probe", "alertmanagerconfig", "alertmanager", "prometheuse", "prometheu", "thanosruler":
+						return true
+					}
 				case "newrelic":
 					if c.Sub("nerdgraph", "query") {
 						q := strings.ToLower(c.Pos(2))
@@ -39,10 +53,12 @@ var monitoring = &Pack{
 				}
 				return false
 			},
-			Deny: []string{"pd service delete -i PABC123", "pd schedule delete -i PSCH123", "dog monitor delete 12345", "dog dashboard delete abc-def-ghi",
+			Deny: []string{"datadog-ci monitors delete 123", "kubectl delete prometheusrule example -n monitoring",
+				"kubectl delete servicemonitors.monitoring.coreos.com api -n monitoring", "grafana-cli plugins uninstall grafana-piechart-panel", "pd service delete -i PABC123", "pd schedule delete -i PSCH123", "dog monitor delete 12345", "dog dashboard delete abc-def-ghi",
 				"newrelic entity tags delete --guid ABC --tag env", "newrelic nerdgraph query 'mutation { alertsPolicyDelete(accountId: 1, id: 2) { id } }'",
 				"splunk remove index old_logs", "splunk clean eventdata -index main", "splunk remove user alice"},
-			Allow: []string{"pd service list", "pd incident list", "dog monitor show_all", "dog metric post app.up 1", "splunk list index", "splunk search 'index=main error'",
+			Allow: []string{"datadog-ci monitors list", "kubectl get prometheusrules -n monitoring", "kubectl delete pod web-0 -n dev", "grafana-cli plugins ls",
+				"pd service list", "pd incident list", "dog monitor show_all", "dog metric post app.up 1", "splunk list index", "splunk search 'index=main error'",
 				"newrelic entity search --name api", "newrelic nerdgraph query '{ actor { user { name } } }'", "amtool silence query", "promtool check rules rules.yml"},
 		},
 		{

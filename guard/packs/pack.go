@@ -59,6 +59,9 @@ type Call struct {
 	Args []string
 	// Dynamic: some argument is only known at run time.
 	Dynamic bool
+	// Stdin is the text on the invocation's standard input when the
+	// shell core knows it (echo 'disable server be/web1' | socat …), else "".
+	Stdin string
 	// Positional are the arguments that are not options (and not values
 	// of the pack's ValueFlags), in order: the subcommand path first.
 	Positional []string
