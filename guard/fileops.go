@@ -23,7 +23,7 @@ func registerFileOps() {
 		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device, "sgdisk": (*analyzer).sgdisk,
 		"srm": (*analyzer).rm, "trash": (*analyzer).rm, "trash-put": (*analyzer).rm, "gio": (*analyzer).gio,
 		"vim": (*analyzer).editor, "vi": (*analyzer).editor, "nvim": (*analyzer).editor, "ex": (*analyzer).editor,
-		"view": (*analyzer).editor, "gvim": (*analyzer).editor,
+		"view": (*analyzer).editor, "gvim": (*analyzer).editor, "ssh-keygen": (*analyzer).sshKeygen,
 	} {
 		handlers[name] = h
 	}
@@ -905,5 +905,28 @@ func (a *analyzer) jq(inv *shell.Invocation) {
 	}
 	for _, f := range files {
 		a.readPath(inv, f)
+	}
+}
+
+// sshKeygen judges ssh-keygen -R HOST, which rewrites the known_hosts file
+// (~/.ssh/known_hosts, or -f FILE) without the host's key: the next
+// connection then trusts whatever key the host presents, the check that
+// catches a man in the middle. Generating a key (-f FILE) writes FILE.
+func (a *analyzer) sshKeygen(inv *shell.Invocation) {
+	a.genericCommand(inv) // ssh-keygen -y -f ~/.ssh/id_rsa reads the key
+	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "abCDEfFgIJjKmMnNOPrRsStTwYzZ"})
+	f, hasF := p.Value("f")
+	if _, ok := p.Value("R"); ok {
+		if !hasF {
+			f = shell.Word{Text: "~/.ssh/known_hosts", Src: "~/.ssh/known_hosts"}
+			if a.env.Home != "" {
+				f.Text = a.env.Home + "/.ssh/known_hosts"
+			}
+		}
+		a.writePath(inv, f, "ssh-keygen -R rewrites")
+		return
+	}
+	if hasF && !p.Has("l", "y", "F", "B") {
+		a.writePath(inv, f, "ssh-keygen writes")
 	}
 }

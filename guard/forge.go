@@ -159,6 +159,13 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 			if verb == "delete" {
 				a.forgeOp(inv, effect.ForgeAdmin, group+" delete deletes the repository's "+group+"s")
 			}
+			if group == "run" && verb == "cancel" {
+				a.forgeOp(inv, effect.ForgeAdmin, "run cancel cancels a CI run, which may be another agent's or a release's")
+			}
+		case "gist", "ssh-key", "gpg-key":
+			if verb == "delete" {
+				a.forgeOp(inv, effect.ForgeAdmin, group+" delete deletes the account's "+group+", which other work may use")
+			}
 		case "alias":
 			a.ghAlias(inv, pos)
 		case "api":
@@ -217,6 +224,10 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 		case "variable":
 			if verb == "set" || verb == "delete" || verb == "update" {
 				a.forgeOp(inv, effect.ForgeAdmin, "variable "+verb+" changes the project's settings")
+			}
+		case "ci":
+			if verb == "delete" || verb == "cancel" {
+				a.forgeOp(inv, effect.ForgeAdmin, "ci "+verb+" deletes or cancels a pipeline, which may be another agent's or a release's")
 			}
 		case "api":
 			a.forgeAPI(inv, words)

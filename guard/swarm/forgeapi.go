@@ -83,6 +83,10 @@ func forgeAPI(method, endpoint, body string) (what string, op effect.ForgeOp, is
 		return "deletes", admin, false
 	case strings.HasSuffix(ep, "/merge") || strings.Contains(ep, "/merge_requests/") && strings.HasSuffix(ep, "/merge"):
 		return "merges a pull request", effect.ForgeMerge, false
+	case strings.HasSuffix(ep, "/merges") && method != "GET":
+		// POST repos/o/r/merges merges head into base on the server, no
+		// pull request at all: base may be main.
+		return "merges a branch into another on the server", effect.ForgeMerge, false
 	case strings.Contains(ep, "/reviews") && approveEvent().MatchString(body), strings.HasSuffix(ep, "/approve"):
 		return "approves a pull request", effect.ForgeApprove, false
 	case strings.Contains(ep, "/git/refs") || strings.Contains(ep, "/git/ref/"):
