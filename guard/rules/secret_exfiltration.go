@@ -125,7 +125,7 @@ func judgeExfiltration(e effect.Effect, f *Facts) []Verdict {
 
 // insteadWithout follows the URL without the secret that a URL carried,
 // which the same tool may fetch.
-const insteadContextSecret = "send a secret only to its own service (a host named like the secret, a host of the repository's remotes, or one in [network] allow_hosts); if this host is its service, add it to [network] allow_hosts or accept the finding in .swarm-guard-ignore"
+const insteadContextSecret = "send a secret only to its own service (a host named like the secret, or a host of the repository's remotes); if this host is its service, a human accepts the finding by adding its fingerprint to .swarm-guard-ignore"
 
 // allHostsNamedLike reports whether every host carries, as a label, a
 // word of the secret's name or source: CODECOV_TOKEN may go to codecov.io,
