@@ -97,7 +97,7 @@ func runReplay(c *cli, args []string) error {
 	if err != nil {
 		return &exitError{code: exitBlock, msg: err.Error() + "; name transcripts (.jsonl), directories of them or an audit log"}
 	}
-	r := &replay.Replayer{Policy: pol, Against: other, Decide: replay.EngineDecider(c.getenv)}
+	r := &replay.Replayer{Policy: pol, Against: other, Decide: replay.HookDecider(c.getenv)}
 	var st history.Stats
 	if err := history.ReadFiles(files, &st, r.Add); err != nil {
 		return &exitError{code: exitBlock, msg: err.Error()}

@@ -39,6 +39,15 @@ type Facts struct {
 	// PolicyFile, when set, is the policy to decide under instead of the
 	// worktree's (check --policy).
 	PolicyFile string
+	// Policy, when set, is the policy to decide under, already loaded: it
+	// wins over PolicyFile (replay decides ten thousand recorded calls
+	// under one policy, loaded once).
+	Policy *policy.Policy
+	// Context, when set, is the worktree the call runs in, already
+	// described (hookenv.Build with this event's cwd and Getenv's
+	// CLAUDE_PROJECT_DIR): replay describes each of a history's few
+	// worktrees once, not once per call.
+	Context *hookenv.Context
 	// Effects turns on what only the hook does besides deciding: the
 	// audit log, the proof that `swarm-guard run`'s agent is guarded, the
 	// record swarm-guard-post answers a write-free command's PostToolUse
@@ -154,10 +163,15 @@ func newSession(in *event.Event, f Facts) *session {
 			cwd = pd
 		}
 	}
-	s.ctx = hookenv.Build(hookenv.Options{Cwd: cwd, Home: hookenv.HomeDir(f.Getenv), ProjectDir: f.Getenv("CLAUDE_PROJECT_DIR"), Getenv: f.Getenv, Executables: f.Executables})
-	if f.PolicyFile != "" {
+	if s.ctx = f.Context; s.ctx == nil {
+		s.ctx = BuildContext(cwd, f)
+	}
+	switch {
+	case f.Policy != nil:
+		s.pol = f.Policy
+	case f.PolicyFile != "":
 		s.pol, s.polErr = policy.LoadFile(f.PolicyFile)
-	} else {
+	default:
 		s.pol, s.polErr = policy.Load(s.ctx.Env.Root)
 	}
 	if s.polErr == nil {
@@ -170,6 +184,12 @@ func newSession(in *event.Event, f Facts) *session {
 		s.ctx.Env.AgentID = s.agentID()
 	}
 	return s
+}
+
+// BuildContext describes the worktree a call in cwd runs in, as Decide
+// does when Facts.Context is nil.
+func BuildContext(cwd string, f Facts) *hookenv.Context {
+	return hookenv.Build(hookenv.Options{Cwd: cwd, Home: hookenv.HomeDir(f.Getenv), ProjectDir: f.Getenv("CLAUDE_PROJECT_DIR"), Getenv: f.Getenv, Executables: f.Executables})
 }
 
 // tracef notes one step of the decision when the caller asked for a trace.

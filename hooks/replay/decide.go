@@ -6,67 +6,65 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/decide"
+	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/history"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// EngineDecider judges calls as the hook's engine does: MCP calls by
-// CheckMCP, the tools it models by Check, other tools not at all. The
-// worktree of each (cwd, home) pair is described once: a history of ten
-// thousand calls has a handful.
-func EngineDecider(getenv func(string) string) Decider {
+// HookDecider judges calls through decide.Decide, the one decision
+// function the hook and check call: the same event, the same decision.
+// Nothing is recorded and no approval is made or used (Facts.Effects is
+// off). Each call is a PreToolUse event with the cwd, session and
+// subagent as recorded, the session's launch directory as
+// CLAUDE_PROJECT_DIR (the agent's home worktree).
+func HookDecider(getenv func(string) string) Decider {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	ctxs := map[[2]string]*hookenv.Context{}
-	engines := map[*policy.Policy]*guard.Engine{}
 	return func(pol *policy.Policy, c *history.Call) guard.Decision {
-		eng := engines[pol]
-		if eng == nil {
-			eng = guard.New(pol)
-			engines[pol] = eng
-		}
+		ev := &event.Event{HookEventName: event.PreToolUse, ToolName: c.Tool, ToolInput: c.Input, Cwd: c.Cwd, SessionID: c.Session}
+		f := decide.Facts{Getenv: recordedEnv(getenv, c), Policy: pol}
 		key := [2]string{c.Cwd, c.Project}
-		ctx := ctxs[key]
-		if ctx == nil {
-			ctx = hookenv.Build(hookenv.Options{Cwd: c.Cwd, Home: c.Project, ProjectDir: c.Project, Getenv: recordedEnv(getenv, c)})
-			ctxs[key] = ctx
+		if ctxs[key] == nil && filepath.IsAbs(c.Cwd) {
+			ctxs[key] = decide.BuildContext(c.Cwd, f)
 		}
-		if guard.IsMCPTool(c.Tool) {
-			return eng.CheckMCP(c.Tool, c.Input, ctx.Env)
-		}
-		if !guard.KnownTool(c.Tool) {
-			return guard.Decision{}
-		}
-		ti, err := guard.DecodeToolInput(c.Input)
-		if err != nil {
-			return guard.Decision{Action: policy.Deny, Rule: policy.RuleBadInput, Reason: "the recorded tool_input is malformed: " + err.Error()}
-		}
-		return eng.Check(c.Tool, ti, ctx.Env)
+		f.Context = ctxs[key]
+		return decide.Decide(ev, f).Decision
 	}
 }
 
 // recordedEnv is the environment a call is judged in: this process's,
-// except that a call recorded on another machine (its directory does not
-// exist here) gets the home directory its paths imply (/home/<user>,
-// /Users/<user>), so ~ means what it meant there.
+// with the session's launch directory as CLAUDE_PROJECT_DIR, and, for a
+// call recorded on another machine (its directory does not exist here),
+// the home directory its paths imply (/home/<user>, /Users/<user>), so ~
+// means what it meant there. The variables of this process that say who
+// runs it (an agent session, swarm-guard run) are not the recorded
+// call's: they are left out.
 func recordedEnv(getenv func(string) string, c *history.Call) func(string) string {
+	local := func(k string) string {
+		switch k {
+		case "CLAUDE_PROJECT_DIR":
+			return c.Project
+		case "SWARM_GUARD_RUN", "SWARM_GUARD_HOME", "SWARM_GUARD_MODE", "SWARM_GUARD_TRUST", "SWARM_GUARD_OVERSIGHT", "SWARM_GUARD_AGENT_ID", "AGENT_ID":
+			return ""
+		}
+		return getenv(k)
+	}
 	if _, err := os.Stat(c.Cwd); err == nil {
-		return getenv
+		return local
 	}
 	home := impliedHome(c.Project)
 	if home == "" {
 		home = impliedHome(c.Cwd)
 	}
 	return func(k string) string {
-		switch k {
-		case "HOME":
+		if k == "HOME" {
 			return home
-		case "CLAUDE_PROJECT_DIR":
-			return c.Project
 		}
-		return getenv(k)
+		return local(k)
 	}
 }
 

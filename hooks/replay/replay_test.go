@@ -15,7 +15,7 @@ func replayGenerated(t testing.TB, n int, pol, against *policy.Policy) Report {
 	if err := history.Generate(&buf, n, "/home/dev/repo"); err != nil {
 		t.Fatal(err)
 	}
-	r := &Replayer{Policy: pol, Against: against, Decide: EngineDecider(func(k string) string {
+	r := &Replayer{Policy: pol, Against: against, Decide: HookDecider(func(k string) string {
 		if k == "HOME" {
 			return "/home/tester"
 		}
@@ -89,7 +89,7 @@ func BenchmarkReplay10K(b *testing.B) {
 	data := buf.Bytes()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r := &Replayer{Policy: policy.Default(), Decide: EngineDecider(nil)}
+		r := &Replayer{Policy: policy.Default(), Decide: HookDecider(nil)}
 		var st history.Stats
 		if err := history.Read(bytes.NewReader(data), "gen.jsonl", history.Transcript, &st, r.Add); err != nil {
 			b.Fatal(err)
