@@ -297,28 +297,44 @@ func ReadOnly(sql string) bool {
 		return false
 	}
 	for _, stmt := range stmts {
-		ws := words(stmt)
-		if len(ws) == 0 {
+		if !readOnlyWords(words(stmt)) {
 			return false
 		}
-		switch ws[0] {
-		case "SELECT", "SHOW", "DESCRIBE", "DESC", "VALUES", "TABLE":
-			if contains(ws, "INTO") && ws[0] == "SELECT" {
-				return false // SELECT ... INTO creates a table
+	}
+	return true
+}
+
+// readOnlyWords is ReadOnly for one statement's words. EXPLAIN ANALYZE
+// runs the statement it explains: it reads only when that statement does
+// (EXPLAIN ANALYZE SELECT ... is how a slow query is measured).
+func readOnlyWords(ws []string) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[0] {
+	case "SELECT", "SHOW", "DESCRIBE", "DESC", "VALUES", "TABLE":
+		if contains(ws, "INTO") && ws[0] == "SELECT" {
+			return false // SELECT ... INTO creates a table
+		}
+	case "EXPLAIN":
+		if !contains(ws, "ANALYZE") && !contains(ws, "ANALYSE") {
+			return true
+		}
+		for i, w := range ws[1:] {
+			switch w {
+			case "SELECT", "WITH", "VALUES", "TABLE", "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "TRUNCATE", "ALTER", "EXECUTE", "DECLARE":
+				return readOnlyWords(ws[i+1:])
 			}
-		case "EXPLAIN":
-			if contains(ws, "ANALYZE") || contains(ws, "ANALYSE") {
+		}
+		return false
+	case "WITH":
+		for _, w := range []string{"INSERT", "UPDATE", "DELETE", "MERGE", "DROP", "TRUNCATE", "ALTER", "CREATE"} {
+			if contains(ws, w) {
 				return false
 			}
-		case "WITH":
-			for _, w := range []string{"INSERT", "UPDATE", "DELETE", "MERGE", "DROP", "TRUNCATE", "ALTER", "CREATE"} {
-				if contains(ws, w) {
-					return false
-				}
-			}
-		default:
-			return false
 		}
+	default:
+		return false
 	}
 	return true
 }

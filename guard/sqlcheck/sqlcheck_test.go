@@ -84,3 +84,26 @@ func FuzzDestructive(f *testing.F) {
 		}
 	})
 }
+
+// TestReadOnly: what an MCP database tool may run without an allow: reads,
+// and EXPLAIN ANALYZE of a read (it runs the statement it explains).
+func TestReadOnly(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"SELECT count(*) FROM users":                                            true,
+		"EXPLAIN SELECT * FROM users":                                           true,
+		"EXPLAIN ANALYZE SELECT * FROM users WHERE id = 3":                      true,
+		"explain (analyze, buffers) select * from orders":                       true,
+		"EXPLAIN ANALYZE WITH t AS (SELECT 1) SELECT * FROM t":                  true,
+		"EXPLAIN ANALYZE DELETE FROM users WHERE id = 3":                        false,
+		"EXPLAIN ANALYZE UPDATE users SET name = 'x' WHERE id = 3":              false,
+		"EXPLAIN (ANALYZE) INSERT INTO t VALUES (1)":                            false,
+		"EXPLAIN ANALYZE SELECT * INTO copy FROM users":                         false,
+		"EXPLAIN ANALYZE WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d": false,
+		"EXPLAIN ANALYZE":                          false,
+		"UPDATE users SET name = 'x' WHERE id = 3": false,
+	} {
+		if got := ReadOnly(sql); got != want {
+			t.Errorf("ReadOnly(%q) = %v, want %v", sql, got, want)
+		}
+	}
+}
