@@ -7,8 +7,8 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/event"
+	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

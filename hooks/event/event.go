@@ -5,7 +5,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
 )
 
 // Event is one hook event in Claude Code's shape. Unknown fields are

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
 )
 
 // hookInputs are hook events as Claude Code sends them, and shapes it

@@ -9,7 +9,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
+	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
 )
 
 // Options describe where a tool call happens.

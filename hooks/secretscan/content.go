@@ -14,8 +14,8 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -22,9 +22,9 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/toolcontent"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
+	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -24,9 +24,9 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/postrecord"
 )
 
 // maxInput bounds what is read from stdin (claude.MaxInputBytes).
