@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -253,11 +254,19 @@ func runClient(t *testing.T, w *world, c client, calls []Call, mode hookMode, ex
 	cmd.Stdin = stdin
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	// The client's children (hooks, shells) die with it on a timeout.
+	// The client's children (a relaunched node process, hooks, shells)
+	// die with it on a timeout: it leads a process group of its own.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err = cmd.Run()
 	elapsed := time.Since(start)
+	// Whatever the client left running (a watcher, a background shell)
+	// goes with the run.
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	code := 0
 	if err != nil {
 		code = -1
