@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/httpreq"
 	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
@@ -317,80 +318,48 @@ func (a *analyzer) forgeBody(inv *shell.Invocation, v string, fileRefs bool) str
 	return string(data)
 }
 
-// forgeHTTP judges curl, wget and httpie calls to the GitHub or GitLab
-// API with a write method, like gh api.
+// forgeHTTP judges curl, wget, httpie and xh calls to the GitHub or
+// GitLab API with a write method, like gh api. The request is read by
+// guard/httpreq, as the vendor packs read theirs; a method only known at
+// run time (-X "$M") is judged as each write method in turn.
 func (a *analyzer) forgeHTTP(inv *shell.Invocation) {
-	method, endpoint, body := "", "", ""
-	data := false
-	args := inv.Args()
-	for i := 0; i < len(args); i++ {
-		w := args[i].Text
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i].Text
+	r, ok := httpreq.Read(inv.Name, inv.Args())
+	if !ok {
+		return
+	}
+	endpoint := ""
+	for _, u := range r.URLs {
+		if strings.Contains(u.Raw, "api.github.com") || strings.Contains(u.Path, "/api/v4/") || strings.Contains(u.Path, "/api/v3/") ||
+			strings.Contains(u.Path, "/api/graphql") {
+			endpoint = u.Path
+			if u.Query != "" {
+				endpoint += "?" + u.Query
 			}
-			return ""
-		}
-		switch {
-		case w == "-X" || w == "--request" || w == "--method":
-			method = strings.ToUpper(next())
-		case strings.HasPrefix(w, "-X") && len(w) > 2:
-			method = strings.ToUpper(w[2:])
-		case strings.HasPrefix(w, "--request=") || strings.HasPrefix(w, "--method="):
-			_, v, _ := strings.Cut(w, "=")
-			method = strings.ToUpper(v)
-		case w == "-d" || w == "--data" || w == "--data-raw" || w == "--data-binary" || w == "--json" || w == "--post-data" || w == "--body-data":
-			data = true
-			body += " " + a.forgeBody(inv, next(), w != "--data-raw" && w != "--post-data" && w != "--body-data")
-		case w == "--post-file" || w == "--body-file" || w == "-T" || w == "--upload-file":
-			data = true
-			body += " " + a.forgeBody(inv, "@"+next(), true)
-			if method == "" && (w == "-T" || w == "--upload-file") {
-				method = "PUT"
-			}
-		case strings.HasPrefix(w, "--data") || strings.HasPrefix(w, "--json=") || strings.HasPrefix(w, "--post-data=") || strings.HasPrefix(w, "-d") && len(w) > 2:
-			data = true
-			body += " " + w
-		case inv.Name != "curl" && inv.Name != "wget" && endpoint == "" && isHTTPMethod(strings.ToUpper(w)):
-			method = strings.ToUpper(w) // httpie, xh: http DELETE url, xh delete url
-		case strings.Contains(w, "api.github.com") || strings.Contains(w, "/api/v4/") || strings.Contains(w, "/api/v3/") || strings.Contains(w, "/api/graphql"):
-			endpoint = w
-		case inv.Name != "curl" && inv.Name != "wget" && strings.Contains(w, "="):
-			data = true
-			body += " " + w
+			break
 		}
 	}
 	if endpoint == "" {
 		return
 	}
-	if method == "" {
-		method = "GET"
-		if data {
-			method = "POST"
-		}
-	}
-	if u := strings.Index(endpoint, "://"); u >= 0 {
-		if slash := strings.Index(endpoint[u+3:], "/"); slash >= 0 {
-			endpoint = endpoint[u+3+slash:]
-		}
+	body := ""
+	for _, b := range r.Body {
+		body += " " + a.forgeBody(inv, b, true)
 	}
 	endpoint = strings.TrimPrefix(strings.TrimPrefix(endpoint, "/api/v3"), "/api")
 	if strings.HasPrefix(endpoint, "/graphql") {
 		endpoint = "graphql"
 	}
-	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
-		fa.By, fa.Does = inv.Name, method+" "+endpoint+" "+fa.Does
-		a.judge(inv, fa)
+	methods := []string{r.Method}
+	if r.MethodDynamic {
+		methods = []string{"DELETE", "PUT", "PATCH", "POST"}
 	}
-}
-
-func isHTTPMethod(w string) bool {
-	switch w {
-	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
-		return true
+	for _, method := range methods {
+		if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
+			fa.By, fa.Does = inv.Name, method+" "+endpoint+" "+fa.Does
+			a.judge(inv, fa)
+			return
+		}
 	}
-	return false
 }
 
 // ghAlias: gh alias set NAME EXPANSION defines a gh subcommand that runs
