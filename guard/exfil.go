@@ -369,7 +369,7 @@ var secretReaders = map[string]bool{
 	"xxd": true, "od": true, "hexdump": true, "gzip": true, "bzip2": true, "xz": true, "zstd": true, "sed": true,
 	"awk": true, "grep": true, "tr": true, "cut": true, "sort": true, "uniq": true, "jq": true, "yq": true,
 	"strings": true, "openssl": true, "gpg": true, "nl": true, "paste": true, "column": true, "envsubst": true,
-	"dotenv": true, "tee": true,
+	"dotenv": true,
 }
 
 // isArchiver reports whether a program packs whole directories.

@@ -280,9 +280,7 @@ func (w *Walker) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 		// a && cd d && b parses as (a && cd d) && b: b runs only when the
 		// whole left side succeeded, so in d. Walk the chain's links in
 		// order, and merge the old directory back in once, at its end.
-		for _, s := range andChain(c, nil) {
-			w.stmt(s, st, true)
-		}
+		w.andChain(c, st)
 		// If the chain failed early, later statements run in the old directory.
 		st.SetCwds(append(before, st.Cwds...), unknown || st.CwdUnknown)
 	case syntax.OrStmt:
@@ -607,12 +605,13 @@ func (w *Walker) NestedWithInput(stmts []*syntax.Stmt, st *State, in *Input) {
 	w.depth--
 }
 
-// andChain lists the links of a left-nested && chain in order.
-func andChain(c *syntax.BinaryCmd, links []*syntax.Stmt) []*syntax.Stmt {
+// andChain walks the links of a left-nested && chain in order, each
+// guarded by the ones before it.
+func (w *Walker) andChain(c *syntax.BinaryCmd, st *State) {
 	if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && x.Op == syntax.AndStmt && len(c.X.Redirs) == 0 && !c.X.Negated && !c.X.Background && !c.X.Coprocess {
-		links = andChain(x, links)
+		w.andChain(x, st)
 	} else {
-		links = append(links, c.X)
+		w.stmt(c.X, st, true)
 	}
-	return append(links, c.Y)
+	w.stmt(c.Y, st, true)
 }
