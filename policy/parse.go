@@ -218,6 +218,11 @@ func (p *Policy) problems() []*Error {
 			bad("approvals.expiry", "must be a duration between 1s and 168h, like \"1h\" or \"30m\", not %q", p.Approvals.Expiry)
 		}
 	}
+	switch p.Committed.Humans {
+	case "", CommittedReport, CommittedRefuse:
+	default:
+		bad("committed.humans", "must be \"report\" or \"refuse\", not %q%s", p.Committed.Humans, didYouMean(p.Committed.Humans, CommittedReport, CommittedRefuse))
+	}
 	switch p.FailMode {
 	case FailClosed, FailOpen:
 	default:

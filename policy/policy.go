@@ -88,7 +88,26 @@ type Policy struct {
 	MCP            MCP               `toml:"mcp"`
 	Approvals      Approvals         `toml:"approvals"`
 	Packs          Packs             `toml:"packs"`
+	Committed      Committed         `toml:"committed"`
 }
+
+// Committed configures how commands a commit adds for others to run
+// (workflows, Dockerfiles, Makefiles, package scripts, hooks; package
+// guard/committed) are treated at pre-commit.
+type Committed struct {
+	// Humans is what pre-commit does with a human's commit that adds such
+	// a command: "report" (a warning, the commit goes through; the
+	// default) or "refuse" (blocked as an agent's is). An agent's commit
+	// is always refused.
+	Humans string `toml:"humans"`
+}
+
+// What pre-commit does with a human's commit adding a command the guard
+// would not run (Committed.Humans).
+const (
+	CommittedReport = "report"
+	CommittedRefuse = "refuse"
+)
 
 // Approvals configures the denials a human may lift once with swarm-guard
 // approve CODE (package hooks/approval).
@@ -399,6 +418,7 @@ func builtinDefault() *Policy {
 		MCP:       MCP{ScanResults: true},
 		Approvals: Approvals{Rules: []string{}, Expiry: "1h"},
 		Packs:     Packs{Enable: []string{}},
+		Committed: Committed{Humans: CommittedReport},
 		Budget: Budget{WorkerTokens: 500_000, TaskTokens: 2_000_000, SessionTokens: 10_000_000,
 			EnvAllow: []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"}, SyncSeconds: 2, SyncRemote: "origin"},
 	}

@@ -6,13 +6,15 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/committed"
 	"github.com/swarm-guard/swarm-guard/hooks/committedscan"
+	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // preCommitCommands judges the commands the staged changes add to files
 // others run (workflows, Dockerfiles, Makefiles, package.json scripts,
 // scripts; package guard/committed), on the added lines only. An agent's
 // commit is refused for a finding of a rule that denies or asks; a
-// human's gets the same lines as a warning and goes through. Findings of
+// human's gets the same lines as a warning and goes through, unless the
+// policy says [committed] humans = "refuse". Findings of
 // rules in warn or log mode never block.
 func preCommitCommands(c Env, hc *gitHookContext) error {
 	agent := agentCommit(c)
@@ -38,7 +40,7 @@ func preCommitCommands(c Env, hc *gitHookContext) error {
 	if len(blocking) == 0 {
 		return nil
 	}
-	if !agent {
+	if !agent && hc.pol.Committed.Humans != policy.CommittedRefuse {
 		hc.warn("the staged changes add %d command(s) that the guard would not run where they run (a human's commit is not blocked):", len(blocking))
 		for _, f := range blocking {
 			fmt.Fprintf(c.Stderr, "  %s\n  fingerprint: %s\n", committedscan.Line(f), f.Fingerprint)
