@@ -59,13 +59,7 @@ func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
 			t.kind, t.mcp = kindMCP, in.ToolName
 		}
 	}
-	if ev.post {
-		t.output = outputText(in.ToolResponse)
-		ev.output = t.output
-	}
-	var err error
-	ev.calls, ev.shaped, err = t.calls()
-	return ev, err
+	return t.event(ev, in.ToolResponse)
 }
 
 func (c claudeShaped) render(ev *event, v verdict) Answer {

@@ -65,13 +65,7 @@ func (copilot) normalize(data []byte, post bool) (*event, error) {
 			t.kind, t.mcp = kindMCP, in.ToolName
 		}
 	}
-	if ev.post {
-		t.output = outputText(in.Result)
-		ev.output = t.output
-	}
-	var err error
-	ev.calls, ev.shaped, err = t.calls()
-	return ev, err
+	return t.event(ev, in.Result)
 }
 
 func (copilot) render(ev *event, v verdict) Answer {

@@ -58,13 +58,7 @@ func (gemini) normalize(data []byte, _ bool) (*event, error) {
 			t.kind, t.mcp = kindMCP, "mcp__"+server+"__"+tool
 		}
 	}
-	if ev.post {
-		t.output = outputText(in.ToolResponse)
-		ev.output = t.output
-	}
-	var err error
-	ev.calls, ev.shaped, err = t.calls()
-	return ev, err
+	return t.event(ev, in.ToolResponse)
 }
 
 // geminiServers are the MCP servers the project's .gemini/settings.json

@@ -49,6 +49,19 @@ type toolCall struct {
 	output string // post: the tool's result as text
 }
 
+// event completes ev with the call: after the tool, the output the model
+// would read (response in the client's own shape); then the Claude-shaped
+// events the pipeline judges. Every adapter ends its normalize here.
+func (t *toolCall) event(ev *event, response json.RawMessage) (*event, error) {
+	if ev.post {
+		t.output = outputText(response)
+		ev.output = t.output
+	}
+	var err error
+	ev.calls, ev.shaped, err = t.calls()
+	return ev, err
+}
+
 // calls builds the pipeline's events for one tool call; shaped says the
 // tool_response is in Claude's Bash or Read shape, built from the output.
 func (t *toolCall) calls() (out [][]byte, shaped bool, err error) {

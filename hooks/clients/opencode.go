@@ -62,13 +62,7 @@ func (opencode) normalize(data []byte, post bool) (*event, error) {
 			t.kind, t.mcp = kindMCP, name
 		}
 	}
-	if ev.post {
-		t.output = outputText(in.Output)
-		ev.output = t.output
-	}
-	var err error
-	ev.calls, ev.shaped, err = t.calls()
-	return ev, err
+	return t.event(ev, in.Output)
 }
 
 // opencodeServers are the MCP servers of the project's opencode.json (or
