@@ -46,17 +46,21 @@ func Parse(src string) (*syntax.File, error) {
 	if err := checkComments(f, text); err != nil {
 		return nil, err
 	}
-	if err := checkBackquotes(f); err != nil {
+	if err := checkBackquotes(f, text); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // checkBackquotes refuses a here-document inside backquotes. bash ends
-// `...` at the first backquote, even one on a line of the here-document's
-// body, and runs what follows as commands; the parser reads the body to its
-// end word: `<<'E'` newline “ newline rm -rf ~ newline E` hid the rm.
-func checkBackquotes(f *syntax.File) error {
+// the backquoted command at the first backquote, even one on a line of the
+// here-document's body, and runs what follows as commands; the parser reads
+// the body to its end word, so a body line of two backquotes followed by
+// rm -rf ~ hid the rm.
+func checkBackquotes(f *syntax.File, src string) error {
+	if strings.IndexByte(src, '`') < 0 {
+		return nil // no backquotes: no walk
+	}
 	var err error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		cs, ok := n.(*syntax.CmdSubst)
@@ -119,6 +123,9 @@ func bashLines(src string) (string, byte, error) {
 // `echo ok # note \` hid the command on the next line. The backslash is
 // replaced by a blank (a comment's text means nothing to the shell).
 func unjoinComments(f *syntax.File, src string) (string, bool) {
+	if !strings.Contains(src, "\\\n") || strings.IndexByte(src, '#') < 0 {
+		return src, false // no line ends in a backslash, or no comment: no walk
+	}
 	var b []byte
 	syntax.Walk(f, func(n syntax.Node) bool {
 		c, ok := n.(*syntax.Comment)
@@ -178,6 +185,9 @@ func restoreCR(f *syntax.File, cr byte) {
 // while bash runs echo x# and then rm -rf ~. A comment must therefore follow
 // a blank or an operator, or the command is refused.
 func checkComments(f *syntax.File, src string) error {
+	if strings.IndexByte(src, '#') < 0 {
+		return nil // no comment: no walk
+	}
 	var comments []*syntax.Comment
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.Comment); ok {
