@@ -60,8 +60,8 @@ bench-all:
 # Each fuzz target runs for FUZZTIME; the engine's gets the most.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCheckCommand -fuzztime $(FUZZTIME) ./guard
-	$(GO) test -run '^$$' -fuzz FuzzBashRunsWhatTheGuardSees -fuzztime 30s ./guard/shell
-	$(GO) test -run '^$$' -fuzz FuzzDestructive -fuzztime 20s ./guard/sqlcheck
+	$(GO) test -run '^$$' -fuzz FuzzBashRunsWhatTheGuardSees -fuzztime 30s ./guard/internal/shell
+	$(GO) test -run '^$$' -fuzz FuzzDestructive -fuzztime 20s ./guard/internal/sqlcheck
 	$(GO) test -run '^$$' -fuzz FuzzAdd -fuzztime 20s ./guard/trailer
 	$(GO) test -run '^$$' -fuzz FuzzValid -fuzztime 20s ./hooks/identity
 

@@ -8,8 +8,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

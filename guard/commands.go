@@ -8,7 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // report records a rule match for this invocation.

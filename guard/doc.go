@@ -10,7 +10,7 @@
 //
 // Three layers, so a newcomer finds any decision in one place:
 //
-//   - the shell core (package guard/shell) turns a command into invocations:
+//   - the shell core (package guard/internal/shell) turns a command into invocations:
 //     program, arguments, the working directories it may run in, its
 //     environment assignments, its input and the state of the shell.
 //     shell.Walker walks the script (statements, pipelines, compound commands,

@@ -2,8 +2,8 @@ package guard
 
 import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -6,7 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // commandVars hold commands that git or other tools run through a shell.

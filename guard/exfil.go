@@ -10,7 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Secret exfiltration: a secret source flowing into a network sink.

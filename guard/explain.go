@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Explain walks cmd as CheckCommand does and describes, one line each,

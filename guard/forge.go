@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
@@ -320,7 +320,7 @@ func (a *analyzer) forgeBody(inv *shell.Invocation, v string, fileRefs bool) str
 
 // forgeHTTP judges curl, wget, httpie and xh calls to the GitHub or
 // GitLab API with a write method, like gh api. The request is read by
-// guard/httpreq, as the vendor packs read theirs; a method only known at
+// guard/internal/httpreq, as the vendor packs read theirs; a method only known at
 // run time (-X "$M") is judged as each write method in turn.
 func (a *analyzer) forgeHTTP(inv *shell.Invocation) {
 	r, ok := httpreq.Read(inv.Name, inv.Args())

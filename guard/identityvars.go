@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Every way a command can give an identity variable (identityVar) a value

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 func registerInterpreters() {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // TestEngineIsPure keeps the engine (guard/... and policy) free of the

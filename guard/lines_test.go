@@ -10,7 +10,7 @@ import (
 // comment ending in a backslash, or a backslash before a CR LF line end,
 // does not join the next line, so the command on it is judged. Kept here
 // rather than in the corpus files: an editor or git may rewrite CR LF in
-// a text file. guard/shell's TestBashRunsWhatTheGuardSees compares the
+// a text file. guard/internal/shell's TestBashRunsWhatTheGuardSees compares the
 // shell layer with real bash.
 func TestLineEndsAreBashs(t *testing.T) {
 	eng := New(policy.Default())

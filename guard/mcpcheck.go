@@ -9,9 +9,9 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/guard/mcp"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
-	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -4,9 +4,9 @@ import (
 	"path"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -14,7 +14,7 @@ import (
 // handler a program already had: kubectl exec and docker run still look
 // inside the command they start, and the pack judges the invocation itself.
 // The vendor packs' HTTP rules read the requests of curl, wget, httpie and
-// xh (guard/httpreq).
+// xh (guard/internal/httpreq).
 func registerPacks() {
 	judgeFirst(httpreq.Clients, (*analyzer).vendorHTTP)
 	for prog, ps := range packs.ByProgram() {

@@ -11,8 +11,8 @@ import (
 	shpattern "mvdan.cc/sh/v3/pattern"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Publishing a package or an image is a release: what the world installs

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Programs whose file effects the guard knows completely: they write

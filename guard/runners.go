@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // runner describes a tool whose job is to run another command: poetry run

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // The guard protects itself: an agent may not switch it off, loosen it or

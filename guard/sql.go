@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
-	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/sqlcheck"
 )
 
 // sqlClient describes where a database client takes SQL from.

@@ -9,7 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Redirect applies what a redirection writes and reads (shell.Redirect):

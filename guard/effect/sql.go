@@ -13,7 +13,7 @@ type SQL struct {
 	// WHERE clause that is not there.
 	Text string
 	// Destructive are the statements of Text that drop or empty tables or
-	// change every row (guard/sqlcheck's reading), in order. The tool code
+	// change every row (guard/internal/sqlcheck's reading), in order. The tool code
 	// reads the SQL once; the MCP door also needs it for the call's access.
 	Destructive []Statement
 }

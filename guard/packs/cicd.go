@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

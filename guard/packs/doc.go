@@ -12,7 +12,7 @@
 // policy's [packs] enable names them (policy.VendorPacks), and a pack
 // that is off costs nothing per command. Besides their CLIs' invocations
 // they judge the HTTP requests curl, wget, httpie and xh send to their
-// APIs (Rule.HTTP over guard/httpreq's Request: method, host, path and
+// APIs (Rule.HTTP over guard/internal/httpreq's Request: method, host, path and
 // the body written on the command line). Their rule is
 // destructive-service.
 //

@@ -1,7 +1,7 @@
 package packs
 
 import (
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

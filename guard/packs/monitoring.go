@@ -3,7 +3,7 @@ package packs
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -3,8 +3,8 @@ package packs
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/guard/httpreq"
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Pack is the knowledge about one family of tools: the programs it covers
@@ -32,7 +32,7 @@ type Rule struct {
 	Reason  string // why it is denied, completing "<command> ..."
 	Instead string // what to do instead; a path that works without a human
 	// Match judges an invocation of one of the pack's programs; HTTP
-	// judges a request sent with curl, wget, httpie or xh (guard/httpreq).
+	// judges a request sent with curl, wget, httpie or xh (guard/internal/httpreq).
 	// A rule has one or both.
 	Match func(c Call) bool
 	HTTP  func(r httpreq.Request) bool
@@ -46,7 +46,7 @@ type Rule struct {
 }
 
 // Call is one invocation as a pack sees it: the program name and its
-// arguments as the shell core (guard/shell) expanded them.
+// arguments as the shell core (guard/internal/shell) expanded them.
 type Call struct {
 	Program string
 	// Words are the arguments as the shell core expanded them: quoting

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // TestNewCallKeepsWords: a Call keeps the shell core's words, so a word

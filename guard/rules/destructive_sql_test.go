@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/sqlcheck"
+	"github.com/swarm-guard/swarm-guard/guard/internal/sqlcheck"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

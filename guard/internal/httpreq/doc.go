@@ -1,6 +1,6 @@
 // Package httpreq reads the HTTP request a command-line client sends:
 // curl, wget, httpie (http, https) and xh (xh, xhs). From the client's
-// parsed words (guard/shell) it finds the method (curl -X/--request,
+// parsed words (guard/internal/shell) it finds the method (curl -X/--request,
 // the POST that -d/--data/--json/-F imply, the PUT of -T, -G and -I;
 // wget --method and --post-data; httpie's and xh's METHOD URL ITEMS
 // syntax), every URL with its host, port, path and query, and what the

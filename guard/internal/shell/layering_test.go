@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestShellLayer keeps guard/shell a layer a newcomer can read on its own:
+// TestShellLayer keeps guard/internal/shell a layer a newcomer can read on its own:
 // it imports only the standard library's pure packages, mvdan.cc/sh and
 // guard/effect, never package guard or the rest of the engine, and never
 // what reaches the world (processes, environment, clock, network, files).
@@ -36,7 +36,7 @@ func TestShellLayer(t *testing.T) {
 				t.Errorf("%s imports %s: the shell layer is pure (the adapter does I/O and passes it in)", f, p)
 			case strings.HasPrefix(p, "mvdan.cc/sh/v3/"), p == "github.com/swarm-guard/swarm-guard/guard/effect":
 			case strings.Contains(p, "."):
-				t.Errorf("%s imports %s: guard/shell may import only the standard library, mvdan.cc/sh and guard/effect", f, p)
+				t.Errorf("%s imports %s: guard/internal/shell may import only the standard library, mvdan.cc/sh and guard/effect", f, p)
 			}
 		}
 		checked++

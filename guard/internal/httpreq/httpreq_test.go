@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 var varRE = regexp.MustCompile(`\$[A-Z_]+`)

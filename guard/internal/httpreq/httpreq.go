@@ -3,7 +3,7 @@ package httpreq
 import (
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/guard/shell"
+	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
 // Request is what one client invocation sends.
