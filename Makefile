@@ -50,7 +50,7 @@ BENCH_OUT ?= docs/benchmarks.md
 bench:
 	@mkdir -p $(BIN)
 	$(GO) test -run '^$$' -bench 'HookPaths|HookPostOpaqueMonorepo' -benchtime $(BENCHTIME) ./cmd/swarm-guard-secrets > $(BIN)/bench.txt || { cat $(BIN)/bench.txt; exit 1; }
-	@$(GO) run ./hooks/benchtable -o $(BENCH_OUT) -commit "$(VERSION) ($(COMMIT))" -benchtime $(BENCHTIME) < $(BIN)/bench.txt
+	@$(GO) run ./hooks/internal/benchtable -o $(BENCH_OUT) -commit "$(VERSION) ($(COMMIT))" -benchtime $(BENCHTIME) < $(BIN)/bench.txt
 	@# swarm-guard replay of a generated 10,000-call history (goal: 2 s on two cores).
 	@$(GO) test -run '^$$' -bench 'Replay10K' -benchtime 3x ./hooks/replay | grep '^Benchmark'
 

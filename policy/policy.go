@@ -301,7 +301,7 @@ type Budget struct {
 	SessionTokens int64    `toml:"session_tokens"`
 	EnvAllow      []string `toml:"env_allow"`
 	// SyncSeconds is how often swarm-guard run --task shares the task's
-	// spend through the git remote (hooks/ledger); SyncTurns shares it
+	// spend through the git remote (hooks/internal/ledger); SyncTurns shares it
 	// every that many turns as well. Both 0 turn sharing off.
 	SyncSeconds int64 `toml:"sync_seconds"`
 	SyncTurns   int64 `toml:"sync_turns"`

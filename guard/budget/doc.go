@@ -8,7 +8,7 @@
 // Like the guard engine, the package does no I/O and reads no clock: lines
 // come in as bytes and times as values, so everything here is
 // deterministic and cheap to test. Reading files and processes is the job
-// of hooks/agent, hooks/state and hooks/sessionbudget.
+// of hooks/agent, hooks/internal/state and hooks/sessionbudget.
 //
 // Counting rules (see the reference on the transcript format):
 //   - one API response is written as several assistant lines, one per

@@ -11,7 +11,7 @@ const LedgerVersion = 1
 
 // Ledger is the wrapper's budget state on one machine: the tokens of the
 // current budget session and of every task. It lives in one JSON file
-// under the git common dir; hooks/state serialises the updates.
+// under the git common dir; hooks/internal/state serialises the updates.
 type Ledger struct {
 	Version int                   `json:"version"`
 	Session LedgerSession         `json:"session"`

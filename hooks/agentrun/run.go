@@ -21,8 +21,8 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/state"
 	"github.com/swarm-guard/swarm-guard/hooks/sessionbudget"
-	"github.com/swarm-guard/swarm-guard/hooks/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/ledger"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/ledger"
 )
 
 // sharedLedger is run's side of the task's and the swarm session's
-// ledgers in the git remote (hooks/ledger): it records this run's spend
+// ledgers in the git remote (hooks/internal/ledger): it records this run's spend
 // under the agent's own refs, fetches every other agent's, and adds theirs
 // to the task's and the session's totals. A nil *sharedLedger is sharing
 // switched off; every method is then a no-op.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/ledger"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/ledger"
 )
 
 // An unreachable remote is tried again with backoff, counted in due syncs

@@ -3,7 +3,7 @@ package ci
 import (
 	"io"
 
-	"github.com/swarm-guard/swarm-guard/hooks/sarif"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/sarif"
 )
 
 // SARIF output of verify: a rule per Kind, one result per violation.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
 )
 
 // Name is an agent client swarm-guard guards.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
 )
 
 // kind is what a client's tool does, as the pipeline knows it.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/committed"
-	"github.com/swarm-guard/swarm-guard/hooks/sarif"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/sarif"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/committed"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/gitchanges"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

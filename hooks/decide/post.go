@@ -7,7 +7,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/event"
-	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/postrecord"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
 	"github.com/swarm-guard/swarm-guard/policy"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/toolcontent"
 )
 
 // jsonNames returns the JSON field names of a struct type, embedded

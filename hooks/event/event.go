@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
-	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/toolcontent"
 )
 
 // Event is one hook event in Claude Code's shape. Unknown fields are

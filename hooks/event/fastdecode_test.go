@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/toolcontent"
 )
 
 // hookInputs are hook events as Claude Code sends them, and shapes it

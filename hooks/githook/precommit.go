@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/swarm-guard/swarm-guard/hooks/internal/conflict"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/conflict"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
 	"github.com/swarm-guard/swarm-guard/policy"
 )

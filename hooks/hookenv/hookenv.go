@@ -9,7 +9,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/gitrepo"
-	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/postrecord"
 )
 
 // Options describe where a tool call happens.

@@ -11,12 +11,12 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
-	"github.com/swarm-guard/swarm-guard/hooks/ledger"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/ledger"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
 // sharedReport is a task's or a swarm session's spend across every clone,
-// from the remote ledger (hooks/ledger).
+// from the remote ledger (hooks/internal/ledger).
 type sharedReport struct {
 	Task    string           `json:"task,omitempty"`
 	Session string           `json:"session,omitempty"`

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/toolcontent"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
-	"github.com/swarm-guard/swarm-guard/hooks/toolcontent"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

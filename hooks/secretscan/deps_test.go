@@ -64,8 +64,8 @@ func TestOnlyTheScannerImportsGitleaks(t *testing.T) {
 // init): no shell parser, policy formats, engine or gitleaks.
 func TestPostBinaryLinksLittle(t *testing.T) {
 	allowed := map[string]bool{
-		module + "/cmd/swarm-guard-post": true, module + "/hooks/secretscan/posthook": true, module + "/hooks/postrecord": true,
-		module + "/hooks/secretscan/keywords": true, module + "/hooks/jsonobj": true, module + "/hooks/secretscan/envcreds": true,
+		module + "/cmd/swarm-guard-post": true, module + "/hooks/secretscan/posthook": true, module + "/hooks/internal/postrecord": true,
+		module + "/hooks/secretscan/keywords": true, module + "/hooks/internal/jsonobj": true, module + "/hooks/secretscan/internal/envcreds": true,
 	}
 	for _, dep := range strings.Fields(goList(t, "-deps", "./cmd/swarm-guard-post")) {
 		first, _, _ := strings.Cut(dep, "/")

@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 
 	"github.com/swarm-guard/swarm-guard/guard/redact"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/conflict"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/gitchanges"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/conflict"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/format"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/gitchanges"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/envcreds"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 	"github.com/swarm-guard/swarm-guard/policy"
 )

@@ -6,7 +6,7 @@
 // (claude.Runtime.BudgetCheck); Check does the counting.
 //
 // A session's state is one small file under the state directory,
-// sessions/<session id>.json, updated under a lock (hooks/state). It holds
+// sessions/<session id>.json, updated under a lock (hooks/internal/state). It holds
 // the tool-call count and, for every transcript file, the byte offset read
 // so far and the running token totals, so each hook call reads only what
 // was appended since the previous one: a 100 MB transcript is read once,

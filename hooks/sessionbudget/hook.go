@@ -9,7 +9,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/budget"
 	"github.com/swarm-guard/swarm-guard/hooks/event"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
-	"github.com/swarm-guard/swarm-guard/hooks/state"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/state"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 

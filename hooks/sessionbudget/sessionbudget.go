@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard/budget"
-	"github.com/swarm-guard/swarm-guard/hooks/state"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/state"
 )
 
 // Dir is the directory of the session files inside the state directory.

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/rundir"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
 

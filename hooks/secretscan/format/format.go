@@ -6,8 +6,8 @@ import (
 	"io"
 	"sort"
 
-	"github.com/swarm-guard/swarm-guard/hooks/sarif"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/files"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/sarif"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/files"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
 

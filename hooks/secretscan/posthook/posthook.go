@@ -23,9 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
-	"github.com/swarm-guard/swarm-guard/hooks/postrecord"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/envcreds"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/postrecord"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/envcreds"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/keywords"
 )
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/rundir"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
 

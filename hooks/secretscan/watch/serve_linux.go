@@ -20,7 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/rundir"
 )
 
 const supported = true

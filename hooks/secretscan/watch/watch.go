@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/rundir"
 )
 
 const (

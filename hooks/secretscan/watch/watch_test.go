@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/rundir"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/internal/rundir"
 )
 
 // serve starts a watcher of a new git worktree in this process and waits

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
 )
 
 // Version is the protocol version this build speaks.

@@ -50,7 +50,7 @@ func TestPathsAreDescribed(t *testing.T) {
 	name := regexp.MustCompile(`(?:\{|b\.Run\()"([a-z0-9-]+)",`)
 	seen := map[string]bool{}
 	for _, f := range []string{"hookpaths_bench_test.go", "monorepo_bench_test.go"} {
-		src, err := os.ReadFile(filepath.Join("..", "..", "cmd", "swarm-guard-secrets", f))
+		src, err := os.ReadFile(filepath.Join("..", "..", "..", "cmd", "swarm-guard-secrets", f))
 		if err != nil {
 			t.Fatal(err)
 		}

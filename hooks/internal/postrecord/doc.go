@@ -12,7 +12,7 @@
 // session, call or command, in a directory others may write, or not
 // written by this user, is no record: the full hook runs.
 //
-// The package uses the standard library only (and hooks/jsonobj, which
+// The package uses the standard library only (and hooks/internal/jsonobj, which
 // does too), without encoding/json or fmt:
 // swarm-guard-post links it, and its start-up is the cost of every
 // PostToolUse after a write-free command.

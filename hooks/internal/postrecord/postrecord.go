@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/swarm-guard/swarm-guard/hooks/jsonobj"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/jsonobj"
 )
 
 // Version of the record format: a record of another version is no record.
