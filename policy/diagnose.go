@@ -120,7 +120,7 @@ func checkTable(raw map[string]any, t reflect.Type, prefix string, errs *[]*Erro
 		}
 		f, ok := fields[key]
 		if !ok {
-			*errs = append(*errs, &Error{Key: path, Msg: "unknown key" + didYouMean(key, names...) + "; check the spelling against the policy reference in the README, or delete it"})
+			*errs = append(*errs, &Error{Key: path, Msg: "unknown key" + didYouMean(key, names...) + "; " + referenceHint})
 			delete(raw, key)
 			continue
 		}

@@ -145,11 +145,17 @@ func commentStart(line []byte) int {
 	return len(line)
 }
 
+// referenceHint is what an unknown key's message tells the user to do: the
+// key table lives in docs/policy.md (shipped in the release archives and the
+// npm package next to the README), so the pointer holds wherever the binary
+// came from. TestReferenceHintNamesEveryKey follows it.
+const referenceHint = "check the spelling against the policy reference, docs/policy.md, or delete it"
+
 func unknownKeyHint(key string) string {
 	if id, ok := strings.CutPrefix(key, "rules."); ok {
 		return "unknown rule" + didYouMean(id, ruleIDs()...) + "; known rules are " + strings.Join(ruleIDs(), ", ") + " (dynamic commands are set by the top-level dynamic_commands key)"
 	}
-	return "unknown key; check the spelling against the policy reference in the README, or delete it"
+	return "unknown key; " + referenceHint
 }
 
 func ruleIDs() []string {

@@ -196,7 +196,7 @@ worker_tokens = "500k"
 	want := []string{
 		valueProblems[0],
 		`p.toml:3: key "protected_branches": expected a list of strings in brackets, like protected_branches = ["a", "b"], got the string "main"`,
-		`p.toml:4: key "fail_mod": unknown key (did you mean "fail_mode"?); check the spelling against the policy reference in the README, or delete it`,
+		`p.toml:4: key "fail_mod": unknown key (did you mean "fail_mode"?); check the spelling against the policy reference, docs/policy.md, or delete it`,
 		valueProblems[1], valueProblems[2], valueProblems[3],
 		`p.toml:18: key "budget.worker_tokens": expected a whole number, like 3, got the string "500k"`,
 	}
