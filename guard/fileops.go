@@ -673,7 +673,7 @@ func (a *analyzer) find(inv *shell.Invocation) {
 						if nameMatch(namePat, n) && a.findCanReach(start, g, inv.State) {
 							p := path.Join(g, n)
 							a.judge(inv, effect.Delete{Target: effect.Target{Tool: inv.Name, Path: p,
-								Place: effect.Place{Kind: effect.Outside, What: p + " inside the repository's git directory"}},
+								Place: effect.Place{Kind: effect.Outside, Where: effect.GitDir, Path: p}},
 								Verb: "find -delete with -name " + namePat + " can delete", Recursive: true})
 						}
 					}

@@ -13,10 +13,6 @@ import (
 // guard/swarm decides which); every other worktree of the repository and
 // every other branch belongs to another agent or a human.
 
-// foreignWorktreeMark is how classify names a path in another worktree;
-// effectPlace marks such a place Foreign, for foreign-worktree's judge.
-const foreignWorktreeMark = ", inside another agent's worktree "
-
 // agent is the swarm.Agent the engine judges for.
 func (a *analyzer) agent() swarm.Agent {
 	home := a.env.HomeBranch

@@ -168,16 +168,6 @@ func under(p, dir string) bool {
 	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
 }
 
-// place says where a path is, for the delete and write rules.
-type place int
-
-const (
-	placeInside place = iota
-	placeWritable
-	placeSink
-	placeOutside
-)
-
 // sinks are devices that swallow or pass through data; writing them is harmless.
 func isSink(p string) bool {
 	switch p {
@@ -187,45 +177,51 @@ func isSink(p string) bool {
 	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/") || strings.HasPrefix(p, "/dev/pts/")
 }
 
-// classify places an absolute path and explains what it is when outside.
-func (a *analyzer) classify(p string, st *shell.State) (place, string) {
+// classify places an absolute path: its kind, and when outside, which
+// outside and the directory that makes it so (the rules word it).
+func (a *analyzer) classify(p string, st *shell.State) effect.Place {
 	p = a.canonCase(p)
 	if st != nil && st.Remote {
-		return placeOutside, p + " on another machine"
+		return effect.Place{Kind: effect.Outside, Where: effect.OtherMachine, Path: p}
 	}
 	if isSink(p) {
-		return placeSink, ""
+		return effect.Place{Kind: effect.Sink}
 	}
 	for _, g := range a.m.gitDirs {
 		if under(p, g) {
-			return placeOutside, p + ", inside the repository's git directory " + g
+			return effect.Place{Kind: effect.Outside, Where: effect.GitDir, Path: p, Dir: g}
 		}
 	}
 	for _, w := range a.m.worktrees {
 		if under(p, w) && !(under(a.env.Root, w) && a.underRoot(p)) {
 			// (A worktree nested in another, such as one Claude Code
 			// makes under .claude/worktrees, is still its own inside.)
-			return placeOutside, p + foreignWorktreeMark + w
+			return effect.Place{Kind: effect.Outside, Where: effect.OtherWorktree, Path: p, Dir: w}
 		}
 	}
 	if a.env.Root != "" && p == a.env.Root {
-		return placeOutside, "the worktree root " + p + " itself"
+		return effect.Place{Kind: effect.Outside, Where: effect.WorktreeRoot, Path: p}
 	}
 	if a.underRoot(p) {
-		return placeInside, ""
+		return effect.Place{Kind: effect.Inside}
 	}
 	if root, ok := a.sameRepoCheckout(p); ok {
-		return placeOutside, p + foreignWorktreeMark + root
+		return effect.Place{Kind: effect.Outside, Where: effect.OtherWorktree, Path: p, Dir: root}
 	}
 	if a.env.Home != "" && (p == a.env.Home || under(p, a.env.Home)) && !a.writableOwn(p) {
 		// The home directory is never a temp directory, even when it
 		// lies under /tmp (containers, CI).
-		return placeOutside, p + ", outside the worktree " + a.env.Root
+		return a.elsewhere(p)
 	}
 	if a.writable(p) {
-		return placeWritable, ""
+		return effect.Place{Kind: effect.Writable}
 	}
-	return placeOutside, p + ", outside the worktree " + a.env.Root
+	return a.elsewhere(p)
+}
+
+// elsewhere is the place of p outside the worktree, nowhere in particular.
+func (a *analyzer) elsewhere(p string) effect.Place {
+	return effect.Place{Kind: effect.Outside, Where: effect.Elsewhere, Path: p, Dir: a.env.Root}
 }
 
 // writableOwn reports whether p is writable by a policy entry that names a
@@ -515,7 +511,7 @@ func (a *analyzer) resolveParent(p string, full bool) string {
 
 // globPlace classifies a glob pattern: the directory it expands in decides,
 // and names it could match (.git, another worktree) are checked.
-func (a *analyzer) globPlace(pattern string, st *shell.State, walk bool) (place, string) {
+func (a *analyzer) globPlace(pattern string, st *shell.State, walk bool) effect.Place {
 	static, _ := doublestar.SplitPattern(pattern)
 	if static == "." {
 		static = "/"
@@ -526,29 +522,28 @@ func (a *analyzer) globPlace(pattern string, st *shell.State, walk bool) (place,
 		}
 		for p := g; under(p, static) && p != static; p = path.Dir(p) {
 			if patternMatch(pattern, p, walk) {
-				return placeOutside, pattern + " can match " + g
+				return effect.Place{Kind: effect.Outside, Where: effect.CanMatch, Pattern: pattern, Dir: g}
 			}
 		}
 	}
-	pl, why := a.classify(static, st)
-	if pl == placeOutside && static == a.env.Root && !st.Remote {
-		return placeInside, "" // the worktree root's contents
+	pl := a.classify(static, st)
+	if pl.Kind == effect.Outside && static == a.env.Root && !st.Remote {
+		return effect.Place{Kind: effect.Inside} // the worktree root's contents
 	}
-	if pl == placeInside || pl == placeSink {
-		return pl, ""
+	if pl.Kind == effect.Inside || pl.Kind == effect.Sink {
+		return pl
 	}
 	// The pattern expands below static: what counts is whether that area is
 	// writable (/tmp/*), not static itself.
-	if pl, _ := a.classify(static+"/x", st); pl == placeWritable {
+	if a.classify(static+"/x", st).Kind == effect.Writable {
 		// (classify, not writable: a home under /tmp is still a home.)
-		return placeWritable, ""
+		return effect.Place{Kind: effect.Writable}
 	}
-	if why == "" {
-		why = pattern + ", outside the worktree " + a.env.Root
-	} else {
-		why = pattern + " (in " + why + ")"
+	if pl.Kind != effect.Outside {
+		return a.elsewhere(pattern)
 	}
-	return placeOutside, why
+	pl.Pattern = pattern
+	return pl
 }
 
 // deletePath applies G5 (and G4, G7) to a path a command deletes: the
@@ -614,26 +609,12 @@ func (a *analyzer) gitLockFile(p string) bool {
 
 // pathTarget describes the resolved path p as tool uses it.
 func (a *analyzer) pathTarget(tool, p string, st *shell.State) effect.Target {
-	pl, why := a.classify(p, st)
-	return effect.Target{Tool: tool, Path: p, Place: effectPlace(pl, why)}
+	return effect.Target{Tool: tool, Path: p, Place: a.classify(p, st)}
 }
 
 // globTarget describes the resolved pattern p as tool uses it.
 func (a *analyzer) globTarget(tool, p string, st *shell.State, walk bool) effect.Target {
-	pl, why := a.globPlace(p, st, walk)
-	return effect.Target{Tool: tool, Path: p, Glob: true, Place: effectPlace(pl, why)}
-}
-
-func effectPlace(pl place, why string) effect.Place {
-	switch pl {
-	case placeInside:
-		return effect.Place{Kind: effect.Inside}
-	case placeWritable:
-		return effect.Place{Kind: effect.Writable}
-	case placeSink:
-		return effect.Place{Kind: effect.Sink}
-	}
-	return effect.Place{Kind: effect.Outside, What: why, Foreign: strings.Contains(why, foreignWorktreeMark)}
+	return effect.Target{Tool: tool, Path: p, Glob: true, Place: a.globPlace(p, st, walk)}
 }
 
 // pathFacts copies what the path rules know about this Env into f.

@@ -17,17 +17,42 @@ const (
 	Outside                   // anywhere else: home, the system, git directories, other checkouts
 )
 
-// Place is where the tool code found a path to lie.
+// Place is where the tool code found a path to lie: the kind, and for a
+// place outside the worktree which outside and the directories that make
+// it so. The rules write the words (package guard/rules, placeWords).
 type Place struct {
 	Kind PlaceKind
-	// What names the path and its place as reasons say it, when Outside:
-	// "/home/u/x, outside the worktree /w", "/w/.git/hooks, inside the
-	// repository's git directory /w/.git".
-	What string
-	// Foreign: the place is another agent's worktree or another checkout
-	// of the repository (What then ends in its root).
-	Foreign bool
+	// Where says which outside, when Kind is Outside.
+	Where Where
+	// Path is the path placed: the operand itself, or for a pattern placed
+	// by the directory it expands in (Pattern set), that directory.
+	Path string
+	// Dir is the directory that makes the place what it is: the agent's
+	// worktree root (Elsewhere), the repository's git directory (GitDir; ""
+	// when only known to be one of them), another agent's worktree or
+	// another checkout of the repository (OtherWorktree), the git
+	// directory or worktree a pattern can match (CanMatch).
+	Dir string
+	// Pattern is the glob as written when the place is that of the
+	// directory it expands in (Path), "" for a plain path.
+	Pattern string
 }
+
+// Where tells the places outside the worktree apart.
+type Where int
+
+const (
+	Elsewhere     Where = iota // home, the system, anywhere not below: outside the worktree Dir
+	OtherMachine               // a path on another machine (ssh, rsync host:)
+	GitDir                     // inside the repository's git directory Dir
+	OtherWorktree              // inside another agent's worktree or another checkout, Dir
+	WorktreeRoot               // the agent's worktree root itself
+	CanMatch                   // Pattern can match the git directory or worktree Dir
+)
+
+// Foreign reports whether the place is another agent's worktree or
+// another checkout of the repository (rule foreign-worktree's).
+func (p Place) Foreign() bool { return p.Kind == Outside && p.Where == OtherWorktree }
 
 // Target is one path operand as an invocation uses it.
 type Target struct {

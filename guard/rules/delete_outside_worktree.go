@@ -47,8 +47,8 @@ func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
 	case d.Dynamic:
 		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
-	case d.Place.Kind == effect.Outside && !d.Place.Foreign:
-		v := Verdict{Reason: deletes(d) + " " + d.Place.What}
+	case d.Place.Kind == effect.Outside && !d.Place.Foreign():
+		v := Verdict{Reason: deletes(d) + " " + placeWords(d.Place)}
 		if !d.Glob {
 			v.Instead = cacheAdvice(d.Path, f)
 		}

@@ -48,14 +48,14 @@ func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 		return []Verdict{{Reason: "git worktree prune deletes the records of every worktree whose directory is missing, other agents' included",
 			Instead: "leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go"}}
 	case effect.Delete:
-		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic {
-			return []Verdict{{Reason: deletes(e) + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
+		if e.Place.Foreign() && !e.Remote && !e.Dynamic {
+			return []Verdict{{Reason: deletes(e) + " " + placeWords(e.Place), Instead: ForeignWorktreeInstead(f.Root)}}
 		}
 	case effect.WorkIn:
 		return judgeWorkIn(e, f)
 	case effect.Write:
-		if e.Place.Kind == effect.Outside && e.Place.Foreign && !e.Remote && !e.Dynamic && e.Protected == "" {
-			return []Verdict{{Reason: e.Verb + " " + e.Place.What, Instead: ForeignWorktreeInstead(f.Root)}}
+		if e.Place.Foreign() && !e.Remote && !e.Dynamic && e.Protected == "" {
+			return []Verdict{{Reason: e.Verb + " " + placeWords(e.Place), Instead: ForeignWorktreeInstead(f.Root)}}
 		}
 	}
 	return nil

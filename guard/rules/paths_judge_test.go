@@ -12,10 +12,14 @@ import (
 // the home /h, the temp dir /tmp.
 var pathFacts = &Facts{Root: "/w", Home: "/h", Temp: "/tmp", GoCache: "/gocache"}
 
-func outside(what string) effect.Place { return effect.Place{Kind: effect.Outside, What: what} }
+// outside is the place of p outside the worktree /w.
+func outside(p string) effect.Place {
+	return effect.Place{Kind: effect.Outside, Where: effect.Elsewhere, Path: p, Dir: "/w"}
+}
 
-func foreign(what string) effect.Place {
-	return effect.Place{Kind: effect.Outside, What: what, Foreign: true}
+// foreign is the place of p inside another agent's worktree, w.
+func foreign(p, w string) effect.Place {
+	return effect.Place{Kind: effect.Outside, Where: effect.OtherWorktree, Path: p, Dir: w}
 }
 
 type judgeCase struct {
@@ -56,13 +60,13 @@ func TestJudgeDelete(t *testing.T) {
 		{"inside", effect.Delete{Target: rm("/w/build", effect.Place{Kind: effect.Inside})}, nil, "", ""},
 		{"temp dir", effect.Delete{Target: rm("/tmp/x", effect.Place{Kind: effect.Writable}), Recursive: true}, nil, "", ""},
 		{"device", effect.Delete{Target: rm("/dev/null", effect.Place{Kind: effect.Sink})}, nil, "", ""},
-		{"home", effect.Delete{Target: rm("/h", outside("/h, outside the worktree /w")), Recursive: true},
+		{"home", effect.Delete{Target: rm("/h", outside("/h")), Recursive: true},
 			[]string{"delete-outside-worktree"}, "rm deletes /h, outside the worktree /w", "delete only inside the worktree"},
-		{"a tool's cache", effect.Delete{Target: rm("/h/.npm/_cacache", outside("/h/.npm/_cacache, outside the worktree /w"))},
+		{"a tool's cache", effect.Delete{Target: rm("/h/.npm/_cacache", outside("/h/.npm/_cacache"))},
 			[]string{"delete-outside-worktree"}, "rm deletes /h/.npm", "npm cache clean --force"},
-		{"GOCACHE", effect.Delete{Target: rm("/gocache/00", outside("/gocache/00, outside the worktree /w"))},
+		{"GOCACHE", effect.Delete{Target: rm("/gocache/00", outside("/gocache/00"))},
 			[]string{"delete-outside-worktree"}, "/gocache/00", "go clean -cache"},
-		{"a glob outside gets no cache advice", effect.Delete{Target: effect.Target{Tool: "rm", Path: "/h/.npm/*", Glob: true, Place: outside("/h/.npm/*, outside the worktree /w")}},
+		{"a glob outside gets no cache advice", effect.Delete{Target: effect.Target{Tool: "rm", Path: "/h/.npm/*", Glob: true, Place: outside("/h/.npm/*")}},
 			[]string{"delete-outside-worktree"}, "rm deletes /h/.npm/*", "delete only inside the worktree"},
 		{"run time", effect.Delete{Target: effect.Target{Tool: "rm", Shown: "`$d`", Dynamic: true}},
 			[]string{"delete-outside-worktree"}, "rm deletes `$d`, a path only known at run time", "name the path literally"},
@@ -70,13 +74,13 @@ func TestJudgeDelete(t *testing.T) {
 			[]string{"delete-outside-worktree"}, "python code deletes a path only known at run time", "or with rm in the shell"},
 		{"code moving a value away", effect.Delete{Target: effect.Target{Tool: "node code", Dynamic: true}, Verb: "node code moves away"},
 			[]string{"delete-outside-worktree"}, "node code moves away a path only known at run time", "delete with a literal path"},
-		{"find -name reaching into the git dir", effect.Delete{Target: rm("/w/.git/index", outside("/w/.git/index inside the repository's git directory")), Verb: "find -delete with -name index can delete", Recursive: true},
+		{"find -name reaching into the git dir", effect.Delete{Target: rm("/w/.git/index", effect.Place{Kind: effect.Outside, Where: effect.GitDir, Path: "/w/.git/index"}), Verb: "find -delete with -name index can delete", Recursive: true},
 			[]string{"delete-outside-worktree"}, "find -delete with -name index can delete /w/.git/index inside the repository's git directory", "delete only inside"},
 		{"another machine", effect.Delete{Target: effect.Target{Tool: "rm", Shown: "`/srv`", Remote: true}},
 			[]string{"delete-outside-worktree"}, "rm deletes `/srv` on another machine", "delete only inside"},
 		{"recursive over a git dir", effect.Delete{Target: rm("/w/sub", effect.Place{Kind: effect.Inside}), Recursive: true, Contains: "/w/sub/.git"},
 			[]string{"delete-outside-worktree"}, "rm recursively deletes /w/sub, which contains /w/sub/.git", "delete only inside"},
-		{"another worktree", effect.Delete{Target: rm("/w2/src", foreign("/w2/src, inside another agent's worktree /w2")), Recursive: true},
+		{"another worktree", effect.Delete{Target: rm("/w2/src", foreign("/w2/src", "/w2")), Recursive: true},
 			[]string{"foreign-worktree"}, "rm deletes /w2/src, inside another agent's worktree /w2", "in your own worktree /w ("},
 	})
 }
@@ -85,9 +89,9 @@ func TestJudgeWrite(t *testing.T) {
 	w := func(verb, p string, pl effect.Place) effect.Write {
 		return effect.Write{Target: effect.Target{Tool: "tee", Path: p, Place: pl}, Verb: verb}
 	}
-	tamper := w("writing", "/h/.claude/settings.json", outside("/h/.claude/settings.json, outside the worktree /w"))
+	tamper := w("writing", "/h/.claude/settings.json", outside("/h/.claude/settings.json"))
 	tamper.Protected = "/h/.claude/settings.json"
-	foreignTamper := w("tee writes", "/w2/.git/hooks/x", foreign("/w2/.git/hooks/x, inside another agent's worktree /w2"))
+	foreignTamper := w("tee writes", "/w2/.git/hooks/x", foreign("/w2/.git/hooks/x", "/w2"))
 	foreignTamper.Protected = "/w2/.git/hooks/x"
 	runJudgeCases(t, []judgeCase{
 		{"inside", w("tee writes", "/w/x", effect.Place{Kind: effect.Inside}), nil, "", ""},
@@ -97,9 +101,9 @@ func TestJudgeWrite(t *testing.T) {
 			"leave pruning to a human; git worktree remove <path> removes a worktree of your own, git worktree prune -n shows what would go"},
 		{"temp dir", w("tee writes", "/tmp/x", effect.Place{Kind: effect.Writable}), nil, "", ""},
 		{"device", w("tee writes", "/dev/null", effect.Place{Kind: effect.Sink}), nil, "", ""},
-		{"home", w("tee writes", "/h/.bashrc", outside("/h/.bashrc, outside the worktree /w")),
+		{"home", w("tee writes", "/h/.bashrc", outside("/h/.bashrc")),
 			[]string{"write-outside-worktree"}, "tee writes /h/.bashrc, outside the worktree /w", "write only inside the worktree"},
-		{"the Write tool", w("writing", "/etc/hosts", outside("/etc/hosts, outside the worktree /w")),
+		{"the Write tool", w("writing", "/etc/hosts", outside("/etc/hosts")),
 			[]string{"write-outside-worktree"}, "writing /etc/hosts, outside", "write only inside"},
 		{"the guard's configuration is guard-tamper's", tamper, nil, "", ""},
 		{"so in another worktree too", foreignTamper, nil, "", ""},
@@ -107,11 +111,11 @@ func TestJudgeWrite(t *testing.T) {
 			[]string{"write-outside-worktree"}, "tee writes `$f`, a path only known at run time", "name the path literally"},
 		{"another machine", effect.Write{Target: effect.Target{Tool: "scp", Shown: "`h:/x`", Remote: true}, Verb: "scp writes to"},
 			[]string{"write-outside-worktree"}, "scp writes to `h:/x` on another machine", "write only inside"},
-		{"another worktree", w("tee writes", "/w2/x", foreign("/w2/x, inside another agent's worktree /w2")),
+		{"another worktree", w("tee writes", "/w2/x", foreign("/w2/x", "/w2")),
 			[]string{"foreign-worktree"}, "tee writes /w2/x, inside another agent's worktree /w2", "in your own worktree /w ("},
 		{"chmod -R over a git dir", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/w/sub", Place: effect.Place{Kind: effect.Inside}}, Verb: "chmod changes", Recursive: true, Contains: "/w/sub/.git"},
 			[]string{"write-outside-worktree"}, "chmod -R changes /w/sub, which contains /w/sub/.git", "write only inside"},
-		{"chmod -R of home: outside, and what it contains", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/h", Place: outside("/h, outside the worktree /w")}, Verb: "chmod changes", Recursive: true, Contains: "/h/w/.git"},
+		{"chmod -R of home: outside, and what it contains", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/h", Place: outside("/h")}, Verb: "chmod changes", Recursive: true, Contains: "/h/w/.git"},
 			[]string{"write-outside-worktree", "write-outside-worktree"}, "chmod changes /h, outside", "write only inside"},
 		{"chmod -R of a plain directory", effect.Write{Target: effect.Target{Tool: "chmod", Path: "/w/build", Place: effect.Place{Kind: effect.Inside}}, Verb: "chmod changes", Recursive: true}, nil, "", ""},
 	})
@@ -137,13 +141,13 @@ func TestJudgeSecretFile(t *testing.T) {
 		{"a plain tree", effect.Read{Target: effect.Target{Tool: "tar", Path: "/w/src", Shown: "src"}, Verb: "tar reads", Tree: true}, nil, "", ""},
 		{"a secret write inside", effect.Write{Target: inWorktree(effect.Target{Tool: "tee", Path: "/w/.env", Secret: "/w/.env"}), Verb: "tee writes"},
 			[]string{"secret-file"}, "tee writes the secret file /w/.env", "use .env.example"},
-		{"a secret write outside is both", effect.Write{Target: effect.Target{Tool: "tee", Path: "/h/.aws/credentials", Secret: "/h/.aws/credentials", Place: outside("/h/.aws/credentials, outside the worktree /w")}, Verb: "tee writes"},
+		{"a secret write outside is both", effect.Write{Target: effect.Target{Tool: "tee", Path: "/h/.aws/credentials", Secret: "/h/.aws/credentials", Place: outside("/h/.aws/credentials")}, Verb: "tee writes"},
 			[]string{"write-outside-worktree", "secret-file"}, "tee writes /h/.aws/credentials, outside", "write only inside"},
 		{"a write pattern", effect.Write{Target: inWorktree(effect.Target{Tool: "cp", Path: "/w/.env*", Glob: true, Secret: "/w/.env"}), Verb: "cp writes to"},
 			[]string{"secret-file"}, "cp writes to /w/.env*, which can match the secret file /w/.env", "use .env.example"},
 		{"a secret delete", effect.Delete{Target: inWorktree(effect.Target{Tool: "rm", Path: "/w/.env", Secret: "/w/.env"})},
 			[]string{"secret-file"}, "rm touches the secret file /w/.env", "use .env.example"},
-		{"in another worktree: secret first, then foreign", effect.Write{Target: effect.Target{Tool: "tee", Path: "/w2/.env", Secret: "/w2/.env", Place: foreign("/w2/.env, inside another agent's worktree /w2")}, Verb: "tee writes"},
+		{"in another worktree: secret first, then foreign", effect.Write{Target: effect.Target{Tool: "tee", Path: "/w2/.env", Secret: "/w2/.env", Place: foreign("/w2/.env", "/w2")}, Verb: "tee writes"},
 			[]string{"secret-file", "foreign-worktree"}, "tee writes the secret file /w2/.env", "use .env.example"},
 	})
 }
@@ -196,7 +200,7 @@ func TestJudgeWorkIn(t *testing.T) {
 }
 
 func TestJudgeSearch(t *testing.T) {
-	home := effect.Target{Tool: "Grep", Path: "/h", Place: outside("/h, outside the worktree /w")}
+	home := effect.Target{Tool: "Grep", Path: "/h", Place: outside("/h")}
 	in := effect.Target{Tool: "Grep", Path: "/w/src", Place: effect.Place{Kind: effect.Inside}}
 	glob := home
 	glob.Tool = "Glob"
@@ -212,4 +216,33 @@ func TestJudgeSearch(t *testing.T) {
 			[]string{"secret-file"}, `Glob "**/id_ed25519" in /h, outside the worktree, lists key and credential files`, "do not read"},
 		{"listing sources in home", effect.Search{Target: glob, Pattern: "**/*.go", Listing: true}, nil, "", ""},
 	})
+}
+
+// TestPlaceWords pins how the path rules word each place the tool code
+// finds: the classifier gives the facts, these are the words.
+func TestPlaceWords(t *testing.T) {
+	out := func(w effect.Where, p, dir, pattern string) effect.Place {
+		return effect.Place{Kind: effect.Outside, Where: w, Path: p, Dir: dir, Pattern: pattern}
+	}
+	for _, c := range []struct {
+		pl   effect.Place
+		want string
+	}{
+		{outside("/h/x"), "/h/x, outside the worktree /w"},
+		{out(effect.OtherMachine, "/srv", "", ""), "/srv on another machine"},
+		{out(effect.GitDir, "/w/.git/hooks/x", "/w/.git", ""), "/w/.git/hooks/x, inside the repository's git directory /w/.git"},
+		{out(effect.GitDir, "/w/.git/index", "", ""), "/w/.git/index inside the repository's git directory"},
+		{foreign("/w2/src", "/w2"), "/w2/src, inside another agent's worktree /w2"},
+		{out(effect.WorktreeRoot, "/w", "", ""), "the worktree root /w itself"},
+		{out(effect.CanMatch, "", "/w/.git", "/w/.g*"), "/w/.g* can match /w/.git"},
+		{out(effect.Elsewhere, "/h", "/w", "/h/*"), "/h/* (in /h, outside the worktree /w)"},
+		{out(effect.OtherWorktree, "/w2", "/w2", "/w2/*"), "/w2/* (in /w2, inside another agent's worktree /w2)"},
+	} {
+		if got := placeWords(c.pl); got != c.want {
+			t.Errorf("placeWords(%+v) = %q, want %q", c.pl, got, c.want)
+		}
+	}
+	if !foreign("/w2/x", "/w2").Foreign() || outside("/h").Foreign() || out(effect.CanMatch, "", "/w2", "/*").Foreign() {
+		t.Error("Foreign: only a place in another worktree (or checkout) is foreign")
+	}
 }

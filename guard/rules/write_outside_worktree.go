@@ -48,8 +48,8 @@ func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
 			Instead: "name the path literally, inside the worktree"}}
 	}
 	var vs []Verdict
-	if w.Place.Kind == effect.Outside && !w.Place.Foreign && w.Protected == "" {
-		vs = append(vs, Verdict{Reason: w.Verb + " " + w.Place.What})
+	if w.Place.Kind == effect.Outside && !w.Place.Foreign() && w.Protected == "" {
+		vs = append(vs, Verdict{Reason: w.Verb + " " + placeWords(w.Place)})
 	}
 	if w.Recursive && w.Contains != "" {
 		vs = append(vs, Verdict{Reason: w.Tool + " -R changes " + w.Path + ", which contains " + w.Contains})
