@@ -2,7 +2,6 @@ package rules
 
 import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
-	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -35,10 +34,11 @@ var Oversight = Rule{
 const (
 	insteadIssueState = "comment on the issue with what you did (gh issue comment N -b ...) and write \"Fixes #N\" in your pull request: the issue closes when a human merges it"
 	insteadMCPMerge   = "open or update the pull request and leave merging and approving to a human (or run the task with --oversight autonomous and enable auto-merge)"
+	insteadMCPAdmin   = "ask a human: deleting, releasing and changing repository settings or protection is not an agent's job"
 )
 
 // judgeOversight decides a forge operation (effect.ForgeAction) by the
-// oversight mode (swarm.ForgeAction): under pr-gated merging, approving,
+// oversight mode (oversightAction): under pr-gated merging, approving,
 // closing others' work and administering are denied; autonomous also
 // allows auto-merge on the agent's own pull request; checkpoint asks a
 // human instead of denying. A call the guard cannot read is denied under
@@ -52,14 +52,7 @@ func judgeOversight(e effect.Effect, f *Facts) []Verdict {
 		return []Verdict{{Reason: fa.By + " " + fa.Does, Instead: "write " + fa.Unread + " literally"}}
 	}
 	mode := f.Oversight
-	kind := swarm.ForgeMerge
-	switch {
-	case fa.Op == effect.ForgeAdmin:
-		kind = swarm.ForgeAdmin
-	case fa.Op == effect.ForgeAutoMerge && fa.Own:
-		kind = swarm.ForgeAutoMerge
-	}
-	act := swarm.ForgeAction(mode, kind)
+	act := oversightAction(mode, fa)
 	if act == "" {
 		return nil
 	}
@@ -80,7 +73,23 @@ func judgeOversight(e effect.Effect, f *Facts) []Verdict {
 	case fa.MCP && (fa.Op == effect.ForgeMerge || fa.Op == effect.ForgeApprove):
 		v.Instead = insteadMCPMerge
 	case fa.MCP && fa.Op == effect.ForgeAdmin:
-		v.Instead = swarm.ForgeAlternative(mode, swarm.ForgeAdmin)
+		v.Instead = insteadMCPAdmin
 	}
 	return []Verdict{v}
+}
+
+// oversightAction is what the oversight mode does with a forge operation:
+// "" (no objection), policy.Deny or policy.Ask. Every operation that
+// reaches the rule (merging, approving, closing, administering, enabling
+// auto-merge) is a human's; autonomous lets the agent enable auto-merge
+// on its own pull request, since the forge then merges only once the
+// required checks pass; checkpoint asks where the others deny.
+func oversightAction(mode string, fa effect.ForgeAction) policy.Action {
+	switch {
+	case mode == policy.OversightAutonomous && fa.Op == effect.ForgeAutoMerge && fa.Own:
+		return ""
+	case mode == policy.OversightCheckpoint:
+		return policy.Ask
+	}
+	return policy.Deny
 }

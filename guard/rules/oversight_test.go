@@ -82,3 +82,31 @@ func TestJudgeOversight(t *testing.T) {
 		t.Errorf("unread alternative: %q", v.Instead)
 	}
 }
+
+// TestOversightAction: what each mode does with each kind of forge
+// operation that reaches the rule.
+func TestOversightAction(t *testing.T) {
+	op := func(o effect.ForgeOp, own bool) effect.ForgeAction { return effect.ForgeAction{Op: o, Own: own} }
+	for _, c := range []struct {
+		mode string
+		fa   effect.ForgeAction
+		want policy.Action
+	}{
+		{policy.OversightPRGated, op(effect.ForgeAutoMerge, true), policy.Deny},
+		{policy.OversightPRGated, op(effect.ForgeMerge, false), policy.Deny},
+		{policy.OversightPRGated, op(effect.ForgeApprove, false), policy.Deny},
+		{policy.OversightPRGated, op(effect.ForgeState, false), policy.Deny},
+		{policy.OversightPRGated, op(effect.ForgeAdmin, false), policy.Deny},
+		{policy.OversightAutonomous, op(effect.ForgeAutoMerge, true), ""},
+		{policy.OversightAutonomous, op(effect.ForgeAutoMerge, false), policy.Deny},
+		{policy.OversightAutonomous, op(effect.ForgeMerge, false), policy.Deny},
+		{policy.OversightAutonomous, op(effect.ForgeAdmin, false), policy.Deny},
+		{policy.OversightCheckpoint, op(effect.ForgeAutoMerge, true), policy.Ask},
+		{policy.OversightCheckpoint, op(effect.ForgeMerge, false), policy.Ask},
+		{policy.OversightCheckpoint, op(effect.ForgeAdmin, false), policy.Ask},
+	} {
+		if got := oversightAction(c.mode, c.fa); got != c.want {
+			t.Errorf("oversightAction(%s, %+v) = %q, want %q", c.mode, c.fa, got, c.want)
+		}
+	}
+}

@@ -1,10 +1,6 @@
 package swarm
 
-import (
-	"testing"
-
-	"github.com/swarm-guard/swarm-guard/policy"
-)
+import "testing"
 
 var agent = Agent{ID: "w1-aaaa", HomeBranch: "agent/w1", Branch: "agent/w1", OwnBranches: []string{"agent/{id}/**", "{branch}-*"}}
 
@@ -48,31 +44,6 @@ func TestUnknownIDNeverWidensGlobs(t *testing.T) {
 	b := Agent{ID: "w1", HomeBranch: "fix{1}", OwnBranches: []string{"{branch}-*"}}
 	if !b.OwnsBranch("fix{1}-a") || b.OwnsBranch("fix1-a") {
 		t.Error("braces in a branch name are taken as a glob")
-	}
-}
-
-func TestForgeAction(t *testing.T) {
-	for _, c := range []struct {
-		mode string
-		kind ForgeKind
-		want policy.Action
-	}{
-		{policy.OversightPRGated, ForgeRead, ""},
-		{policy.OversightPRGated, ForgeContribute, ""},
-		{policy.OversightPRGated, ForgeAutoMerge, policy.Deny},
-		{policy.OversightPRGated, ForgeMerge, policy.Deny},
-		{policy.OversightPRGated, ForgeAdmin, policy.Deny},
-		{policy.OversightAutonomous, ForgeAutoMerge, ""},
-		{policy.OversightAutonomous, ForgeMerge, policy.Deny},
-		{policy.OversightAutonomous, ForgeAdmin, policy.Deny},
-		{policy.OversightCheckpoint, ForgeAutoMerge, policy.Ask},
-		{policy.OversightCheckpoint, ForgeMerge, policy.Ask},
-		{policy.OversightCheckpoint, ForgeAdmin, policy.Ask},
-		{policy.OversightCheckpoint, ForgeRead, ""},
-	} {
-		if got := ForgeAction(c.mode, c.kind); got != c.want {
-			t.Errorf("ForgeAction(%s, %d) = %q, want %q", c.mode, c.kind, got, c.want)
-		}
 	}
 }
 
