@@ -119,11 +119,12 @@ hook-managers:
 # Release artifacts in dist/: static binaries for linux and darwin on amd64
 # and arm64 (Windows is not supported: the guard parses POSIX shell and the
 # hooks are sh scripts), a tar.gz per platform, checksums.txt, and the npm
-# packages (npm/build.sh). Nothing is published.
+# packages (npm/build.sh). Each archive and the npm package swarm-guard carry
+# the documentation, README.md with docs/ (docs/ship.sh). Nothing is published.
 DIST ?= dist
 DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 dist: dist-archives
-	npm/build.sh $(DIST) $(patsubst v%,%,$(VERSION))
+	npm/build.sh $(DIST) $(patsubst v%,%,$(VERSION)) $(COMMIT)
 
 # The release archives alone (what the GitHub Action downloads), for
 # DIST_TARGETS; make dist-archives DIST_TARGETS=linux/amd64 builds one.
@@ -132,13 +133,15 @@ dist-archives:
 	for t in $(DIST_TARGETS); do \
 	  os=$${t%/*}; arch=$${t#*/}; d=$(DIST)/swarm-guard_$${os}_$${arch}; \
 	  $(BUILD_ENV) GOOS=$$os GOARCH=$$arch $(GO) build $(BUILD_FLAGS) -o $$d/ ./cmd/... || exit 1; \
-	  cp LICENSE README.md $$d/ && tar -C $(DIST) -czf $$d.tar.gz swarm-guard_$${os}_$${arch} || exit 1; \
+	  docs/ship.sh $$d $(COMMIT) && tar -C $(DIST) -czf $$d.tar.gz swarm-guard_$${os}_$${arch} || exit 1; \
 	done
 	cd $(DIST) && sha256sum *.tar.gz > checksums.txt
 
-# Installs the packed npm tarballs into a throwaway project offline and runs
-# the binary through npx and node_modules/.bin, as a hook would.
+# Checks that every archive carries docs/, then installs the packed npm
+# tarballs into a throwaway project offline and runs the binary through npx
+# and node_modules/.bin, as a hook would.
 dist-test: dist
+	for a in $(DIST)/*.tar.gz; do tar -tzf $$a | grep -q '/docs/policy.md$$' || { echo "$$a lacks docs/" >&2; exit 1; }; done
 	npm/test.sh $(DIST) $(patsubst v%,%,$(VERSION))
 
 # The GitHub Action's own steps (action.yml) run as a runner would, against

@@ -6,10 +6,15 @@
 # optionalDependencies. Its bin/swarm-guard and bin/swarm-guard-post are JS
 # launchers (npm/swarm-guard/bin/swarm-guard.js) that its postinstall step
 # (npm/swarm-guard/install.js) replaces with the platform's binaries.
-# Then npm pack for each. Usage: npm/build.sh DIST VERSION (VERSION without v).
+# The main package carries the documentation (docs/ship.sh), so npm shows
+# the README and its links to docs/ work in node_modules/swarm-guard.
+# Then npm pack for each. Usage: npm/build.sh DIST VERSION [COMMIT]
+# (VERSION without v; COMMIT, where the docs' links into the source point,
+# defaults to HEAD).
 set -eu
 dist=$1
 version=$2
+commit=${3:-$(git -C "$(dirname "$0")" rev-parse HEAD)}
 src=$(cd "$(dirname "$0")" && pwd)
 dist=$(cd "$dist" && pwd)
 out="$dist/npm"
@@ -49,7 +54,7 @@ cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard"
 cp "$src/swarm-guard/bin/swarm-guard.js" "$main/bin/swarm-guard-post"
 chmod 755 "$main/bin/swarm-guard" "$main/bin/swarm-guard-post"
 cp "$src/swarm-guard/install.js" "$src/swarm-guard/platform.js" "$main/"
-cp "$src/../LICENSE" "$main/"
+"$src/../docs/ship.sh" "$main" "$commit"
 cat >"$main/package.json" <<JSON
 {
   "name": "swarm-guard",
@@ -59,7 +64,7 @@ cat >"$main/package.json" <<JSON
   "repository": {"type": "git", "url": "git+https://github.com/swarm-guard/swarm-guard.git"},
   "bin": {"swarm-guard": "bin/swarm-guard", "swarm-guard-post": "bin/swarm-guard-post"},
   "scripts": {"postinstall": "node install.js"},
-  "files": ["bin/", "install.js", "platform.js", "LICENSE"],
+  "files": ["bin/", "install.js", "platform.js", "LICENSE", "README.md", "CHANGELOG.md", "SECURITY.md", "docs/"],
   "engines": {"node": ">=16"},
   "optionalDependencies": {
 $optional

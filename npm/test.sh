@@ -29,6 +29,10 @@ npx --offline swarm-guard version | grep -q "^swarm-guard v$version" || { echo "
 ./node_modules/.bin/swarm-guard version >/dev/null
 [ -x "node_modules/@swarm-guard/$plat/bin/swarm-guard-secrets" ] || { echo "swarm-guard-secrets missing next to swarm-guard" >&2; exit 1; }
 [ -x "node_modules/@swarm-guard/$plat/bin/swarm-guard-post" ] || { echo "swarm-guard-post missing next to swarm-guard" >&2; exit 1; }
+# The documentation: the README and the docs/ pages it links to.
+for f in README.md LICENSE docs/policy.md docs/install.md; do
+	[ -s "node_modules/swarm-guard/$f" ] || { echo "the npm package lacks $f" >&2; exit 1; }
+done
 # postinstall: the binaries, not the JS launchers, behind node_modules/.bin.
 for b in swarm-guard swarm-guard-post swarm-guard-secrets; do
 	[ -x "node_modules/swarm-guard/bin/$b" ] && [ "$(head -c 2 "node_modules/swarm-guard/bin/$b")" != "#!" ] ||
