@@ -210,6 +210,9 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	// command and builtin skip shell functions: git() { command git "$@"; }
 	// calls the real git. Inside its own body a function is not re-entered.
 	if fn, ok := inv.State.Funcs[inv.Name]; ok && !strings.Contains(head.Text, "/") && !inv.ViaBuiltin() && !inv.State.InFunc[inv.Name] {
+		if forkBomb(fn, inv.Name) {
+			a.judge(inv, effect.ForkBomb{Function: inv.Name})
+		}
 		a.x.CallFunction(fn, inv)
 		return
 	}

@@ -175,6 +175,12 @@ func (a *analyzer) pathDirs(inv *shell.Invocation) []string {
 // runFile notes that the command runs file x (as lang, or by its #! line
 // when lang is ""); the check happens when the analysis ends.
 func (a *analyzer) runFile(inv *shell.Invocation, x shell.Word, lang string) {
+	if x.Glob && !x.Dynamic && !inv.State.Remote {
+		// find -exec sh {}, bash scripts/*.sh: whatever files match run,
+		// and the guard cannot list them to read each.
+		a.judge(inv, effect.HiddenCode{By: inv.Name, What: quoteShow(x), Why: effect.MatchedScripts})
+		return
+	}
 	if !x.Static() || inv.State.Remote || len(a.runs) >= maxFileEffects {
 		return
 	}

@@ -131,7 +131,18 @@ func (a *analyzer) scp(inv *shell.Invocation) {
 			a.readPath(inv, src)
 		}
 	}
-	if dest := p.Operands[len(p.Operands)-1]; !isRemoteSpec(dest.Text) {
+	if dest := p.Operands[len(p.Operands)-1]; isRemoteSpec(dest.Text) && dest.Static() {
+		// An upload into the remote machine's system directories (host:/,
+		// host:/etc/nginx) overwrites what the machine runs on, as
+		// ssh host 'cp …' would. The remote home (host:, host:dir) and
+		// temp directory are the everyday places to put a file.
+		if _, rp, _ := strings.Cut(dest.Text, ":"); remoteSystemPath(rp) {
+			remote := *inv
+			remote.State = inv.State.Clone()
+			remote.State.Remote = true
+			a.writePath(&remote, dest, inv.Name+" writes to")
+		}
+	} else if !isRemoteSpec(dest.Text) {
 		if srcs := p.Operands[:len(p.Operands)-1]; len(srcs) == 1 && srcs[0].Static() && a.knownDir(dest, inv.State) {
 			// scp host:report.txt . writes ./report.txt, not the directory.
 			_, rp, _ := strings.Cut(srcs[0].Text, ":")
@@ -144,6 +155,28 @@ func (a *analyzer) scp(inv *shell.Invocation) {
 		}
 		a.writePath(inv, dest, inv.Name+" writes to")
 	}
+}
+
+// remoteSystemPath reports whether an absolute path on another machine is
+// its root or a system directory below it (/etc, /usr, /var, /opt, ...),
+// not a home or temp directory. scp host:PATH names the remote file
+// system; a relative PATH or ~ is under the remote home.
+func remoteSystemPath(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	p = path.Clean(p)
+	if p == "/" {
+		return true
+	}
+	top, _, _ := strings.Cut(p[1:], "/")
+	switch top {
+	case "tmp", "home", "Users", "mnt", "media", "data", "workspace", "work":
+		return false
+	case "var", "private":
+		return !under(p, "/var/tmp") && !under(p, "/private/tmp") && !under(p, "/private/var/tmp")
+	}
+	return true
 }
 
 func (a *analyzer) kubectl(inv *shell.Invocation) {

@@ -203,11 +203,23 @@ func (a *analyzer) mysqladmin(inv *shell.Invocation) {
 }
 
 func (a *analyzer) redisCli(inv *shell.Invocation) {
-	for _, x := range inv.Args() {
+	args := inv.Args()
+	for _, x := range args {
 		switch strings.ToUpper(x.Text) {
 		case "FLUSHALL", "FLUSHDB":
 			a.judge(inv, effect.DataWipe{Tool: "redis-cli " + x.Text, What: effect.EveryKey})
 			return
+		}
+	}
+	// DEL or UNLINK of keys only known at run time: the keys a KEYS or
+	// --scan pattern listed (redis-cli keys 'x*' | xargs redis-cli del),
+	// which is every key of the pattern, unseen.
+	if cmd, rest := redisCommand(args); cmd == "DEL" || cmd == "UNLINK" {
+		for _, k := range rest {
+			if k.Dynamic || k.Glob {
+				a.judge(inv, effect.DataWipe{Tool: "redis-cli " + strings.ToLower(cmd), What: effect.ChosenKeys})
+				return
+			}
 		}
 	}
 	if inv.Stdin != nil && !inv.Stdin.Dynamic {
@@ -233,6 +245,33 @@ func (a *analyzer) mongo(inv *shell.Invocation) {
 			return
 		}
 	}
+}
+
+// redisValueOptions are redis-cli's options that take a value.
+var redisValueOptions = map[string]bool{"-h": true, "-p": true, "-s": true, "-a": true, "-u": true, "-n": true, "-r": true,
+	"-i": true, "-d": true, "-D": true, "--user": true, "--pass": true, "--cacert": true, "--cacertdir": true, "--cert": true,
+	"--key": true, "--tls-ciphers": true, "--tls-ciphersuites": true, "--sni": true, "--pattern": true, "--count": true,
+	"--quoted-pattern": true, "--eval": true, "--rdb": true, "--functions-rdb": true, "--memkeys-samples": true,
+	"--pipe-timeout": true, "--cluster": true}
+
+// redisCommand returns the Redis command a redis-cli invocation sends
+// (upper case) and its arguments; "" when it sends none (interactive, or
+// its input).
+func redisCommand(args []shell.Word) (string, []shell.Word) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		if !args[i].Static() {
+			return "", nil
+		}
+		if strings.HasPrefix(t, "-") {
+			if redisValueOptions[t] {
+				i++
+			}
+			continue
+		}
+		return strings.ToUpper(t), args[i+1:]
+	}
+	return "", nil
 }
 
 // Framework tasks that drop or wipe a database.

@@ -78,6 +78,10 @@ const (
 	// FindExpression: find's expression holds What, only known at run
 	// time.
 	FindExpression
+	// MatchedScripts: By runs each file a pattern or find matches (What)
+	// as a script or program: files chosen at run time, which the guard
+	// has not read (find . -name '*.sh' -exec sh {} \;).
+	MatchedScripts
 
 	// Code the guard cannot read or run itself.
 

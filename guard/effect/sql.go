@@ -42,6 +42,7 @@ const (
 	FrameworkData              // a framework task that drops or wipes the database's data
 	EveryKey                   // redis-cli FLUSHALL/FLUSHDB as an argument
 	EveryKeyInput              // FLUSHALL/FLUSHDB in redis-cli's input
+	ChosenKeys                 // DEL/UNLINK of keys only known at run time (redis-cli keys 'x*' | xargs redis-cli del)
 	Documents                  // a collection or database dropped, or every document deleted
 )
 

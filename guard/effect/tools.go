@@ -35,3 +35,12 @@ type HostMount struct {
 }
 
 func (HostMount) isEffect() {}
+
+// ForkBomb is a shell function that starts copies of itself in a pipeline
+// or in the background (:(){ :|:& };:), called: the processes double until
+// the machine has none left for anyone.
+type ForkBomb struct {
+	Function string // the function's name (":", "bomb")
+}
+
+func (ForkBomb) isEffect() {}

@@ -38,14 +38,8 @@ var kubernetes = &Pack{
 				}
 				return c.AnyPos(1, func(w string) bool {
 					kind, _, _ := strings.Cut(strings.ToLower(w), "/")
-					kind = strings.Split(kind, ",")[0]
-					switch kind {
-					case "namespace", "namespaces", "ns", "node", "nodes", "no", "pv", "persistentvolume", "persistentvolumes",
-						"pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition",
-						"customresourcedefinitions", "clusterrole", "clusterrolebinding", "storageclass", "sc":
-						return true
-					}
-					return false
+					kind, _, _ = strings.Cut(strings.Split(kind, ",")[0], ".")
+					return wideKinds[kind]
 				})
 			},
 			Deny: []string{"kubectl delete ns prod", "kubectl delete namespace staging", "kubectl delete pods --all -n prod",
@@ -54,6 +48,50 @@ var kubernetes = &Pack{
 				"kubectl delete \"$RESOURCE\"", "kubectl delete $(kubectl get ns -o name | grep preview)"},
 			Allow: []string{"kubectl delete pod web-0 -n dev", "kubectl get ns", "kubectl describe node worker-1", "kubectl get pvc -A", "kubectl delete -f k8s/job-smoke.yaml",
 				"kubectl delete pod \"$POD\" -n dev", "kubectl -n \"$NS\" delete job smoke-test"},
+		},
+		{
+			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-delete-custom-resource",
+			Reason:  "deletes a custom resource: its operator then deletes what the resource stands for (a database cluster, a certificate, a cloud bucket, a Kafka topic)",
+			Instead: "read it with kubectl get or describe; ask a human to delete custom resources (a pod, job or other built-in object can be deleted by name)",
+			Match: func(c Call) bool {
+				if c.Program == "helm" || !c.Sub("delete") {
+					return false
+				}
+				if c.Has("--dry-run") {
+					return false
+				}
+				// kubectl delete TYPE[,TYPE] NAME... or TYPE/NAME...: the
+				// kinds are the first word, or each word's part before "/".
+				first := c.Pos(1)
+				if !strings.Contains(first, "/") {
+					return kindsCustom(first)
+				}
+				return c.AnyPos(1, func(w string) bool {
+					kind, _, _ := strings.Cut(w, "/")
+					return kindsCustom(kind)
+				})
+			},
+			Deny: []string{"kubectl delete certificates.cert-manager.io web-tls -n prod", "kubectl delete postgrescluster hippo",
+				"kubectl delete kafkatopic.kafka.strimzi.io orders", "kubectl delete prometheusrule example -n monitoring",
+				"kubectl delete servicemonitors.monitoring.coreos.com api -n monitoring",
+				"oc delete buckets.s3.aws.upbound.io/assets"},
+			Allow: []string{"kubectl delete pod web-1", "kubectl delete deployment.apps/web -n dev", "kubectl delete job smoke-test",
+				"kubectl delete pod,svc web -n dev", "kubectl get certificates.cert-manager.io -A", "kubectl get prometheusrules -n monitoring", "kubectl describe postgrescluster hippo",
+				"kubectl delete postgrescluster hippo --dry-run=client"},
+		},
+		{
+			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-delete-force",
+			Reason:  "deletes without waiting for the pods to stop (--force --grace-period=0): a stateful pod's replacement may start while the old one still writes",
+			Instead: "delete with the default grace period (kubectl delete pod web-1), and describe a pod that will not stop",
+			Match: func(c Call) bool {
+				if c.Program == "helm" || !c.Sub("delete") || !c.Has("--force") {
+					return false
+				}
+				v, _ := c.Value("--grace-period")
+				return v == "0" || v == "1"
+			},
+			Deny:  []string{"kubectl delete pod web-1 --force --grace-period=0", "kubectl delete pod db-0 --grace-period 0 --force -n prod"},
+			Allow: []string{"kubectl delete pod web-1 --grace-period=60", "kubectl delete pod web-1"},
 		},
 		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-drain",
@@ -98,4 +136,65 @@ var kubernetes = &Pack{
 			Allow: []string{"helm list -A", "helm status api -n prod", "helm template ./chart", "helm upgrade --install api ./chart -n dev --dry-run"},
 		},
 	},
+}
+
+// builtinKinds are the kinds (and short names) Kubernetes itself serves.
+// Any other kind is a custom resource, whose operator acts on its delete.
+var builtinKinds = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`pod pods po job jobs cronjob cronjobs cj configmap configmaps cm secret secrets
+		service services svc deployment deployments deploy replicaset replicasets rs statefulset statefulsets sts
+		daemonset daemonsets ds ingress ingresses ing endpoints ep endpointslice endpointslices event events ev
+		serviceaccount serviceaccounts sa role roles rolebinding rolebindings networkpolicy networkpolicies netpol
+		poddisruptionbudget poddisruptionbudgets pdb horizontalpodautoscaler horizontalpodautoscalers hpa
+		limitrange limitranges limits resourcequota resourcequotas quota lease leases replicationcontroller
+		replicationcontrollers rc podtemplate podtemplates controllerrevision controllerrevisions
+		certificatesigningrequest certificatesigningrequests csr priorityclass priorityclasses pc ingressclass
+		ingressclasses runtimeclass runtimeclasses validatingwebhookconfiguration validatingwebhookconfigurations
+		mutatingwebhookconfiguration mutatingwebhookconfigurations csidriver csidrivers csinode csinodes
+		volumeattachment volumeattachments apiservice apiservices all`) {
+		builtinKinds[k] = true
+	}
+}
+
+// builtinGroups are the API groups of the built-in kinds: deployment.apps
+// and jobs.v1.batch are built-in, certificates.cert-manager.io is not.
+var builtinGroups = map[string]bool{"apps": true, "batch": true, "extensions": true, "policy": true, "autoscaling": true,
+	"networking.k8s.io": true, "rbac.authorization.k8s.io": true, "coordination.k8s.io": true, "discovery.k8s.io": true,
+	"storage.k8s.io": true, "scheduling.k8s.io": true, "certificates.k8s.io": true, "admissionregistration.k8s.io": true,
+	"node.k8s.io": true, "events.k8s.io": true, "apiregistration.k8s.io": true, "": true}
+
+// customKind reports whether a kind as kubectl takes it (pod, deploy.apps,
+// jobs.v1.batch, postgrescluster, certificates.cert-manager.io) names a
+// custom resource. The wide kinds (namespaces, nodes, volumes, CRDs) are
+// kubectl-delete-wide's.
+func customKind(k string) bool {
+	name, group, _ := strings.Cut(k, ".")
+	if wideKinds[name] {
+		return false
+	}
+	if v, rest, ok := strings.Cut(group, "."); ok && len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		group = rest // jobs.v1.batch: resource.version.group
+	} else if len(group) > 1 && group[0] == 'v' && group[1] >= '0' && group[1] <= '9' && !strings.Contains(group, ".") {
+		group = "" // pods.v1: the core group
+	}
+	return !builtinKinds[name] || !builtinGroups[group]
+}
+
+// wideKinds are the kinds whose delete takes everything inside or on them.
+var wideKinds = map[string]bool{"namespace": true, "namespaces": true, "ns": true, "node": true, "nodes": true, "no": true,
+	"pv": true, "persistentvolume": true, "persistentvolumes": true, "pvc": true, "persistentvolumeclaim": true,
+	"persistentvolumeclaims": true, "crd": true, "crds": true, "customresourcedefinition": true, "customresourcedefinitions": true,
+	"clusterrole": true, "clusterrolebinding": true, "storageclass": true, "sc": true, "project": true, "projects": true}
+
+// kindsCustom reports whether a comma-separated list of kinds names a
+// custom resource.
+func kindsCustom(kinds string) bool {
+	for _, k := range strings.Split(strings.ToLower(kinds), ",") {
+		if k != "" && customKind(k) {
+			return true
+		}
+	}
+	return false
 }

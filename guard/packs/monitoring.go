@@ -11,11 +11,13 @@ import (
 // Prometheus and Grafana. Querying and reading dashboards are safe;
 // deleting monitors, dashboards, services, escalation policies and
 // indexes, wiping metric series and cleaning event data blind the people
-// on call, often at the moment they need to see.
+// on call, often at the moment they need to see. (The Prometheus
+// Operator's custom resources, kubectl delete prometheusrule …, are the
+// kubernetes pack's, on by default: every custom resource delete is.)
 var monitoring = &Pack{
 	Name:     "monitoring",
 	Vendor:   true,
-	Programs: []string{"pd", "newrelic", "dog", "datadog-ci", "splunk", "promtool", "amtool", "grafana-cli", "grafana", "kubectl"},
+	Programs: []string{"pd", "newrelic", "dog", "datadog-ci", "splunk", "promtool", "amtool", "grafana-cli", "grafana"},
 	ValueFlags: []string{"--profile", "-p", "--accountId", "-a", "--format", "-o", "--output", "--alertmanager.url", "-auth", "--config",
 		"-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "--homepath", "--pluginsDir"},
 	Rules: []Rule{
@@ -29,17 +31,6 @@ var monitoring = &Pack{
 					return deleteVerb(c.Pos(1)) || deleteVerb(c.Pos(2))
 				case "grafana-cli", "grafana":
 					return c.AnyPos(0, func(w string) bool { return w == "plugins" }) && c.AnyPos(0, func(w string) bool { return w == "uninstall" || w == "remove" })
-				case "kubectl":
-					// The Prometheus Operator's alerting rules and scrape targets.
-					if !c.Sub("delete") {
-						return false
-					}
-					kind, _, _ := strings.Cut(strings.ToLower(c.Pos(1)), ".")
-					kind, _, _ = strings.Cut(kind, "/")
-					switch strings.TrimSuffix(kind, "s") {
-					case "prometheusrule", "servicemonitor", "podmonitor", "probe", "alertmanagerconfig", "alertmanager", "prometheuse", "prometheu", "thanosruler":
-						return true
-					}
 				case "newrelic":
 					if c.Sub("nerdgraph", "query") {
 						q := strings.ToLower(c.Pos(2))
@@ -53,11 +44,10 @@ var monitoring = &Pack{
 				}
 				return false
 			},
-			Deny: []string{"datadog-ci monitors delete 123", "kubectl delete prometheusrule example -n monitoring",
-				"kubectl delete servicemonitors.monitoring.coreos.com api -n monitoring", "grafana-cli plugins uninstall grafana-piechart-panel", "pd service delete -i PABC123", "pd schedule delete -i PSCH123", "dog monitor delete 12345", "dog dashboard delete abc-def-ghi",
+			Deny: []string{"datadog-ci monitors delete 123", "grafana-cli plugins uninstall grafana-piechart-panel", "pd service delete -i PABC123", "pd schedule delete -i PSCH123", "dog monitor delete 12345", "dog dashboard delete abc-def-ghi",
 				"newrelic entity tags delete --guid ABC --tag env", "newrelic nerdgraph query 'mutation { alertsPolicyDelete(accountId: 1, id: 2) { id } }'",
 				"splunk remove index old_logs", "splunk clean eventdata -index main", "splunk remove user alice"},
-			Allow: []string{"datadog-ci monitors list", "kubectl get prometheusrules -n monitoring", "kubectl delete pod web-0 -n dev", "grafana-cli plugins ls",
+			Allow: []string{"datadog-ci monitors list", "grafana-cli plugins ls",
 				"pd service list", "pd incident list", "dog monitor show_all", "dog metric post app.up 1", "splunk list index", "splunk search 'index=main error'",
 				"newrelic entity search --name api", "newrelic nerdgraph query '{ actor { user { name } } }'", "amtool silence query", "promtool check rules rules.yml"},
 		},

@@ -13,7 +13,8 @@ var system = &Pack{
 	Name: "system",
 	Programs: []string{"crontab", "kill", "pkill", "killall", "killall5", "shutdown", "reboot", "halt", "poweroff",
 		"init", "telinit", "systemctl", "service", "iptables", "ip6tables", "nft", "ufw", "launchctl", "diskutil", "tmutil",
-		"userdel", "deluser", "groupdel", "delgroup", "usermod", "passwd", "chpasswd", "swapoff", "umount", "rmmod", "modprobe", "sysctl"},
+		"userdel", "deluser", "groupdel", "delgroup", "usermod", "passwd", "chpasswd", "swapoff", "umount", "rmmod", "modprobe", "sysctl",
+		"apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper", "pacman", "apk", "brew", "port", "snap", "flatpak", "nix-env"},
 	Rules: []Rule{
 		{
 			ID: policy.RuleDestructiveSystem, Name: "crontab-remove",
@@ -164,6 +165,18 @@ var system = &Pack{
 			Allow: []string{"id agent", "getent passwd agent", "passwd -S agent", "usermod --help"},
 		},
 		{
+			ID: policy.RuleDestructiveSystem, Name: "system-package-remove",
+			Reason:  "removes a package installed for the whole machine, which every agent, user and service on it may depend on",
+			Instead: "leave the machine's packages as they are (list them with brew list or apt list --installed); ask a human to remove one. A project's own dependencies are removed from its manifest (package.json, go.mod, requirements.txt)",
+			Match:   systemPackageRemove,
+			Deny: []string{"brew uninstall jq", "brew rm --force node", "sudo apt remove -y nginx", "apt-get purge openssh-server", "sudo apt-get -y autoremove",
+				"dnf remove -y postgresql", "yum erase httpd", "pacman -Rns docker", "apk del curl", "zypper rm vim", "snap remove firefox",
+				"port uninstall python311", "flatpak uninstall org.gimp.GIMP", "nix-env -e hello"},
+			Allow: []string{"brew list", "brew info jq", "brew upgrade --dry-run", "apt list --installed", "apt-get remove -s nginx",
+				"apt-get --simulate purge nginx", "dnf remove --assumeno postgresql", "pacman -Qi docker", "pacman -Rp docker", "apk info curl",
+				"snap list", "nix-env -q"},
+		},
+		{
 			ID: policy.RuleDestructiveSystem, Name: "kernel-and-mounts",
 			Reason:  "changes the kernel's settings or modules, turns off swap, or unmounts every file system, for the whole machine",
 			Instead: "read the state with sysctl -a, lsmod, swapon --show or findmnt; ask a human to change it",
@@ -195,4 +208,41 @@ var sharedPrograms = map[string]bool{
 	"node": true, "nodejs": true, "python": true, "python3": true, "ruby": true, "java": true, "go": true, "deno": true, "bun": true,
 	"bash": true, "sh": true, "zsh": true, "fish": true, "ssh": true, "sshd": true, "docker": true, "dockerd": true, "containerd": true,
 	"claude": true, "tmux": true, "screen": true, "git": true, "npm": true, "npx": true, "code": true, "swarm-guard": true, "sudo": true,
+}
+
+// systemPackageRemove reports whether a system package manager removes
+// packages: apt remove, brew uninstall, pacman -R, apk del. Simulations
+// (apt-get -s, dnf --assumeno, pacman -p) change nothing.
+func systemPackageRemove(c Call) bool {
+	verb := c.Pos(0)
+	if strings.ContainsAny(verb, "=:") { // apt-get -o Dpkg::Options::=x remove y: -o's value
+		verb = c.Pos(1)
+	}
+	verb = strings.ToLower(verb)
+	switch c.Program {
+	case "apt", "apt-get", "aptitude":
+		return (verb == "remove" || verb == "purge" || verb == "autoremove" || verb == "autopurge") &&
+			!c.Has("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon")
+	case "dnf", "yum", "microdnf":
+		return (verb == "remove" || verb == "erase" || verb == "autoremove") && !c.Has("--assumeno")
+	case "zypper":
+		return (verb == "remove" || verb == "rm") && !c.Has("--dry-run", "-D")
+	case "brew":
+		return verb == "uninstall" || verb == "remove" || verb == "rm" || verb == "autoremove" && !c.Has("-n", "--dry-run")
+	case "port", "flatpak":
+		return verb == "uninstall"
+	case "snap":
+		return verb == "remove"
+	case "apk":
+		return verb == "del" && !c.Has("-s", "--simulate")
+	case "pacman":
+		for _, a := range c.Args {
+			if a == "--remove" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "R") {
+				return !c.Has("-p", "--print")
+			}
+		}
+	case "nix-env":
+		return c.Has("-e", "--uninstall")
+	}
+	return false
 }

@@ -19,11 +19,13 @@ var DestructiveSQL = Rule{
 		"rails db:drop",
 		"npx prisma migrate reset",
 		"python manage.py flush",
+		"redis-cli keys 'session:*' | xargs redis-cli del",
 	},
 	Allow: []string{
 		`psql -c "DELETE FROM t WHERE id = 3"`,
 		"rails db:migrate",
 		`psql -c "SELECT count(*) FROM t"`,
+		"redis-cli del session:123",
 	},
 	Judge: judgeDestructiveSQL,
 }
@@ -49,6 +51,8 @@ func judgeDestructiveSQL(e effect.Effect, _ *Facts) []Verdict {
 			return []Verdict{{Reason: x.Tool + " deletes every key", Instead: keys}}
 		case effect.EveryKeyInput:
 			return []Verdict{{Reason: x.Tool + " input runs FLUSHALL/FLUSHDB, which deletes every key", Instead: keys}}
+		case effect.ChosenKeys:
+			return []Verdict{{Reason: x.Tool + " deletes keys chosen at run time (every key a pattern matched, typically)", Instead: "delete the keys you mean by name (redis-cli DEL session:123); list them first with redis-cli --scan --pattern"}}
 		case effect.Documents:
 			return []Verdict{{Reason: x.Tool + " drops a collection or database, or deletes every document", Instead: "delete the documents you mean with a filter"}}
 		}

@@ -15,10 +15,12 @@ var DynamicCommand = Rule{
 	Deny: []string{
 		`"$CMD" --force`,
 		`$(cat cmd.txt) -rf build`,
+		`find . -name '*.sh' -exec sh {} \;`,
 	},
 	Allow: []string{
 		`echo "$CMD"`,
 		"git status",
+		`find . -name '*.sh' -exec shellcheck {} +`,
 	},
 	Judge: judgeDynamicCommand,
 }
@@ -94,6 +96,9 @@ func hiddenReason(x effect.HiddenCode) (reason, instead string) {
 		return "the git alias " + what + " is only known at run time", "define aliases with literal values"
 	case effect.FindExpression:
 		return "find's expression holds " + what + ", only known at run time; it may be -delete or -exec", "write find's expression literally"
+	case effect.MatchedScripts:
+		return by + " runs each file " + what + " matches as a script: files chosen at run time, which the guard cannot read before they run",
+			"run the script you mean by its path (bash scripts/build.sh), which the guard reads first; list the matches with find ... -print"
 	case effect.ExecPath:
 		return "git --exec-path runs git subcommands from " + what, "run git without --exec-path"
 	case effect.UnreadableFile:

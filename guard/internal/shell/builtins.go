@@ -193,6 +193,9 @@ type ShellCall struct {
 	Command bool // -c: Rest[0] is the script, Rest[1] its $0, then its positional parameters
 	Stdin   bool // -s: the script comes from standard input, Rest are its positional parameters
 	Errexit bool // -e or -o errexit
+	// NoExec: -n reads the commands and runs none (a syntax check); an
+	// interactive shell (-i) ignores it.
+	NoExec bool
 	// RCFiles are the values of --rcfile and --init-file: files an
 	// interactive bash sources first.
 	RCFiles []Word
@@ -228,6 +231,7 @@ scan:
 		case shellLongOptions[s]:
 		case len(s) > 1 && (s[0] == '-' || s[0] == '+') && strings.Trim(s[1:], shellOptionLetters) == "":
 			if s[0] == '-' {
+				c.NoExec = c.NoExec || strings.Contains(s, "n") && !strings.Contains(s, "i")
 				c.Command = c.Command || strings.Contains(s, "c")
 				c.Stdin = c.Stdin || strings.Contains(s, "s")
 				c.Errexit = c.Errexit || strings.Contains(s, "e")
@@ -266,6 +270,9 @@ func (w *Walker) ShellCommand(inv *Invocation, c ShellCall) {
 // or a script file, whose body the families read (Families.RunFile).
 func (w *Walker) Shell(inv *Invocation) {
 	c := ParseShell(inv.Args())
+	if c.NoExec {
+		return // bash -n reads the script for syntax errors and runs nothing
+	}
 	for _, f := range c.RCFiles {
 		w.Families.RunFile(inv, f, "sh") // an interactive bash sources it first
 	}
