@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
 )
 
@@ -37,10 +38,10 @@ func CheckClient(c clients.Name, e ClientEnv) (checks []ClientCheck, present boo
 	if e.Getenv == nil {
 		e.Getenv = os.Getenv
 	}
-	path := ClientConfigPath(e.Root, c)
+	path := clientconfig.ClientConfigPath(e.Root, c)
 	data, err := os.ReadFile(path)
 	rel, _ := filepath.Rel(e.Root, path)
-	configured := err == nil && HasClientHooks(c, data)
+	configured := err == nil && clientconfig.HasClientHooks(c, data)
 	_, statErr := os.Stat(clientDir(e.Root, c))
 	dirPresent := statErr == nil
 	onPath := e.LookPath != nil && clientOnPath(c, e.LookPath) != ""
@@ -52,8 +53,8 @@ func CheckClient(c clients.Name, e ClientEnv) (checks []ClientCheck, present boo
 	case !configured && dirPresent:
 		return []ClientCheck{{"FAIL", fmt.Sprintf("%s is set up in this repository but %s does not run swarm-guard: its agent runs unguarded", c, rel), fix}}, true
 	case !configured:
-		return []ClientCheck{{"warn", fmt.Sprintf("%s is on PATH but this repository does not guard it", ClientProgram(c)), fix}}, true
-	case !ClientHooksCurrent(c, data):
+		return []ClientCheck{{"warn", fmt.Sprintf("%s is on PATH but this repository does not guard it", clientconfig.ClientProgram(c)), fix}}, true
+	case !clientconfig.ClientHooksCurrent(c, data):
 		return []ClientCheck{{"FAIL", fmt.Sprintf("%s runs swarm-guard through an older hook command, which may let a call through when the binary is missing or crashes", rel), fix}}, true
 	}
 	checks = append(checks, ClientCheck{"ok", fmt.Sprintf("%s runs swarm-guard; a missing or crashing binary blocks (exit 2). %s", rel, timeoutNote(c)), ""})
@@ -211,7 +212,7 @@ func clientDir(root string, c clients.Name) string {
 	case clients.OpenCode:
 		return filepath.Join(root, ".opencode")
 	}
-	return filepath.Dir(ClientConfigPath(root, c))
+	return filepath.Dir(clientconfig.ClientConfigPath(root, c))
 }
 
 // codexConfigPath is Codex's user config ($CODEX_HOME/config.toml).

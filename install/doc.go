@@ -24,6 +24,8 @@
 //     (install.json), so uninstall removes those and never a file the
 //     repository had, even one identical to the default.
 //
-// Inspect* report what is installed, for swarm-guard doctor. Only
-// hooks/gitx runs git.
+// What the files hold (the launcher, the Claude Code settings entries, the
+// other clients' configs) is hooks/clientconfig's, which hooks/agentrun
+// shares; install plans and writes it. Inspect* report what is installed,
+// for swarm-guard doctor. Only hooks/gitx runs git.
 package install

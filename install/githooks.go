@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // HookNames are the git hooks swarm-guard installs.
@@ -49,7 +51,7 @@ fi
 # %s.legacy).
 chained="$(dirname "$0")/%s%s"
 [ -x "$chained" ] || exec "$sg" git-hook %s "$@"
-`, hookFingerprint, hook, shellQuote(binary), launcherLookup("."), shellQuote(InstallHint), hook, hook, ChainSuffix, hook)
+`, hookFingerprint, hook, shellQuote(binary), clientconfig.LookupScript("."), shellQuote(clientconfig.InstallHint), hook, hook, ChainSuffix, hook)
 	if hook == "pre-push" {
 		b.WriteString(`# Both hooks read git's ref lines: keep them for the second.
 in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // fakeBinary writes a stand-in for swarm-guard that logs its arguments
@@ -108,7 +110,7 @@ func TestHookScriptsRun(t *testing.T) {
 			// closed, with the install hint.
 			os.Remove(bin)
 			code, stderr := runHook(t, path, stdin, []string{"PATH=" + filepath.Join(dir, "empty"), "HOME=" + filepath.Join(dir, "empty")})
-			if code != 1 || strings.TrimSpace(stderr) != InstallHint {
+			if code != 1 || strings.TrimSpace(stderr) != clientconfig.InstallHint {
 				t.Fatalf("binary gone: exit %d, stderr %q", code, stderr)
 			}
 		})
@@ -203,5 +205,15 @@ func TestHuskyBlockRunsUnderShE(t *testing.T) {
 	cmd.Env = append(os.Environ(), pathEnv, "FAKE_EXIT=1")
 	if err := cmd.Run(); err == nil {
 		t.Fatal("the husky script went on after swarm-guard failed")
+	}
+}
+
+// TestHuskyBlockHoldsNoPath: the block install commits into a husky user
+// script is the same whatever binary path the installer runs from.
+func TestHuskyBlockHoldsNoPath(t *testing.T) {
+	for _, hook := range HookNames {
+		if huskyBlock(hook, "/home/alice/x") != huskyBlock(hook, "/opt/bob/y") {
+			t.Fatalf("husky block for %s depends on the installer's path", hook)
+		}
 	}
 }

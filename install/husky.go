@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // With husky, core.hooksPath points at .husky/_, whose files husky
@@ -28,7 +30,7 @@ func huskyBlock(hook, binary string) string {
 	var b strings.Builder
 	b.WriteString(huskyBegin)
 	fmt.Fprintf(&b, "%s; [ -x \"$sg\" ] || { echo %s >&2; exit 1; }; swarm_guard=$sg\n",
-		launcherLookup("."), shellQuote(InstallHint))
+		clientconfig.LookupScript("."), shellQuote(clientconfig.InstallHint))
 	if hook == "pre-push" {
 		b.WriteString(`swarm_guard_in=$(mktemp "${TMPDIR:-/tmp}/swarm-guard-pre-push.XXXXXX") || exit 1
 cat >"$swarm_guard_in" || exit 1

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // What doctor asks about an installation.
@@ -21,7 +23,7 @@ type SettingsState struct {
 
 // InspectSettings reads the settings file of the worktree at root.
 func InspectSettings(root string) SettingsState {
-	s := SettingsState{Path: SettingsPath(root)}
+	s := SettingsState{Path: clientconfig.SettingsPath(root)}
 	data, err := os.ReadFile(s.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s
@@ -31,26 +33,17 @@ func InspectSettings(root string) SettingsState {
 		s.Err = err
 		return s
 	}
-	if _, err := settingsRoot(data); err != nil {
+	if err := clientconfig.ValidSettings(data); err != nil {
 		s.Err = err
 		return s
 	}
-	s.Ours = ourHookCommands(data)
-	s.OnFailureBlock = ourOnFailureBlock(data)
+	s.Ours = clientconfig.OurHookCommands(data)
+	s.OnFailureBlock = clientconfig.OnFailureBlock(data)
 	return s
 }
 
-// ClaudeEvents are the hook events install registers.
-func ClaudeEvents() []string {
-	out := make([]string, len(claudeEvents))
-	for i, ev := range claudeEvents {
-		out[i] = ev.name
-	}
-	return out
-}
-
 // CommandBinary returns the executable a hook command runs: its first
-// shell word, as HookCommand writes it.
+// shell word, as clientconfig.HookCommand writes it.
 func CommandBinary(command string) string {
 	w, _, _ := shellWord(strings.TrimSpace(command))
 	return w

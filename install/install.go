@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
@@ -53,9 +54,6 @@ type Change struct {
 // Changed reports whether applying the change does something.
 func (c Change) Changed() bool { return c.Action != "unchanged" && c.Action != "keep" }
 
-// SettingsPath is the project settings file Claude Code reads.
-func SettingsPath(root string) string { return filepath.Join(root, ".claude", "settings.json") }
-
 // PlanInstall computes the changes install would make: Claude Code hooks,
 // the default policy file when there is none, and the git hooks.
 func PlanInstall(o Options) (*Plan, error) {
@@ -63,12 +61,12 @@ func PlanInstall(o Options) (*Plan, error) {
 		return nil, errors.New("install needs a worktree root and the binary's path")
 	}
 	p := &Plan{}
-	sp := SettingsPath(o.Root)
+	sp := clientconfig.SettingsPath(o.Root)
 	old, err := readOptional(sp)
 	if err != nil {
 		return nil, err
 	}
-	merged, err := mergeSettings(old, o.Binary, o.OnFailureBlock)
+	merged, err := clientconfig.MergeSettings(old, o.Binary, o.OnFailureBlock)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sp, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -60,7 +61,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			root, state := t.TempDir(), t.TempDir()
-			sp := SettingsPath(root)
+			sp := clientconfig.SettingsPath(root)
 			if tt.before != nil {
 				os.MkdirAll(filepath.Dir(sp), 0o755)
 				os.WriteFile(sp, []byte(*tt.before), 0o600)

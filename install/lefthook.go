@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // With lefthook, every `lefthook install` and the re-sync lefthook does by
@@ -104,7 +106,7 @@ var lefthookArgs = map[string]int{"pre-commit": 0, "prepare-commit-msg": 3, "com
 func lefthookRun(hook string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%s (runs swarm-guard, found by its lookup rule)\n", hookFingerprint, hook)
-	fmt.Fprintf(&b, "%s; [ -x \"$sg\" ] || { echo %s >&2; exit 1; }\n", launcherLookup("."), shellQuote(InstallHint))
+	fmt.Fprintf(&b, "%s; [ -x \"$sg\" ] || { echo %s >&2; exit 1; }\n", clientconfig.LookupScript("."), shellQuote(clientconfig.InstallHint))
 	n := lefthookArgs[hook]
 	if n > 0 {
 		b.WriteString("set --\n")

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // Every layout of a lefthook config install meets: the edit parses, holds
@@ -230,7 +232,7 @@ func TestLefthookRunArgs(t *testing.T) {
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
 	out, err := cmd.CombinedOutput()
 	ee, _ := err.(*exec.ExitError)
-	if ee == nil || ee.ExitCode() != 1 || strings.TrimSpace(string(out)) != InstallHint {
+	if ee == nil || ee.ExitCode() != 1 || strings.TrimSpace(string(out)) != clientconfig.InstallHint {
 		t.Errorf("without swarm-guard: exit %v, output %q; want 1 and the install hint", err, out)
 	}
 }

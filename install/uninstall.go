@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -81,7 +82,7 @@ func PlanUninstall(o Options) (*Plan, error) {
 }
 
 func planSettingsRemoval(o Options) (Change, error) {
-	sp := SettingsPath(o.Root)
+	sp := clientconfig.SettingsPath(o.Root)
 	cur, err := readOptional(sp)
 	if err != nil {
 		return Change{}, err
@@ -89,11 +90,11 @@ func planSettingsRemoval(o Options) (Change, error) {
 	if cur == nil {
 		return Change{Path: sp, Action: "unchanged", Summary: "no Claude Code settings file"}, nil
 	}
-	stripped, err := removeSettings(cur, o.Binary)
+	stripped, err := clientconfig.RemoveSettings(cur, o.Binary)
 	if err != nil {
 		return Change{}, fmt.Errorf("%s: %w", sp, err)
 	}
-	if !hasAnyOurHooks(cur) {
+	if !clientconfig.HasAnyOurHooks(cur) {
 		return Change{Path: sp, Action: "unchanged", Summary: "no swarm-guard hooks in it"}, nil
 	}
 	bk := ""
@@ -107,8 +108,8 @@ func planSettingsRemoval(o Options) (Change, error) {
 	if orig != nil {
 		// Install reformatted the file; when nothing but swarm-guard's
 		// hooks changed since, the original comes back byte for byte.
-		origStripped, err := removeSettings(orig, o.Binary)
-		if err == nil && bytes.Equal(origStripped, stripped) && !hasAnyOurHooks(orig) {
+		origStripped, err := clientconfig.RemoveSettings(orig, o.Binary)
+		if err == nil && bytes.Equal(origStripped, stripped) && !clientconfig.HasAnyOurHooks(orig) {
 			return Change{Path: sp, Action: "restore", Summary: "the settings file as it was before install",
 				do: func() error {
 					if err := writeAtomic(sp, orig, fileMode(sp, 0o644)); err != nil {
@@ -118,7 +119,7 @@ func planSettingsRemoval(o Options) (Change, error) {
 				}}, nil
 		}
 	}
-	if orig == nil && isEmptyObject(stripped) {
+	if orig == nil && clientconfig.IsEmptyObject(stripped) {
 		return Change{Path: sp, Action: "remove", Summary: "it only held swarm-guard's hooks",
 			do: func() error {
 				if err := os.Remove(sp); err != nil {

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
-	"github.com/swarm-guard/swarm-guard/install"
 )
 
 // cmdClientHook runs the swarm-guard hook command that client CLIENT's
@@ -33,7 +33,7 @@ func cmdClientHook(ts *testscript.TestScript, neg bool, args []string) {
 	c, err := clients.Parse(args[1])
 	ts.Check(err)
 	post := len(args) == 3 && args[2] == "post"
-	data, err := os.ReadFile(install.ClientConfigPath(ts.MkAbs("."), c))
+	data, err := os.ReadFile(clientconfig.ClientConfigPath(ts.MkAbs("."), c))
 	ts.Check(err)
 	command := clientHookCommand(ts, c, post, data)
 	if command == "" {

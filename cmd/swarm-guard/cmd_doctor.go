@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/identity"
 	"github.com/swarm-guard/swarm-guard/hooks/mcpconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
@@ -183,16 +184,16 @@ func (d *doctor) checkSettings() []doctorResult {
 	var missing []string
 	binaries := map[string]bool{}
 	earlier, earlierPost := false, false
-	for _, ev := range install.ClaudeEvents() {
+	for _, ev := range clientconfig.ClaudeEvents() {
 		if len(s.Ours[ev]) == 0 {
 			missing = append(missing, ev)
 		}
 		for _, cmd := range s.Ours[ev] {
-			if install.IsLauncher(cmd) {
+			if clientconfig.IsLauncher(cmd) {
 				binaries[""] = true // found by the lookup rule
 				switch {
-				case cmd == install.HookCommandFor(ev):
-				case ev == "PostToolUse" && cmd == install.HookCommand():
+				case cmd == clientconfig.HookCommandFor(ev):
+				case ev == "PostToolUse" && cmd == clientconfig.HookCommand():
 					earlierPost = true
 				default:
 					earlier = true
@@ -206,7 +207,7 @@ func (d *doctor) checkSettings() []doctorResult {
 	if len(missing) > 0 {
 		out = append(out, doctorFail(name, fmt.Sprintf("%s has no swarm-guard hook for %s", s.Path, strings.Join(missing, ", ")), reinstall))
 	} else {
-		out = append(out, doctorOK(name, fmt.Sprintf("%s runs swarm-guard for %s", displayPath(d.t.ctx.Env.Root, s.Path), strings.Join(install.ClaudeEvents(), ", "))))
+		out = append(out, doctorOK(name, fmt.Sprintf("%s runs swarm-guard for %s", displayPath(d.t.ctx.Env.Root, s.Path), strings.Join(clientconfig.ClaudeEvents(), ", "))))
 	}
 	if earlier {
 		// It works and fails closed; it only costs a second shell.
@@ -226,7 +227,7 @@ func (d *doctor) checkSettings() []doctorResult {
 		}
 		if b == "" {
 			home, _ := os.UserHomeDir()
-			b = install.LookupBinary(d.t.ctx.Env.Root, home, nil)
+			b = clientconfig.LookupBinary(d.t.ctx.Env.Root, home, nil)
 		}
 		if w, ok := linkageWarning(b); ok {
 			out = append(out, w)
@@ -277,11 +278,11 @@ func (d *doctor) binaryResult(name, binary string, pathFallback bool) doctorResu
 	return doctorFail(name, binary+" is missing or not executable: the hooks cannot run it", remedy)
 }
 
-// lookupResult checks that the lookup rule (install/lookup.go) finds a
+// lookupResult checks that the lookup rule (hooks/clientconfig/lookup.go) finds a
 // binary for this worktree, as a teammate's hooks will look for it.
 func (d *doctor) lookupResult(name string) doctorResult {
 	home, _ := os.UserHomeDir()
-	if b := install.LookupBinary(d.t.ctx.Env.Root, home, nil); b != "" {
+	if b := clientconfig.LookupBinary(d.t.ctx.Env.Root, home, nil); b != "" {
 		return doctorOK(name, b+" (lookup rule: PATH, node_modules/.bin, ~/.local/bin, ~/go/bin)")
 	}
 	return doctorFail(name, "no swarm-guard on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin: the hooks block every call and commit",

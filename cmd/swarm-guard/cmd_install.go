@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
@@ -182,7 +183,7 @@ func runInstall(c *cli, args []string) error {
 		}
 		var unguarded []string
 		for _, d := range detected {
-			if !slices.Contains(others, d) && !install.HasClientHooksIn(t.ctx.Env.Root, d) {
+			if !slices.Contains(others, d) && !clientconfig.HasClientHooksIn(t.ctx.Env.Root, d) {
 				unguarded = append(unguarded, string(d))
 			}
 		}

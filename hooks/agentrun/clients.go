@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
-	"github.com/swarm-guard/swarm-guard/install"
 )
 
 // guardOtherClient is guardAgent for the agent clients other than Claude
@@ -25,8 +25,8 @@ func (r *runner) guardOtherClient(root string) (ok bool, err error) {
 	refuse := func(why string) error {
 		return &unguardedError{"not starting " + string(c) + ": " + why + "; swarm-guard run only starts agents that run the guard's hooks"}
 	}
-	if !install.HasClientHooksIn(root, c) {
-		rel, _ := filepath.Rel(root, install.ClientConfigPath(root, c))
+	if !clientconfig.HasClientHooksIn(root, c) {
+		rel, _ := filepath.Rel(root, clientconfig.ClientConfigPath(root, c))
 		return true, refuse(rel + " does not run swarm-guard (swarm-guard install --client " + string(c) + ")")
 	}
 	args := r.argv[1:]
@@ -63,7 +63,7 @@ func (r *runner) guardOtherClient(root string) (ok bool, err error) {
 func otherClient(program string) (clients.Name, bool) {
 	base := strings.TrimSuffix(filepath.Base(program), ".exe")
 	for _, c := range clients.Others {
-		if base == install.ClientProgram(c) {
+		if base == clientconfig.ClientProgram(c) {
 			return c, true
 		}
 	}

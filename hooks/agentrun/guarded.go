@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/swarm-guard/swarm-guard/install"
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 )
 
 // run never starts an unguarded agent. Before the start it refuses the
@@ -93,8 +93,8 @@ func (r *runner) guardAgent(root string) error {
 	}
 	// The project's own settings, so that an identical command is not
 	// run twice (RunSettings); none or unreadable: the current command.
-	project, _ := os.ReadFile(install.SettingsPath(root))
-	doc, err := install.RunSettings(exe, true, project)
+	project, _ := os.ReadFile(clientconfig.SettingsPath(root))
+	doc, err := clientconfig.RunSettings(exe, true, project)
 	if err != nil {
 		return err
 	}

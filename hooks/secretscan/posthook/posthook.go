@@ -36,7 +36,7 @@ const maxInput = 32 << 20
 // scans; a longer one goes to the full hook.
 const maxOutputScan = 1 << 20
 
-// installHint is install.InstallHint, for a missing full binary.
+// installHint is clientconfig.InstallHint, for a missing full binary.
 const installHint = "swarm-guard: not found next to swarm-guard-post; install it (make install in the swarm-guard source puts both in ~/go/bin), then run swarm-guard doctor"
 
 // Stdin reads file descriptor 0 with plain system calls: os.Stdin would

@@ -1,4 +1,4 @@
-package install
+package clientconfig
 
 import (
 	"bytes"
@@ -15,19 +15,19 @@ var updatePlugin = flag.Bool("update-plugin", false, "rewrite hooks/hooks.json f
 // (the Claude Code plugin's hooks) is exactly what PluginHooksJSON makes,
 // so the plugin and install use the same launcher.
 func TestPluginHooksFileIsGenerated(t *testing.T) {
-	got, err := os.ReadFile(filepath.Join("..", "hooks", "hooks.json"))
+	got, err := os.ReadFile(filepath.Join("..", "hooks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := PluginHooksJSON()
 	if *updatePlugin {
-		if err := os.WriteFile(filepath.Join("..", "hooks", "hooks.json"), want, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join("..", "hooks.json"), want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("hooks/hooks.json is out of date; regenerate it: go test ./install -run TestPluginHooksFileIsGenerated -update-plugin")
+		t.Fatalf("hooks/hooks.json is out of date; regenerate it: go test ./hooks/clientconfig -run TestPluginHooksFileIsGenerated -update-plugin")
 	}
 }
 
@@ -53,7 +53,7 @@ func TestPluginValidates(t *testing.T) {
 	if claude == "" {
 		t.Skip("no Claude Code client installed (make e2e installs one, or set SWARM_GUARD_CLAUDE); claude plugin validate not run")
 	}
-	root, _ := filepath.Abs("..")
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	for _, target := range []string{root, filepath.Join(root, ".claude-plugin", "marketplace.json")} {
 		cmd := exec.Command(claude, "plugin", "validate", target)
 		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())

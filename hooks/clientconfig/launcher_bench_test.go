@@ -1,4 +1,4 @@
-package install
+package clientconfig
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 //	earlier   what earlier installs wrote, the same script in a second sh -c
 //	no-shell  the binary started directly (exec form): the floor
 //
-// go test ./install -run '^$' -bench Launcher
+// go test ./hooks/clientconfig -run '^$' -bench Launcher
 func BenchmarkLauncher(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {

@@ -1,4 +1,4 @@
-package install
+package clientconfig
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestClientConfigKeepsTheRest(t *testing.T) {
 			[]string{`"SessionStart"`, `"PreToolUse"`, `hook --client droid;`}},
 		{clients.Qwen, ``, []string{`"PreToolUse"`, `"matcher": "*"`, `hook --client qwen --post;`}},
 	} {
-		merged, err := clientConfig(tc.c, []byte(tc.old))
+		merged, err := ClientConfig(tc.c, []byte(tc.old))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.c, err)
 		}
@@ -37,21 +37,21 @@ func TestClientConfigKeepsTheRest(t *testing.T) {
 		if strings.Contains(string(merged), `"hooks": {`) && tc.c == clients.Droid {
 			t.Errorf("droid: hooks wrapped (Droid ignores a wrapped hooks.json):\n%s", merged)
 		}
-		again, err := clientConfig(tc.c, merged)
+		again, err := ClientConfig(tc.c, merged)
 		if err != nil || !bytes.Equal(again, merged) {
 			t.Errorf("%s: a second install changed the config (%v):\n%s", tc.c, err, again)
 		}
 		if !HasClientHooks(tc.c, merged) || !ClientHooksCurrent(tc.c, merged) {
 			t.Errorf("%s: install's own config not recognised", tc.c)
 		}
-		stripped, err := stripClientConfig(tc.c, merged)
+		stripped, err := StripClientConfig(tc.c, merged)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if HasClientHooks(tc.c, stripped) {
 			t.Errorf("%s: stripped config still runs swarm-guard:\n%s", tc.c, stripped)
 		}
-		want, _ := stripClientConfig(tc.c, []byte(tc.old))
+		want, _ := StripClientConfig(tc.c, []byte(tc.old))
 		if !bytes.Equal(stripped, want) {
 			t.Errorf("%s: stripped config\n%s\nwant\n%s", tc.c, stripped, want)
 		}
@@ -59,10 +59,10 @@ func TestClientConfigKeepsTheRest(t *testing.T) {
 }
 
 func TestClientConfigRefusesABrokenFile(t *testing.T) {
-	if _, err := clientConfig(clients.Codex, []byte(`{"hooks":{"PreToolUse":{}}}`)); err == nil || !strings.Contains(err.Error(), "PreToolUse is not a list") {
+	if _, err := ClientConfig(clients.Codex, []byte(`{"hooks":{"PreToolUse":{}}}`)); err == nil || !strings.Contains(err.Error(), "PreToolUse is not a list") {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := clientConfig(clients.Gemini, []byte(`{"theme":`)); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+	if _, err := ClientConfig(clients.Gemini, []byte(`{"theme":`)); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package install
+package clientconfig
 
 import (
 	"encoding/json"

@@ -1,9 +1,12 @@
-package install
+package clientconfig
 
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clients"
 )
 
 // Hook events swarm-guard registers, with their timeouts in seconds. The
@@ -20,6 +23,29 @@ var claudeEvents = []struct {
 	// of PostToolUse: "echo $KEY > f && false" must be scanned too.
 	{"PostToolUseFailure", 60},
 }
+
+// SettingsPath is the project settings file Claude Code reads.
+func SettingsPath(root string) string { return filepath.Join(root, ".claude", "settings.json") }
+
+// ClaudeEvents are the hook events install registers.
+func ClaudeEvents() []string {
+	out := make([]string, len(claudeEvents))
+	for i, ev := range claudeEvents {
+		out[i] = ev.name
+	}
+	return out
+}
+
+// ValidSettings reports why a settings document is not a JSON object
+// Claude Code can read hooks from; nil when it is one.
+func ValidSettings(data []byte) error {
+	_, err := settingsRoot(data)
+	return err
+}
+
+// WholeFile reports whether client c's config file is swarm-guard's alone
+// (Copilot, opencode): uninstall removes it instead of editing it.
+func WholeFile(c clients.Name) bool { return layoutOf(c).whole }
 
 // HookCommand is the command Claude Code runs: a one-line POSIX sh script
 // that finds the binary by the lookup rule (lookup.go) and holds no
@@ -61,7 +87,7 @@ func postLauncherScript(flag string) string {
 	if flag != "" {
 		post, full = post+" "+flag, full+" "+flag
 	}
-	return launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && [ -x "$sg-post" ] && ` + post + `; [ -x "$sg" ] && exec "$sg" ` + full + `; echo "` + InstallHint + `" >&2; exit 2`
+	return LookupScript(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && [ -x "$sg-post" ] && ` + post + `; [ -x "$sg" ] && exec "$sg" ` + full + `; echo "` + InstallHint + `" >&2; exit 2`
 }
 
 // HookCommandFor is the command install registers for a hook event.
@@ -74,7 +100,7 @@ func HookCommandFor(event string) string {
 
 // launcherScript is the launcher running `swarm-guard ARGS`.
 func launcherScript(args string) string {
-	return launcherLookup(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" ` + args + `; echo "` + InstallHint + `" >&2; exit 2`
+	return LookupScript(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" ` + args + `; echo "` + InstallHint + `" >&2; exit 2`
 }
 
 // IsOurHook reports whether a hook command is one swarm-guard installed:
@@ -88,13 +114,13 @@ func IsOurHook(command, binary string) bool {
 	return strings.Contains(c, "swarm-guard") && (strings.HasSuffix(c, " hook") || strings.Contains(c, " hook --client "))
 }
 
-// mergeSettings adds swarm-guard's hooks to a settings document (nil: none
+// MergeSettings adds swarm-guard's hooks to a settings document (nil: none
 // yet), replacing earlier swarm-guard entries and keeping everything else.
-func mergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, error) {
+func MergeSettings(old []byte, binary string, onFailureBlock bool) ([]byte, error) {
 	return mergeSettingsWith(old, binary, onFailureBlock, nil)
 }
 
-// mergeSettingsWith is mergeSettings with the command of some events given
+// mergeSettingsWith is MergeSettings with the command of some events given
 // (commands[event]); HookCommandFor for the others.
 func mergeSettingsWith(old []byte, binary string, onFailureBlock bool, commands map[string]string) ([]byte, error) {
 	root, err := settingsRoot(old)
@@ -131,9 +157,9 @@ func mergeSettingsWith(old []byte, binary string, onFailureBlock bool, commands 
 	return marshalJSON(root), nil
 }
 
-// removeSettings drops swarm-guard's hooks from a settings document,
+// RemoveSettings drops swarm-guard's hooks from a settings document,
 // removing containers that only held them.
-func removeSettings(old []byte, binary string) ([]byte, error) {
+func RemoveSettings(old []byte, binary string) ([]byte, error) {
 	root, err := settingsRoot(old)
 	if err != nil {
 		return nil, err
@@ -233,9 +259,9 @@ func removeOurHandlers(hooks *object, binary string) {
 	}
 }
 
-// hasOurHooks reports whether a settings document runs binary for every
+// HasOurHooks reports whether a settings document runs binary for every
 // event swarm-guard needs.
-func hasOurHooks(data []byte, binary string) (bool, error) {
+func HasOurHooks(data []byte, binary string) (bool, error) {
 	root, err := settingsRoot(data)
 	if err != nil {
 		return false, err
@@ -270,15 +296,15 @@ func hasOurHooks(data []byte, binary string) (bool, error) {
 	return true, nil
 }
 
-// hasAnyOurHooks reports whether a settings document runs any swarm-guard
+// HasAnyOurHooks reports whether a settings document runs any swarm-guard
 // hook, from whatever binary.
-func hasAnyOurHooks(data []byte) bool {
-	return len(ourHookCommands(data)) > 0
+func HasAnyOurHooks(data []byte) bool {
+	return len(OurHookCommands(data)) > 0
 }
 
-// ourHookCommands returns, per hook event, the swarm-guard commands a
+// OurHookCommands returns, per hook event, the swarm-guard commands a
 // settings document runs; nil when it is not valid JSON.
-func ourHookCommands(data []byte) map[string][]string {
+func OurHookCommands(data []byte) map[string][]string {
 	out := map[string][]string{}
 	eachOurHandler(data, func(event, command string, _ *object) {
 		out[event] = append(out[event], command)
@@ -323,8 +349,8 @@ func eachOurHandler(data []byte, fn func(event, command string, handler *object)
 	}
 }
 
-// isEmptyObject reports whether a marshalled settings document is {}.
-func isEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) == "{}" }
+// IsEmptyObject reports whether a marshalled settings document is {}.
+func IsEmptyObject(data []byte) bool { return strings.TrimSpace(string(data)) == "{}" }
 
 // RunSettings is a settings document holding only swarm-guard's hooks:
 // swarm-guard run passes it to claude with --settings, so the agent runs
@@ -346,11 +372,11 @@ func RunSettings(binary string, onFailureBlock bool, project []byte) ([]byte, er
 	return mergeSettingsWith(nil, binary, onFailureBlock, commands)
 }
 
-// ourOnFailureBlock reports whether a settings document has swarm-guard
+// OnFailureBlock reports whether a settings document has swarm-guard
 // handlers and every one of them says "onFailure": "block". install --on-failure
 // auto keeps that choice, so a teammate with another Claude Code version does
 // not rewrite the committed file.
-func ourOnFailureBlock(data []byte) bool {
+func OnFailureBlock(data []byte) bool {
 	seen, all := false, true
 	eachOurHandler(data, func(_, _ string, handler *object) {
 		seen = true

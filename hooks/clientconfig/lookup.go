@@ -1,6 +1,7 @@
-package install
+package clientconfig
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ import (
 // every shell the launcher passes through.
 const InstallHint = "swarm-guard: not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin; install it (make install in the swarm-guard source puts it in ~/go/bin), then run swarm-guard doctor"
 
-// launcherLookup is the POSIX sh that sets $sg by the lookup rule; root is a
+// LookupScript is the POSIX sh that sets $sg by the lookup rule; root is a
 // shell expression for the worktree root. It leaves $sg not executable when
 // nothing is found.
 //
@@ -33,7 +34,7 @@ const InstallHint = "swarm-guard: not found on PATH, in node_modules/.bin, ~/.lo
 // substitution forks the shell, and this runs before every Claude Code tool
 // call (the fork was about 40% of the launcher's own cost). It leaves IFS
 // alone because husky user scripts go on after it.
-func launcherLookup(root string) string {
+func LookupScript(root string) string {
 	return `sg_path=$PATH:; while [ -n "$sg_path" ]; do sg=${sg_path%%:*}/swarm-guard; sg_path=${sg_path#*:}; [ -f "$sg" ] && [ -x "$sg" ] && break; done; [ -f "$sg" ] && [ -x "$sg" ] || for sg in "` + root + `/node_modules/.bin/swarm-guard" "$HOME/.local/bin/swarm-guard" "$HOME/go/bin/swarm-guard"; do [ -x "$sg" ] && break; done`
 }
 
@@ -64,3 +65,8 @@ func LookupBinary(root, home string, lookPath func(string) (string, error)) stri
 
 // IsLauncher reports whether a hook command is the path-free launcher.
 func IsLauncher(command string) bool { return strings.Contains(command, launcherMark) }
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}

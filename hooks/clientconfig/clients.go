@@ -1,0 +1,277 @@
+package clientconfig
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/swarm-guard/swarm-guard/hooks/clients"
+)
+
+// The hooks of agent clients other than Claude Code (install --client):
+// each client's committed project config runs `swarm-guard hook --client
+// NAME` through a launcher with the lookup rule of the Claude Code hooks,
+// and the launcher fails closed in the client's own terms. What each client
+// does with a hook that cannot run differs (agent-clients.md, measured):
+// Codex lets the command run when the hook is missing (127) or exits 1,
+// Gemini CLI allows on exit 1, Qwen Code on any exit but 2; exit 2 with a
+// reason on stderr blocks in every one of them. So the launcher never
+// execs the binary: it waits for it and turns every exit but 0 and 2 (a
+// crash, a kill, a missing binary) into exit 2 with a line on stderr. Only
+// a hook the client times out still lets the call through (Codex, Gemini
+// and Copilot fail open on a timeout); the timeouts written here are 30 s
+// before a tool and 60 s after it, against a decision that gives up after
+// one second.
+
+// clientLauncherMark is in every client launcher: how uninstall and doctor
+// recognise it.
+const clientLauncherMark = `"$sg" hook --client `
+
+// ClientScript is the POSIX sh that runs client c's hook (post: its
+// after-tool hook) by the lookup rule and fails closed.
+func ClientScript(c clients.Name, post bool) string {
+	args := "hook --client " + string(c)
+	if post {
+		args += " --post"
+	}
+	return LookupScript(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] || { echo "` + InstallHint + `" >&2; exit 2; }; "$sg" ` + args +
+		`; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 2 ] || { echo "swarm-guard: the hook failed (exit $rc), so this call is blocked; run swarm-guard doctor" >&2; rc=2; }; exit $rc`
+}
+
+// ClientHookCommand is the hook command written into client c's config:
+// the script under sh -c, because Codex runs a hook command with the
+// user's login shell ($SHELL -lc), which may not speak POSIX sh (fish): a
+// script that fails to parse exits 127, which Codex lets through.
+func ClientHookCommand(c clients.Name, post bool) string {
+	return "sh -c '" + ClientScript(c, post) + "'"
+}
+
+// ClientConfigPath is the committed file install writes for client c.
+func ClientConfigPath(root string, c clients.Name) string {
+	switch c {
+	case clients.Codex:
+		return filepath.Join(root, ".codex", "hooks.json")
+	case clients.Gemini:
+		return filepath.Join(root, ".gemini", "settings.json")
+	case clients.Copilot:
+		return filepath.Join(root, ".github", "hooks", "swarm-guard.json")
+	case clients.OpenCode:
+		return filepath.Join(root, ".opencode", "plugins", "swarm-guard.js")
+	case clients.Qwen:
+		return filepath.Join(root, ".qwen", "settings.json")
+	case clients.Droid:
+		return filepath.Join(root, ".factory", "hooks.json")
+	}
+	return SettingsPath(root)
+}
+
+// clientEvent is one event a client's config registers.
+type clientEvent struct {
+	name    string
+	post    bool
+	timeout any // in the client's unit
+}
+
+// clientLayout says how a client's JSON config holds hooks.
+type clientLayout struct {
+	events  []clientEvent
+	wrapped bool   // under a "hooks" member (Droid: the events are the document)
+	matcher string // every tool
+	named   bool   // handlers carry a "name" (Gemini)
+	whole   bool   // the file is swarm-guard's alone (Copilot, opencode)
+}
+
+func layoutOf(c clients.Name) clientLayout {
+	pre, post := clientEvent{"PreToolUse", false, 30}, clientEvent{"PostToolUse", true, 60}
+	switch c {
+	case clients.Codex, clients.Qwen:
+		return clientLayout{events: []clientEvent{pre, post}, wrapped: true, matcher: "*"}
+	case clients.Droid:
+		return clientLayout{events: []clientEvent{pre, post}, matcher: "*"}
+	case clients.Gemini:
+		// Gemini's timeouts are milliseconds; its matchers are regular
+		// expressions.
+		return clientLayout{events: []clientEvent{{"BeforeTool", false, 30000}, {"AfterTool", true, 60000}}, wrapped: true, matcher: ".*", named: true}
+	}
+	return clientLayout{whole: true}
+}
+
+// ClientConfig is the content install writes for client c, merged into
+// old (nil: no file yet) where the file is shared.
+func ClientConfig(c clients.Name, old []byte) ([]byte, error) {
+	switch c {
+	case clients.Copilot:
+		hook := func(post bool, timeout int) []any {
+			h := newObject()
+			h.set("type", "command")
+			h.set("bash", ClientHookCommand(c, post))
+			h.set("timeoutSec", json.Number(fmt.Sprint(timeout)))
+			return []any{h}
+		}
+		root, hooks := newObject(), newObject()
+		root.set("version", json.Number("1"))
+		hooks.set("preToolUse", hook(false, 30))
+		hooks.set("postToolUse", hook(true, 60))
+		root.set("hooks", hooks)
+		return marshalJSON(root), nil
+	case clients.OpenCode:
+		return []byte(OpenCodePlugin()), nil
+	}
+	l := layoutOf(c)
+	root, err := settingsRoot(old)
+	if err != nil {
+		return nil, err
+	}
+	container := root
+	if l.wrapped {
+		if container, err = objectAt(root, "hooks"); err != nil {
+			return nil, err
+		}
+	}
+	removeOurHandlers(container, "")
+	for _, ev := range l.events {
+		handler := newObject()
+		if l.named {
+			name := "swarm-guard"
+			if ev.post {
+				name = "swarm-guard-post"
+			}
+			handler.set("name", name)
+		}
+		handler.set("type", "command")
+		handler.set("command", ClientHookCommand(c, ev.post))
+		handler.set("timeout", json.Number(fmt.Sprint(ev.timeout)))
+		group := newObject()
+		group.set("matcher", l.matcher)
+		group.set("hooks", []any{handler})
+		list, _ := container.get(ev.name)
+		groups, ok := list.([]any)
+		if list != nil && !ok {
+			return nil, fmt.Errorf("%s is not a list; fix the file by hand", ev.name)
+		}
+		container.set(ev.name, append(groups, group))
+	}
+	return marshalJSON(root), nil
+}
+
+// StripClientConfig is a client's config without swarm-guard's hooks; nil
+// when nothing of it would be left (a whole file, or an emptied JSON
+// object install created).
+func StripClientConfig(c clients.Name, cur []byte) ([]byte, error) {
+	l := layoutOf(c)
+	if l.whole {
+		return nil, nil
+	}
+	root, err := settingsRoot(cur)
+	if err != nil {
+		return nil, err
+	}
+	if l.wrapped {
+		removeOurHooks(root, "")
+	} else {
+		removeOurHandlers(root, "")
+	}
+	return marshalJSON(root), nil
+}
+
+// HasClientHooks reports whether data, client c's config, runs
+// swarm-guard.
+func HasClientHooks(c clients.Name, data []byte) bool {
+	// In a JSON or JavaScript string the launcher's quotes are escaped.
+	return bytes.Contains(data, []byte(clientLauncherMark+string(c))) ||
+		bytes.Contains(data, []byte(`"$sg\" hook --client `+string(c))) ||
+		bytes.Contains(data, []byte("swarm-guard hook --client "+string(c)))
+}
+
+// ClientHooksCurrent reports whether data runs exactly the hooks this
+// version writes (doctor: an older launcher is worth rewriting).
+func ClientHooksCurrent(c clients.Name, data []byte) bool {
+	if layoutOf(c).whole {
+		want, _ := ClientConfig(c, nil)
+		return bytes.Equal(data, want)
+	}
+	for _, post := range []bool{false, true} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(ClientHookCommand(c, post))
+		if !bytes.Contains(data, bytes.TrimSpace(b.Bytes())) {
+			return false
+		}
+	}
+	return true
+}
+
+// ClientProgram is the program that starts client c.
+func ClientProgram(c clients.Name) string {
+	if c == clients.Claude {
+		return "claude"
+	}
+	return string(c)
+}
+
+// OpenCodePlugin is the plugin install writes to
+// .opencode/plugins/swarm-guard.js: opencode has no command hooks, only
+// in-process plugins. It runs the launcher with the event on stdin and
+// throws (which blocks the tool; the model reads the message) on any exit
+// but 0, on a spawn failure and after 30 s, so a guard that cannot run
+// blocks. After a tool, {"output": TEXT} replaces what the model reads; a
+// guard that fails there withholds the output.
+func OpenCodePlugin() string {
+	pre, _ := json.Marshal(ClientScript(clients.OpenCode, false))
+	post, _ := json.Marshal(ClientScript(clients.OpenCode, true))
+	return `// swarm-guard's guard for opencode, written by swarm-guard install --client opencode
+// (swarm-guard uninstall removes it). It runs ` + "`swarm-guard hook --client opencode`" + ` before
+// and after every tool call and fails closed: a guard that is missing, crashes or
+// takes over 30 s blocks the call. opencode run --pure (OPENCODE_PURE) skips plugins.
+import { spawnSync } from "node:child_process";
+
+const PRE = ` + string(pre) + `;
+const POST = ` + string(post) + `;
+
+function guard(script, event, dir) {
+  return spawnSync("/bin/sh", ["-c", script], {
+    input: JSON.stringify(event), encoding: "utf8", cwd: dir, timeout: 30000, maxBuffer: 64 << 20,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+  });
+}
+
+function failure(r) {
+  return (r.stderr || "").trim() || (r.error ? "swarm-guard could not run: " + r.error.message : "swarm-guard exited " + r.status);
+}
+
+export const SwarmGuard = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    const r = guard(PRE, { hook_event_name: "tool.execute.before", session_id: input.sessionID, tool_use_id: input.callID,
+      cwd: directory, tool: input.tool, args: output.args }, directory);
+    if (r.error || r.status !== 0) throw new Error(failure(r));
+  },
+  "tool.execute.after": async (input, output) => {
+    const text = typeof output.output === "string" ? output.output : JSON.stringify(output.output ?? "");
+    const r = guard(POST, { hook_event_name: "tool.execute.after", session_id: input.sessionID, tool_use_id: input.callID,
+      cwd: directory, tool: input.tool, args: input.args, output: text }, directory);
+    if (r.error || r.status !== 0) {
+      output.output = "[swarm-guard] the output of this call is withheld: " + failure(r);
+      return;
+    }
+    const answer = (r.stdout || "").trim();
+    if (!answer) return;
+    try {
+      const o = JSON.parse(answer);
+      if (typeof o.output === "string") output.output = o.output;
+    } catch (e) {
+      output.output = "[swarm-guard] the output of this call is withheld: the guard's answer was not JSON";
+    }
+  },
+});
+`
+}
+
+// HasClientHooksIn reports whether the worktree at root has client c's
+// config with swarm-guard's hooks.
+func HasClientHooksIn(root string, c clients.Name) bool {
+	data, err := os.ReadFile(ClientConfigPath(root, c))
+	return err == nil && HasClientHooks(c, data)
+}
