@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
@@ -53,6 +54,15 @@ type Change struct {
 
 // Changed reports whether applying the change does something.
 func (c Change) Changed() bool { return c.Action != "unchanged" && c.Action != "keep" }
+
+// DisplayPath is path as install and doctor print it: relative to the
+// worktree's root when it is inside it.
+func DisplayPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
 
 // PlanInstall computes the changes install would make: Claude Code hooks,
 // the default policy file when there is none, and the git hooks.

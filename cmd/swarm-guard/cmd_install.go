@@ -12,6 +12,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/gitx"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/install"
+	"github.com/swarm-guard/swarm-guard/install/doctor"
 )
 
 func init() {
@@ -172,10 +173,10 @@ func runInstall(c *cli, args []string) error {
 		return err
 	}
 	if !*dryRun {
-		if r := failClosedResult(install.InspectSettings(t.ctx.Env.Root), claudeVersion); r.status != "skip" {
-			fmt.Fprintf(c.stdout, "note: %s\n", r.detail)
-			if r.remedy != "" {
-				fmt.Fprintf(c.stdout, "note: to fix it: %s\n", r.remedy)
+		if r := doctor.FailClosed(install.InspectSettings(t.ctx.Env.Root), claudeVersion); r.Status != doctor.Skip {
+			fmt.Fprintf(c.stdout, "note: %s\n", r.Detail)
+			if r.Fix != "" {
+				fmt.Fprintf(c.stdout, "note: to fix it: %s\n", r.Fix)
 			}
 		}
 		for _, n := range install.ClientNotes(others, t.ctx.Env.Root) {
@@ -222,18 +223,11 @@ func printPlan(c *cli, root string, plan *install.Plan, dryRun bool) {
 		if !ch.Changed() {
 			v = ""
 		}
-		fmt.Fprintf(c.stdout, "%s%s %s: %s\n", v, ch.Action, displayPath(root, ch.Path), ch.Summary)
+		fmt.Fprintf(c.stdout, "%s%s %s: %s\n", v, ch.Action, install.DisplayPath(root, ch.Path), ch.Summary)
 	}
 	for _, n := range plan.Notes {
 		fmt.Fprintf(c.stdout, "note: %s\n", n)
 	}
-}
-
-func displayPath(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return path
 }
 
 // installedOn is the commit checked out in root, or "" in a repository
