@@ -13,22 +13,6 @@ import (
 // copier in disguise: extracting writes wherever -C points, creating reads
 // every member, and several of them run commands of their own.
 
-func registerArchivers() {
-	handlers["tar"] = (*analyzer).tar
-	handlers["bsdtar"] = (*analyzer).tar
-	handlers["gtar"] = (*analyzer).tar
-	handlers["zip"] = (*analyzer).zip
-	handlers["unzip"] = (*analyzer).unzip
-	handlers["7z"] = (*analyzer).sevenZip
-	handlers["7za"] = (*analyzer).sevenZip
-	handlers["7zz"] = (*analyzer).sevenZip
-	handlers["sort"] = (*analyzer).sortCmd
-	handlers["uniq"] = (*analyzer).uniq
-	for _, n := range []string{"gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "rustc", "tcc"} {
-		handlers[n] = (*analyzer).compiler
-	}
-}
-
 // tarValueShort are tar's short options that take a value.
 const tarValueShort = "fCTXbHKLNVgIF"
 

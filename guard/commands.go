@@ -39,97 +39,6 @@ func (a *analyzer) judgeFrom(inv *shell.Invocation, from syntax.Node, e effect.E
 	}
 }
 
-type handler func(a *analyzer, inv *shell.Invocation)
-
-var handlers map[string]handler
-
-// initHandlers fills handlers on first use, not in package init: a hook
-// call that analyses no shell command (a Write, an MCP tool) does not pay
-// for the table.
-func initHandlers() { handlersOnce.Do(registerHandlers) }
-
-var handlersOnce sync.Once
-
-func registerHandlers() {
-	handlers = map[string]handler{
-		"cd": cd, "pushd": cd, "popd": cd, "chdir": cd,
-		"set":    func(_ *analyzer, inv *shell.Invocation) { shell.Set(inv) },
-		"shift":  func(_ *analyzer, inv *shell.Invocation) { shell.Shift(inv) },
-		"read":   func(a *analyzer, inv *shell.Invocation) { a.x.Read(inv) },
-		"printf": func(a *analyzer, inv *shell.Invocation) { a.x.PrintfVar(inv) },
-		"unset":  func(a *analyzer, inv *shell.Invocation) { a.x.Unset(inv) },
-		"alias":  func(a *analyzer, inv *shell.Invocation) { a.x.Alias(inv) },
-		"trap":   func(a *analyzer, inv *shell.Invocation) { a.x.Trap(inv) },
-		"eval":   func(a *analyzer, inv *shell.Invocation) { a.x.Eval(inv) },
-		"source": source, ".": source,
-		"exec": (*analyzer).plainWrapper, "command": (*analyzer).plainWrapper, "builtin": (*analyzer).plainWrapper,
-
-		"sudo": func(a *analyzer, inv *shell.Invocation) { a.x.Sudo(inv) }, "doas": func(a *analyzer, inv *shell.Invocation) { a.x.Doas(inv) }, "env": func(a *analyzer, inv *shell.Invocation) { a.x.EnvCmd(inv) },
-		"nohup": (*analyzer).plainWrapper, "unbuffer": (*analyzer).plainWrapper, "catchsegv": (*analyzer).plainWrapper,
-		"nice": (*analyzer).plainWrapper, "ionice": (*analyzer).plainWrapper, "timeout": (*analyzer).plainWrapper,
-		"time": func(a *analyzer, inv *shell.Invocation) { a.x.Time(inv) }, "stdbuf": (*analyzer).plainWrapper, "setsid": (*analyzer).plainWrapper,
-		"chrt": (*analyzer).plainWrapper, "taskset": (*analyzer).plainWrapper, "caffeinate": (*analyzer).plainWrapper,
-		"xargs": func(a *analyzer, inv *shell.Invocation) { a.x.Xargs(inv) }, "parallel": func(a *analyzer, inv *shell.Invocation) { a.x.Parallel(inv) }, "flock": func(a *analyzer, inv *shell.Invocation) { a.x.Flock(inv) },
-		"watch": func(a *analyzer, inv *shell.Invocation) { a.x.Watch(inv) }, "script": func(a *analyzer, inv *shell.Invocation) { a.x.ScriptCmd(inv) }, "su": func(a *analyzer, inv *shell.Invocation) { a.x.Su(inv) },
-		"runuser": func(a *analyzer, inv *shell.Invocation) { a.x.Runuser(inv) }, "strace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) }, "ltrace": func(a *analyzer, inv *shell.Invocation) { a.x.Strace(inv) },
-		"busybox": (*analyzer).plainWrapper, "toybox": (*analyzer).plainWrapper, "chroot": (*analyzer).plainWrapper,
-		"sudoedit": func(a *analyzer, inv *shell.Invocation) { a.x.Sudoedit(inv) },
-
-		"git": (*analyzer).git,
-	}
-	for _, n := range []string{"mapfile", "readarray", "getopts"} {
-		handlers[n] = handlers["read"]
-	}
-	for _, n := range []string{"export", "declare", "typeset", "local", "readonly"} {
-		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Export(inv) }
-	}
-	for _, n := range shell.Shells {
-		handlers[n] = func(a *analyzer, inv *shell.Invocation) { a.x.Shell(inv) }
-	}
-	for n := range dataCommands() {
-		if _, ok := handlers[n]; !ok {
-			handlers[n] = (*analyzer).dataCommand
-		}
-	}
-	registerFileOps()
-	registerRemote()
-	registerInterpreters()
-	registerSQL()
-	registerPackages()
-	registerReaders()
-	registerRunners()
-	registerArchivers()
-	registerDBTasks()
-	handlers["hash"] = (*analyzer).hashCmd
-	handlers["osascript"] = (*analyzer).osascript
-	registerTaskRunners() // wraps the package managers registered above
-	registerExfil()       // wraps the network clients registered above
-	registerSelfGuard()   // the guard's own CLI and the hook managers
-	registerForges()      // gh, hub, glab under oversight
-	registerPublish()     // npm publish, docker push, ... under oversight
-	registerDeploys()     // vercel --prod, fly deploy, ... under oversight
-	registerPacks()       // last: packs wrap the handlers registered above
-}
-
-// judgeFirst puts a check in front of the handlers of names: the check
-// judges the invocation, then the handler registered before (or, for a
-// program without one, the generic file-operand check) runs as always.
-// Task runners, the exfiltration sinks, the forges and the self-guard
-// layer their knowledge onto the same programs this way.
-func judgeFirst(names []string, check handler) {
-	for _, n := range names {
-		next := handlers[n]
-		handlers[n] = func(a *analyzer, inv *shell.Invocation) {
-			check(a, inv)
-			if next != nil {
-				next(a, inv)
-			} else {
-				a.genericCommand(inv)
-			}
-		}
-	}
-}
-
 // hashCmd records hash -p PROGRAM NAME: NAME now runs PROGRAM.
 func (a *analyzer) hashCmd(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "p"})
@@ -160,7 +69,7 @@ var dataCommands = sync.OnceValue(func() map[string]bool {
 		"ls": true, "stat": true, "file": true, "du": true, "realpath": true, "readlink": true, "basename": true,
 		"dirname": true, "which": true, "type": true, "whereis": true, "man": true, "help": true, "date": true,
 		"sleep": true, "pwd": true, "id": true, "whoami": true, "uname": true, "hostname": true, "mkdir": true,
-		"exit": true, "return": true, "wait": true, "jobs": true, "kill": true, "hash": true, "ulimit": true,
+		"exit": true, "return": true, "wait": true, "jobs": true, "kill": true, "ulimit": true,
 		"umask": true, "history": true, "tput": true, "clear": true, "seq": true, "yes": true, "expr": true,
 		"let": true, "shopt": true, "setopt": true, "unsetopt": true, "emulate": true, "compgen": true,
 		"complete": true, "disown": true, "bg": true, "fg": true, "logger": true, "notify-send": true,
@@ -172,7 +81,8 @@ var dataCommands = sync.OnceValue(func() map[string]bool {
 // versioned are interpreters installed under versioned names: python3.12.
 var versioned = map[string]string{"python": "python", "pypy": "python", "pip": "pip", "ruby": "ruby", "perl": "perl", "php": "php", "node": "node"}
 
-// commandName normalises argv[0] to the name handlers are registered under.
+// commandName normalises argv[0] to the name the program table
+// (programs.go) knows it by.
 // A leading "=" is zsh's =cmd, which expands to the path of cmd.
 func commandName(s string) string {
 	name := path.Base(strings.TrimPrefix(s, "="))
@@ -230,9 +140,10 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	if helpOnly(inv) {
 		return // gh pr merge --help prints help and does nothing else
 	}
-	initHandlers()
-	if h, ok := handlers[inv.Name]; ok {
-		h(a, inv)
+	if hs, ok := programs()[inv.Name]; ok {
+		for _, h := range hs {
+			h(a, inv)
+		}
 		return
 	}
 	if sub, ok := strings.CutPrefix(inv.Name, "git-"); ok && sub != "" {

@@ -15,11 +15,6 @@ import (
 // npx, bunx and pnpm dlx spellings reach these handlers too: npxRun
 // re-invokes the tool they run (npx convex deploy is convex deploy).
 
-func registerDeploys() {
-	judgeFirst([]string{"vercel", "netlify", "fly", "flyctl", "railway", "firebase", "wrangler", "supabase",
-		"render", "heroku", "convex", "serverless", "sls", "amplify"}, (*analyzer).deploy)
-}
-
 // insteadDeploy is what an agent may do instead of a production deploy.
 const insteadDeploy = "deploy a preview instead (vercel without --prod, netlify deploy without --prod, wrangler versions upload, firebase hosting:channel:deploy, convex dev) or run it locally, and leave the production deploy to a human (a task may run with --oversight autonomous)"
 

@@ -24,8 +24,9 @@
 //     parallel) and option parsing (shell.ParseOpts) are there too. The walk
 //     also turns redirections into data (shell.Redirect: the files written and
 //     read, the standard input a statement gets from a file, a here-document
-//     or <(cmd)). Still here: the dispatch table naming the builtins, wrappers
-//     and families (commands.go, invoke), what those files and a pipeline
+//     or <(cmd)). Still here: the program table (programs.go: for each
+//     program, the checks that run first, in order, then its own handler;
+//     commands.go's invoke dispatches through it), what those files and a pipeline
 //     stage's output mean (stdin.go), what a script file holds (filestate.go:
 //     runFile, walked once the command is), find -exec and what find lists
 //     (fileops.go), and the interpreters' options (interp.go);

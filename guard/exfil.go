@@ -428,16 +428,6 @@ func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
 	return ""
 }
 
-func registerExfil() {
-	judgeFirst([]string{"gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "compress", "pigz", "tar", "bsdtar", "zip", "7z", "7za",
-		"openssl", "gpg", "age", "base64", "base32", "xxd", "od", "hexdump", "dd", "uuencode"}, (*analyzer).packedSecret)
-	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
-		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh",
-		"openssl", "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "aws", "gsutil", "gcloud", "rclone",
-		"docker", "podman"}, (*analyzer).exfilSink)
-	judgeFirst([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)
-}
-
 // exfilSink judges a network client: does a secret leave with it, and
 // does it go to a host the policy allows?
 func (a *analyzer) exfilSink(inv *shell.Invocation) {

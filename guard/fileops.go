@@ -10,25 +10,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-func registerFileOps() {
-	for name, h := range map[string]handler{
-		"rm": (*analyzer).rm, "rmdir": (*analyzer).rmdir, "unlink": (*analyzer).unlink, "shred": (*analyzer).shred,
-		"truncate": (*analyzer).truncate, "mv": (*analyzer).mv, "cp": (*analyzer).cp, "install": (*analyzer).installCmd,
-		"ln": (*analyzer).ln, "rsync": (*analyzer).rsync, "dd": (*analyzer).dd, "tee": (*analyzer).tee,
-		"touch": (*analyzer).touch, "chmod": (*analyzer).chmodLike, "chown": (*analyzer).chmodLike,
-		"chgrp": (*analyzer).chmodLike, "chattr": (*analyzer).chmodLike, "chflags": (*analyzer).chmodLike,
-		"setfacl": (*analyzer).setfacl, "ditto": (*analyzer).ditto,
-		"sed": (*analyzer).sed, "find": (*analyzer).find, "mkfs": (*analyzer).device, "mke2fs": (*analyzer).device,
-		"wipefs": (*analyzer).device, "fdisk": (*analyzer).device, "sfdisk": (*analyzer).device,
-		"parted": (*analyzer).device, "mkswap": (*analyzer).device, "blkdiscard": (*analyzer).device, "sgdisk": (*analyzer).sgdisk,
-		"srm": (*analyzer).rm, "trash": (*analyzer).rm, "trash-put": (*analyzer).rm, "gio": (*analyzer).gio,
-		"vim": (*analyzer).editor, "vi": (*analyzer).editor, "nvim": (*analyzer).editor, "ex": (*analyzer).editor,
-		"view": (*analyzer).editor, "gvim": (*analyzer).editor, "ssh-keygen": (*analyzer).sshKeygen,
-	} {
-		handlers[name] = h
-	}
-}
-
 func (a *analyzer) rm(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{OptionalLong: shell.Longs("interactive")})
 	recursive := p.Has("r", "R", "recursive")
@@ -788,17 +769,6 @@ func (a *analyzer) gio(inv *shell.Invocation) {
 }
 
 // --- readers whose first operand is a pattern or program, not a file ---
-
-func registerReaders() {
-	for _, n := range []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep"} {
-		handlers[n] = (*analyzer).grepLike
-	}
-	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
-		handlers[n] = (*analyzer).awk
-	}
-	handlers["jq"] = (*analyzer).jq
-	handlers["yq"] = (*analyzer).jq
-}
 
 var (
 	grepValueLongs = sync.OnceValue(func() map[string]bool {

@@ -29,10 +29,6 @@ func (a *analyzer) forgeOp(inv *shell.Invocation, op effect.ForgeOp, does string
 	a.judge(inv, effect.ForgeAction{Op: op, By: inv.Name, Does: does})
 }
 
-func registerForges() {
-	judgeFirst([]string{"gh", "hub", "glab"}, (*analyzer).forgeCLI)
-}
-
 // workflowRun: gh workflow run WORKFLOW [--ref BRANCH] runs a CI workflow
 // on a branch, the repository's default branch without --ref; the
 // protected-branch rule judges it (effect.WorkflowRun).

@@ -10,23 +10,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-func registerInterpreters() {
-	for _, n := range []string{"python", "pypy"} {
-		handlers[n] = (*analyzer).python
-	}
-	handlers["node"] = (*analyzer).node
-	handlers["nodejs"] = (*analyzer).node
-	handlers["bun"] = (*analyzer).bun
-	handlers["deno"] = (*analyzer).deno
-	handlers["perl"] = (*analyzer).perlRuby
-	handlers["ruby"] = (*analyzer).perlRuby
-	handlers["php"] = (*analyzer).php
-	handlers["lua"] = (*analyzer).luaR
-	handlers["luajit"] = (*analyzer).luaR
-	handlers["Rscript"] = (*analyzer).luaR
-	handlers["R"] = (*analyzer).luaR
-}
-
 // luaR handles lua -e CODE and Rscript -e / R -e CODE.
 func (a *analyzer) luaR(inv *shell.Invocation) {
 	lang := "lua"

@@ -9,14 +9,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-func registerPackages() {
-	for _, n := range []string{"npm", "npx", "pnpx", "bunx", "yarn", "pnpm", "pip", "uv", "uvx", "poetry", "pipx", "pdm",
-		"rye", "conda", "mamba", "micromamba", "go", "cargo", "gem", "bundle", "bundler", "apt", "apt-get", "aptitude",
-		"dnf", "yum", "microdnf", "apk", "brew", "pacman", "zypper", "port", "snap", "nix-env", "composer", "dotnet", "cpanm", "cpan"} {
-		handlers[n] = (*analyzer).packageManager
-	}
-}
-
 // pkgRequest is what one install command fetches.
 type pkgRequest struct {
 	eco   string   // the [packages] key: npm, pip, go, cargo, gem, system

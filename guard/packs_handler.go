@@ -10,19 +10,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// registerPacks puts the tool packs (guard/packs) in front of whatever
-// handler a program already had: kubectl exec and docker run still look
-// inside the command they start, and the pack judges the invocation itself.
-// The vendor packs' HTTP rules read the requests of curl, wget, httpie and
-// xh (guard/internal/httpreq).
-func registerPacks() {
-	judgeFirst(httpreq.Clients, (*analyzer).vendorHTTP)
-	for prog, ps := range packs.ByProgram() {
-		next := handlers[prog]
-		handlers[prog] = packHandler(ps, next)
-	}
-}
-
 // vendorPacks are the vendor packs a policy turns on ([packs] enable).
 type vendorPacks struct {
 	on   map[*packs.Pack]bool
@@ -46,7 +33,11 @@ func newVendorPacks(p *policy.Policy) vendorPacks {
 	return v
 }
 
-func packHandler(ps []*packs.Pack, next handler) handler {
+// packCheck judges an invocation by the packs ps of its program (those
+// a vendor pack has only when the policy enables it): kubectl exec and
+// docker run still look inside the command they start, in the program's
+// own handler after this check (programs.go).
+func packCheck(ps []*packs.Pack) handler {
 	return func(a *analyzer, inv *shell.Invocation) {
 		var words []shell.Word
 		var args []string
@@ -74,11 +65,6 @@ func packHandler(ps []*packs.Pack, next handler) handler {
 					}
 				}
 			}
-		}
-		if next != nil {
-			next(a, inv)
-		} else {
-			a.genericCommand(inv)
 		}
 	}
 }

@@ -17,12 +17,6 @@ import (
 // it. Withdrawing a version (npm unpublish, cargo yank) is the storage
 // pack's registry-unpublish (guard/packs/storage.go).
 
-func registerPublish() {
-	judgeFirst([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
-		"docker", "podman", "buildah", "helm", "dotnet", "nuget", "vsce", "ovsx", "goreleaser", "lerna", "changeset",
-		"mvn", "mvnw", "gradle", "gradlew", "semantic-release", "deno", "jsr"}, (*analyzer).publish)
-}
-
 // publish hands a publishing invocation to the oversight judge.
 func (a *analyzer) publish(inv *shell.Invocation) {
 	words := make([]string, 0, len(inv.Argv)-1)

@@ -9,27 +9,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-func registerRemote() {
-	handlers["ssh"] = (*analyzer).ssh
-	handlers["slogin"] = (*analyzer).ssh
-	handlers["docker"] = (*analyzer).container
-	handlers["podman"] = (*analyzer).container
-	handlers["nerdctl"] = (*analyzer).container
-	handlers["kubectl"] = (*analyzer).kubectl
-	handlers["oc"] = (*analyzer).kubectl
-	handlers["claude"] = (*analyzer).claude
-	handlers["scp"] = (*analyzer).scp
-	handlers["sftp"] = (*analyzer).scp
-	handlers["pwsh"] = (*analyzer).powershell
-	handlers["powershell"] = (*analyzer).powershell
-	for n := range shell.Fetchers {
-		// scp fetches too, but has its own handler for its local operands.
-		if _, own := handlers[n]; shell.Fetchers[n] && !own {
-			handlers[n] = (*analyzer).fetcher
-		}
-	}
-}
-
 // remoteState is a state for commands that run on another machine or in a
 // container: no path there is inside the worktree.
 func remoteState(st *shell.State) *shell.State {

@@ -57,21 +57,6 @@ var runners = sync.OnceValue(func() map[string]runner {
 	return m
 })
 
-func registerRunners() {
-	for name := range runners() {
-		handlers[name] = (*analyzer).runCommand
-	}
-	handlers["screen"] = (*analyzer).screen
-	handlers["tmux"] = (*analyzer).tmux
-	handlers["at"] = (*analyzer).atCmd
-	handlers["batch"] = (*analyzer).atCmd
-	handlers["batch"] = (*analyzer).atCmd
-	handlers["nix"] = (*analyzer).nix
-	handlers["rimraf"] = (*analyzer).rimraf
-	handlers["del-cli"] = (*analyzer).rimraf
-	handlers["trash-cli"] = (*analyzer).rimraf
-}
-
 // runCommand handles the runners table. Tools that also install packages
 // (uv, poetry, bundle, conda) are checked for installs first.
 func (a *analyzer) runCommand(inv *shell.Invocation) {

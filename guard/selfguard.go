@@ -14,16 +14,6 @@ import (
 // (effect.GuardChange, effect.NestedRun); the guard-tamper rule
 // (guard/rules/guard_tamper.go) decides.
 
-func registerSelfGuard() {
-	handlers["swarm-guard"] = (*analyzer).swarmGuardCLI
-	handlers["lefthook"] = (*analyzer).hookManagerCLI
-	handlers["pre-commit"] = (*analyzer).hookManagerCLI
-	handlers["husky"] = (*analyzer).hookManagerCLI
-	judgeFirst([]string{"git"}, (*analyzer).forgedTrailer)
-	judgeFirst([]string{"git"}, (*analyzer).ledgerRefs)
-	judgeFirst([]string{"npm", "yarn", "pnpm", "bun"}, (*analyzer).removesHookManager)
-}
-
 // swarmGuardCLI: read-only verbs are fine; the verbs that loosen the
 // guard are for humans.
 func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {

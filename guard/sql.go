@@ -52,20 +52,6 @@ var sqlClients = sync.OnceValue(func() map[string]sqlClient {
 	return m
 })
 
-func registerSQL() {
-	for n := range sqlClients() {
-		handlers[n] = (*analyzer).sqlClient
-	}
-	handlers["clickhouse"] = (*analyzer).clickhouse
-	handlers["cockroach"] = (*analyzer).cockroach
-	handlers["bq"] = (*analyzer).bigquery
-	handlers["dropdb"] = (*analyzer).dropdb
-	handlers["mysqladmin"] = (*analyzer).mysqladmin
-	handlers["redis-cli"] = (*analyzer).redisCli
-	handlers["mongosh"] = (*analyzer).mongo
-	handlers["mongo"] = (*analyzer).mongo
-}
-
 // checkSQL hands the SQL inv runs from source (-c/-e, argument, input)
 // to the rules (guard/rules/destructive_sql.go). A part only known at run
 // time reads as a name, so `DELETE FROM $t` is still a DELETE without WHERE.
@@ -284,13 +270,6 @@ var dbWipeTasks = map[string][]string{
 	"sequelize": {"db:drop", "db:migrate:undo:all"},
 	"supabase":  {"db reset"},
 	"knex":      {"migrate:rollback --all"},
-}
-
-func registerDBTasks() {
-	for n := range dbWipeTasks {
-		handlers[n] = (*analyzer).dbTask // ./manage.py and ./artisan run directly too
-	}
-	handlers["sequelize-cli"] = (*analyzer).dbTask
 }
 
 // dbTask checks a framework's database task, and its arguments as file

@@ -21,15 +21,6 @@ import (
 // `$(MAKE) other`, a script running `npm run build`).
 const maxRunnerDepth = 6
 
-func registerTaskRunners() {
-	handlers["make"] = (*analyzer).makeCmd
-	handlers["gmake"] = (*analyzer).makeCmd
-	handlers["just"] = (*analyzer).justCmd
-	handlers["task"] = (*analyzer).taskCmd
-	handlers["go-task"] = (*analyzer).taskCmd
-	judgeFirst([]string{"npm", "pnpm", "yarn", "bun"}, (*analyzer).packageScripts)
-}
-
 // fileStatus is what the guard knows of a file a runner reads.
 type fileStatus int
 
