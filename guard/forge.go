@@ -279,6 +279,11 @@ func (a *analyzer) forgeAPI(inv *shell.Invocation, words []string) {
 		}
 	}
 	if endpoint == "\x00" {
+		if method == "GET" && onlyDynamicPath(inv) {
+			// A GET reads whatever the endpoint is: it merges, closes or
+			// deletes nothing (gh api repos/$(gh repo view ...)/pulls/9/reviews).
+			return
+		}
 		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
 		return
 	}
@@ -286,6 +291,25 @@ func (a *analyzer) forgeAPI(inv *shell.Invocation, words []string) {
 		fa.By, fa.Does = inv.Name, "api "+method+" "+endpoint+" "+fa.Does
 		a.judge(inv, fa)
 	}
+}
+
+// onlyDynamicPath reports whether the one word of inv only known at run
+// time is an endpoint path: it starts with known text that is not a flag
+// (repos/$R/pulls), so it cannot be -X DELETE, and no other word is
+// unknown.
+func onlyDynamicPath(inv *shell.Invocation) bool {
+	n := 0
+	for _, x := range inv.Args() {
+		if !x.Dynamic {
+			continue
+		}
+		n++
+		known, _, _ := strings.Cut(x.Tmpl, shell.UnknownMark)
+		if known == "" || strings.HasPrefix(known, "-") {
+			return false
+		}
+	}
+	return n == 1
 }
 
 // unreadBody marks a request body the guard could not read (a file it has

@@ -68,6 +68,12 @@ func (a *analyzer) makeCmd(inv *shell.Invocation) {
 			goals = append(goals, s)
 		}
 	}
+	if inv.State.Remote {
+		// make runs on another machine (ssh host make): its makefile is
+		// there, out of sight like any script a remote command runs, and
+		// its recipes change that machine, not this worktree.
+		return
+	}
 	dirs, ok := a.runnerCwds(inv, dir)
 	if !ok {
 		a.judge(inv, effect.HiddenCode{By: "make", Why: effect.RunnerDir})
