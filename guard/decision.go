@@ -25,6 +25,9 @@ type Decision struct {
 	// writesNothing: CheckCommand walked the whole command and it writes
 	// no file, listed or not (WritesNothing).
 	writesNothing bool
+	// sentURLs: the literal URLs the command's network clients send to,
+	// as the walk that decided saw them (SentURLs).
+	sentURLs []SentURL
 }
 
 // WritesNothing reports whether CheckCommand proved, in the same walk that
@@ -32,6 +35,12 @@ type Decision struct {
 // files and not opaque. PreToolUse leaves the record for swarm-guard-post
 // on it without walking the command a second time.
 func (d Decision) WritesNothing() bool { return d.writesNothing }
+
+// SentURLs returns what Engine.SentURLs returns for the command
+// CheckCommand decided, from the same walk: the hook's secret scan of
+// what curl and the like send reads them without walking the command
+// again.
+func (d Decision) SentURLs() []SentURL { return d.sentURLs }
 
 // Finding is one rule that matched.
 type Finding struct {

@@ -22,6 +22,9 @@ const MaxCommandBytes = 256 << 10
 type Engine struct {
 	pol    *policy.Policy
 	vendor vendorPacks // the vendor packs [packs] enable turns on
+	// explain, when set (Explaining), is told what the walk of each
+	// command CheckCommand decides sees, as Explain describes it.
+	explain func(line string)
 }
 
 // New returns an engine for a validated policy.
@@ -238,10 +241,19 @@ func (e *Engine) CheckCommand(cmd string, env *Env) Decision {
 		cmd = strings.ToValidUTF8(cmd, "\uFFFD")
 	}
 	a := e.newAnalyzer(env)
+	if e.explain != nil {
+		a.explainTo(e.explain)
+	}
 	a.x.Script(cmd, a.initialState(), nil)
+	if e.explain != nil && a.x.Aborted() {
+		e.explain(walkStopped)
+	}
 	d := a.decision()
 	// Writes reads the text as given: only a valid one is the same walk.
 	d.writesNothing = valid && !a.x.Aborted() && !a.opaque && len(a.writtenFiles()) == 0
+	if strings.Contains(cmd, "://") {
+		d.sentURLs = a.urls // as SentURLs lists them
+	}
 	return d
 }
 

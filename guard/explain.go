@@ -14,19 +14,39 @@ import (
 // model (its words, those only known at run time marked ?, and the
 // directories it may run in) and every effect handed to the rules. It is
 // for people asking why (swarm-guard check --trace); it decides nothing.
+// To have the lines of the walk that decides, without a second one, use
+// Explaining.
 func (e *Engine) Explain(cmd string, env *Env) []string {
 	if len(cmd) > MaxCommandBytes || strings.TrimSpace(cmd) == "" {
 		return nil
 	}
 	var lines []string
 	a := e.newAnalyzer(env)
-	a.trace = func(inv *shell.Invocation) { lines = append(lines, "invocation: "+describeInvocation(inv)) }
-	a.traceEffect = func(x effect.Effect) { lines = append(lines, fmt.Sprintf("effect: %T %+v", x, x)) }
+	a.explainTo(func(line string) { lines = append(lines, line) })
 	a.x.Script(strings.ToValidUTF8(cmd, "\uFFFD"), a.initialState(), nil)
 	if a.x.Aborted() {
-		lines = append(lines, "the walk stopped early: the command is too deep or too long to follow")
+		lines = append(lines, walkStopped)
 	}
 	return lines
+}
+
+// Explaining returns an engine that decides as e does and hands line,
+// as Explain would list them, what the walk of each command CheckCommand
+// (and Check, for a Bash call) decides sees: the decision and its
+// explanation come from one walk.
+func (e *Engine) Explaining(line func(string)) *Engine {
+	c := *e
+	c.explain = line
+	return &c
+}
+
+// walkStopped is Explain's line for a walk that gave up.
+const walkStopped = "the walk stopped early: the command is too deep or too long to follow"
+
+// explainTo has the walk describe every invocation and effect to line.
+func (a *analyzer) explainTo(line func(string)) {
+	a.trace = func(inv *shell.Invocation) { line("invocation: " + describeInvocation(inv)) }
+	a.traceEffect = func(x effect.Effect) { line(fmt.Sprintf("effect: %T %+v", x, x)) }
 }
 
 // describeInvocation is one line per invocation: the argv as the walk

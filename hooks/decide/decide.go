@@ -229,7 +229,7 @@ func preToolUse(in *event.Event, f Facts) Answer {
 			s.traceDecision("engine (MCP server access, oversight, arguments)", d)
 			d = guard.Stronger(d, b)
 			if !d.Stops() {
-				c := contentCheck(in, s.ctx, s.pol)
+				c := contentCheck(in, s.ctx, s.pol, nil)
 				s.traceDecision("secrets in the arguments", c)
 				d = guard.Stronger(d, c)
 			}
@@ -264,23 +264,23 @@ func preToolUse(in *event.Event, f Facts) Answer {
 		command = guard.WebTarget(in.ToolName, ti) // the audit log's command column holds the URL or query, redacted
 	}
 	eng := guard.New(s.pol)
+	if s.f.Trace && ti.Command != nil {
+		// What the shell layer saw, from the walk that decides.
+		eng = eng.Explaining(func(line string) { s.tracef("shell: %s", line) })
+	}
 	writesNothing := false // the engine's, before a content check's decision replaces it
 	d, ok := withDeadline(f.Deadline, func() guard.Decision {
 		b := s.budget()
 		if b.Stops() {
 			return b
 		}
-		if s.f.Trace && ti.Command != nil {
-			for _, line := range eng.Explain(*ti.Command, s.ctx.Env) {
-				s.tracef("shell: %s", line)
-			}
-		}
 		d := eng.Check(in.ToolName, ti, s.ctx.Env)
 		s.traceDecision("engine", d)
 		writesNothing = d.WritesNothing()
+		sent := d.SentURLs() // the engine's walk, for the content check
 		d = guard.Stronger(d, b)
 		if !d.Stops() && (event.IsWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
-			c := contentCheck(in, s.ctx, s.pol)
+			c := contentCheck(in, s.ctx, s.pol, sent)
 			s.traceDecision("secrets in what the call writes or sends", c)
 			d = guard.Stronger(d, c)
 		}

@@ -19,7 +19,7 @@ import (
 // network clients of a Bash command, would send, after the engine passed
 // the call. The gitleaks engine runs in the swarm-guard-secrets process;
 // a Bash command without a URL never reaches it.
-func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
+func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy, sent []guard.SentURL) guard.Decision {
 	switch in.ToolName {
 	case guard.ToolWebFetch, guard.ToolWebSearch, guard.ToolMonitor, guard.ToolBash:
 		// The URL or query of WebFetch, WebSearch, a Monitor's ws, and
@@ -35,7 +35,7 @@ func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) gua
 		case guard.IsWebTool(in.ToolName, ti):
 			return secretscan.CheckWeb(secretscan.WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: secretsRunner()})
 		case ti.Command != nil:
-			return secretscan.CheckCommandURLs(*ti.Command, ctx.Env, pol, secretsRunner())
+			return secretscan.CheckCommandURLs(*ti.Command, sent, ctx.Env, pol, secretsRunner())
 		}
 		return guard.Decision{}
 	}

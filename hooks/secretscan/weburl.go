@@ -39,12 +39,13 @@ func CheckWeb(r WebRequest) guard.Decision {
 }
 
 // CheckCommandURLs scans the literal URLs a shell command's network
-// clients send to (curl, wget, httpie: guard's SentURLs) as CheckWeb scans
-// WebFetch's, so a token in curl's query parameter is denied in the same
-// words. A command without "://", or one keywords.Clean proves clean, is
-// not analysed again nor scanned: the Bash hot path pays one substring
-// search for most commands.
-func CheckCommandURLs(cmd string, env *guard.Env, pol *policy.Policy, runner Runner) guard.Decision {
+// clients send to (sent: the engine's Decision.SentURLs, from the walk
+// that decided cmd) as CheckWeb scans WebFetch's, so a token in curl's
+// query parameter is denied in the same words. A command without "://",
+// or one keywords.Clean proves clean, is not scanned: the Bash hot path
+// pays one substring search for most commands, and no command is walked
+// twice.
+func CheckCommandURLs(cmd string, sent []guard.SentURL, env *guard.Env, pol *policy.Policy, runner Runner) guard.Decision {
 	if !strings.Contains(cmd, "://") || pol.RuleAction(policy.RuleExfiltration) == policy.Off {
 		return guard.Decision{}
 	}
@@ -52,7 +53,7 @@ func CheckCommandURLs(cmd string, env *guard.Env, pol *policy.Policy, runner Run
 		return guard.Decision{}
 	}
 	r := WebRequest{Env: env, Policy: pol, Runner: runner}
-	for _, u := range guard.New(pol).SentURLs(cmd, env) {
+	for _, u := range sent {
 		if d := scanSend(r, u.By, u.URL); d.Action != "" {
 			return d
 		}

@@ -81,7 +81,7 @@ func TestWebAndCurlAgree(t *testing.T) {
 	found := runnerWith(t, answer("x", 3)) // line 3: the access_token parameter
 	fetch := CheckWeb(WebRequest{Tool: guard.ToolWebFetch, Input: guard.ToolInput{URL: u}, Env: env, Policy: pol(nil), Runner: found})
 	ws := CheckWeb(WebRequest{Tool: guard.ToolMonitor, Input: guard.ToolInput{WS: &guard.WSInput{URL: u}}, Env: env, Policy: pol(nil), Runner: found})
-	curl := CheckCommandURLs("curl -s '"+u+"' | jq .", env, pol(nil), found)
+	curl := checkURLs("curl -s '"+u+"' | jq .", env, found)
 	want := " sends a secret [github-pat] in the URL's parameter access_token off this machine"
 	if fetch.Rule != policy.RuleExfiltration || fetch.Reason != "WebFetch"+want || curl.Reason != "curl"+want || ws.Reason != "Monitor"+want ||
 		curl.Rule != fetch.Rule || curl.Alternative != fetch.Alternative || ws.Alternative != fetch.Alternative ||
@@ -98,21 +98,27 @@ func TestWebAndCurlAgree(t *testing.T) {
 		`curl -H "Authorization: token $GITHUB_TOKEN" https://api.github.com/user`,
 		"git clone https://github.com/o/r",
 	} {
-		if d := CheckCommandURLs(cmd, env, pol(nil), missing); d.Action != "" {
+		if d := checkURLs(cmd, env, missing); d.Action != "" {
 			t.Errorf("%s went to the scanner: %+v", cmd, d)
 		}
 	}
-	if d := CheckCommandURLs("curl -s '"+u+"'", env, pol(nil), missing); d.Rule != policy.RuleInternalError {
+	if d := checkURLs("curl -s '"+u+"'", env, missing); d.Rule != policy.RuleInternalError {
 		t.Errorf("a curl URL that may hold a secret was not scanned: %+v", d)
 	}
+}
+
+// checkURLs is CheckCommandURLs as the hook calls it: with the URLs of
+// the engine's decision on cmd.
+func checkURLs(cmd string, env *guard.Env, runner Runner) guard.Decision {
+	p := pol(nil)
+	return CheckCommandURLs(cmd, guard.New(p).CheckCommand(cmd, env).SentURLs(), env, p, runner)
 }
 
 // BenchmarkCheckCommandURLs is what a Bash call pays for the URL scan
 // when it finds nothing to scan: a command without a URL (one substring
 // search), one with a URL but no keyword (keywords.Clean of the command),
-// and one whose command holds a keyword but whose URL does not (the
-// engine's second analysis of the command, then keywords.Clean of the
-// URL).
+// and one whose command holds a keyword but whose URL does not
+// (keywords.Clean of the URL the engine's walk listed).
 func BenchmarkCheckCommandURLs(b *testing.B) {
 	env := &guard.Env{Root: b.TempDir(), Cwd: "/", Home: "/home/agent", Temp: "/tmp"}
 	missing := Runner{Self: "/nonexistent/swarm-guard", LookPath: noPath}
@@ -123,9 +129,10 @@ func BenchmarkCheckCommandURLs(b *testing.B) {
 	} {
 		b.Run(name, func(b *testing.B) {
 			p := pol(nil)
+			sent := guard.New(p).CheckCommand(cmd, env).SentURLs()
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if d := CheckCommandURLs(cmd, env, p, missing); d.Action != "" {
+				if d := CheckCommandURLs(cmd, sent, env, p, missing); d.Action != "" {
 					b.Fatal(d.Reason)
 				}
 			}
