@@ -7,6 +7,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // commandVars hold commands that git or other tools run through a shell.
@@ -27,7 +28,7 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 	}
 	tamper := func(does string) {
 		// git config only known at run time: may set core.hooksPath
-		a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: does, Instead: altTamper})
+		a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: does, Instead: rules.GuardTamper.Instead})
 	}
 	upper := strings.ToUpper(name)
 	switch {

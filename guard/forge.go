@@ -101,7 +101,7 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 			case "merge":
 				switch {
 				case has("--admin"):
-					a.forgeOp(inv, effect.ForgeAdmin, "pr merge --admin merges past the branch protection and the required checks")
+					a.forgeOp(inv, effect.ForgeBypass, "pr merge --admin")
 				case has("--auto") && !has("--disable-auto"):
 					// the forge merges once the required checks pass
 					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Does: "pr merge merges a pull request", Target: at(2), Own: a.ownPRSelector(at(2))})

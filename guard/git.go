@@ -1295,7 +1295,7 @@ func (a *analyzer) gitConfig(g *gitCtx, args []shell.Word) {
 	}
 	if p.Has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
 		if len(ops) > 0 && (ops[0].Dynamic || strings.EqualFold(ops[0].Text, "core") || strings.HasPrefix(strings.ToLower(ops[0].Text), "include")) {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].Show() + " config section can change core.hooksPath", Instead: altTamper})
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].Show() + " config section can change core.hooksPath", Instead: rules.GuardTamper.Instead})
 		}
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // Every way a command can give an identity variable (identityVar) a value
@@ -99,7 +100,7 @@ var gitRunsHooks = map[string]bool{
 func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []shell.Word, st *shell.State) {
 	for _, v := range val {
 		if v.Dynamic {
-			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: altTamper})
+			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: rules.GuardTamper.Instead})
 			return
 		}
 		for _, dir := range strings.Split(v.Text, ":") {

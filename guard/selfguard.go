@@ -6,6 +6,7 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
+	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // The guard protects itself: an agent may not switch it off, loosen it or
@@ -91,7 +92,7 @@ func (a *analyzer) hookManagerCLI(inv *shell.Invocation) {
 	sub := ""
 	for _, x := range args {
 		if !x.Static() {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: altTamper})
+			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: rules.GuardTamper.Instead})
 			return
 		}
 		if !strings.HasPrefix(x.Text, "-") {

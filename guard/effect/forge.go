@@ -14,8 +14,9 @@ const (
 	ForgeApprove                      // approves a pull request
 	ForgeAutoMerge                    // enables auto-merge: the forge merges once the required checks pass
 	ForgeState                        // closes or reopens a pull request or an issue
-	ForgeAdmin                        // deletes, publishes releases, changes settings or protection, bypasses checks
+	ForgeAdmin                        // deletes, publishes releases, changes settings or protection
 	ForgeUnread                       // a subcommand or endpoint only known at run time: may be any of these
+	ForgeBypass                       // merges past the branch protection and the required checks (gh pr merge --admin)
 )
 
 // ForgeAction is one operation on the forge.

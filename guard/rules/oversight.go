@@ -13,6 +13,7 @@ var Oversight = Rule{
 	Instead: "open or update the pull request and leave merging, approving and repository settings to a human (a task may run with --oversight autonomous to allow gh pr merge --auto)",
 	Deny: []string{
 		"gh pr merge 12 --squash",
+		"gh pr merge 12 --admin",
 		"gh pr review 12 --approve",
 		`mcp__github__merge_pull_request {"owner":"o","repo":"r","pullNumber":12,"merge_method":"squash"}`,
 		"vercel --prod --yes",
@@ -56,7 +57,11 @@ func judgeOversight(e effect.Effect, f *Facts) []Verdict {
 	if act == "" {
 		return nil
 	}
-	v := Verdict{Reason: fa.By + " " + fa.Does + ", which oversight " + mode + " leaves to a human", Ask: act == policy.Ask}
+	does := fa.Does
+	if fa.Op == effect.ForgeBypass {
+		does += " merges past the branch protection and the required checks"
+	}
+	v := Verdict{Reason: fa.By + " " + does + ", which oversight " + mode + " leaves to a human", Ask: act == policy.Ask}
 	switch {
 	case mode == policy.OversightAutonomous && fa.Op == effect.ForgeAutoMerge:
 		v.Reason = fa.By + " " + fa.Does + ": auto-merge on " + fa.Target + ", which may be another agent's pull request (autonomous allows it on your own: name none, from your branch, or name your branch)"
