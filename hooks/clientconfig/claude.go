@@ -47,11 +47,18 @@ func ValidSettings(data []byte) error {
 // (Copilot, opencode): uninstall removes it instead of editing it.
 func WholeFile(c clients.Name) bool { return layoutOf(c).whole }
 
-// HookCommand is the command Claude Code runs: a one-line POSIX sh script
-// that finds the binary by the lookup rule (lookup.go) and holds no
-// machine-specific path, so the committed settings work for every teammate.
-// When the binary is missing it blocks every call (exit 2) with the install
-// hint, instead of the exit 127 Claude Code would let through.
+// HookCommand is the command Claude Code runs before a tool (PreToolUse):
+// a one-line POSIX sh script that finds the binary by the lookup rule
+// (lookup.go) and holds no machine-specific path, so the committed
+// settings work for every teammate. When the binary is missing it blocks
+// the call, instead of the exit 127 Claude Code would let through: it
+// answers as the binary answers a denial, a deny JSON on stdout whose
+// reason (MissingReason) is what the model reads, right after the
+// client's own "PreToolUse:Bash hook error: " (exit 2 alone hands the
+// model the whole hook command in front of its stderr), with exit 2 and
+// the install hint on stderr as well, so a client that ignores the JSON
+// still blocks. Only PreToolUse gets the JSON: its hookEventName must
+// match the event, and a mismatched one is an error the client reports.
 //
 // Claude Code runs a hook command as `/bin/sh -c COMMAND` whatever $SHELL
 // says (measured with 2.0.0, 2.1.138, 2.1.139 and 2.1.330, $SHELL set to
@@ -67,7 +74,30 @@ func WholeFile(c clients.Name) bool { return layoutOf(c).whole }
 // script (measured with 2.0.0 and 2.1.138: a $(...) or `...` inside the
 // agent's command ran), and `"command": "swarm-guard"` would lose the lookup
 // rule and, before 2.1.295, fail open when the binary is missing.
-func HookCommand() string { return launcherScript("hook") }
+func HookCommand() string { return denyingLauncherScript("hook") }
+
+// FailureHookCommand is the command of PostToolUseFailure: the launcher
+// without the deny JSON, which would name another event. Missing binary:
+// exit 2 with the install hint.
+func FailureHookCommand() string { return launcherScript("hook") }
+
+// MissingReason is what the model reads when the PreToolUse launcher finds
+// no binary: swarm-guard's own message, cause and fix, in the form of every
+// denial. Like InstallHint it holds no quote, backslash, backtick or
+// dollar: it sits inside double quotes in sh and inside a JSON string.
+const MissingReason = "swarm-guard blocked this call: swarm-guard is not found on PATH, in node_modules/.bin, ~/.local/bin or ~/go/bin, so nothing can be checked. Instead: install it (make install in the swarm-guard source puts it in ~/go/bin), then run swarm-guard doctor"
+
+// missingDenyJSON is the PreToolUse deny answer the launcher prints when
+// no binary is found: the JSON hooks/claude writes for a denial.
+const missingDenyJSON = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + MissingReason + `"}}`
+
+// denyingLauncherScript is launcherScript for PreToolUse: a missing
+// binary also prints missingDenyJSON. The JSON goes in double quotes, so
+// the launcher holds no single quote, as every launcher: it can be wrapped
+// in sh -c '...' as earlier installs did.
+func denyingLauncherScript(args string) string {
+	return LookupScript(`${CLAUDE_PROJECT_DIR:-.}`) + `; [ -x "$sg" ] && exec "$sg" ` + args + `; echo "` + strings.ReplaceAll(missingDenyJSON, `"`, `\"`) + `"; echo "` + InstallHint + `" >&2; exit 2`
+}
 
 // PostHookCommand is the command of PostToolUse: the same lookup, then
 // swarm-guard-post next to the swarm-guard found, which answers a
@@ -76,8 +106,8 @@ func HookCommand() string { return launcherScript("hook") }
 // (hooks/secretscan/posthook). Where there is no swarm-guard-post next to
 // it (the npm launcher in node_modules/.bin, a symbolic link on PATH
 // without its sibling), the full hook runs, as before; nothing found blocks.
-// PostToolUseFailure keeps HookCommand: swarm-guard-post would only hand
-// it over, one exec more.
+// PostToolUseFailure keeps the full hook (FailureHookCommand):
+// swarm-guard-post would only hand it over, one exec more.
 func PostHookCommand() string { return postLauncherScript("") }
 
 // postLauncherScript is the launcher running `swarm-guard-post FLAG`, else
@@ -92,10 +122,13 @@ func postLauncherScript(flag string) string {
 
 // HookCommandFor is the command install registers for a hook event.
 func HookCommandFor(event string) string {
-	if event == "PostToolUse" {
+	switch event {
+	case "PreToolUse":
+		return HookCommand()
+	case "PostToolUse":
 		return PostHookCommand()
 	}
-	return HookCommand()
+	return FailureHookCommand()
 }
 
 // launcherScript is the launcher running `swarm-guard ARGS`.

@@ -51,9 +51,23 @@ func TestLauncherFollowsTheLookupRule(t *testing.T) {
 		if _, err := exec.LookPath("swarm-guard"); err == nil {
 			sysPath = empty + ":/usr/bin:/bin"
 		}
-		code, _, stderr := run("PATH=" + sysPath)
+		code, stdout, stderr := run("PATH=" + sysPath)
 		if code != 2 || strings.TrimSpace(stderr) != InstallHint {
 			t.Fatalf("%s, no binary: exit %d, stderr %q; want 2 and the install hint", shell, code, stderr)
+		}
+		// What the model reads: the deny JSON's reason, swarm-guard's own
+		// one-line message, as for any denial.
+		var answer struct {
+			HookSpecificOutput struct {
+				HookEventName, PermissionDecision, PermissionDecisionReason string
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &answer); err != nil {
+			t.Fatalf("%s, no binary: stdout %q is not the deny JSON: %v", shell, stdout, err)
+		}
+		if h := answer.HookSpecificOutput; h.HookEventName != "PreToolUse" || h.PermissionDecision != "deny" || h.PermissionDecisionReason != MissingReason ||
+			!strings.HasPrefix(h.PermissionDecisionReason, "swarm-guard blocked this call: ") {
+			t.Fatalf("%s, no binary: deny answer %+v", shell, h)
 		}
 		place := func(path, name string) {
 			t.Helper()
@@ -141,8 +155,12 @@ func TestPostLauncherRunsTheSibling(t *testing.T) {
 			t.Skip("a swarm-guard on the system PATH would be found")
 		}
 		place(filepath.Join(home, "go", "bin", "swarm-guard-post"), "stray post")
-		if code, stdout, stderr := run(PostHookCommand()); code != 2 || stderr != InstallHint {
-			t.Fatalf("%s, no swarm-guard: exit %d, stdout %q, stderr %q; want 2 and the install hint", shell, code, stdout, stderr)
+		// The events after a tool get no PreToolUse deny JSON, which
+		// would name the wrong event: exit 2 and the hint alone.
+		for _, command := range []string{PostHookCommand(), FailureHookCommand(), PluginOtherHookCommand()} {
+			if code, stdout, stderr := run(command); code != 2 || stdout != "" || stderr != InstallHint {
+				t.Fatalf("%s, no swarm-guard: exit %d, stdout %q, stderr %q; want 2 and the install hint alone", shell, code, stdout, stderr)
+			}
 		}
 		place(filepath.Join(onpath, "swarm-guard"), "full")
 		for _, tt := range []struct{ command, want string }{{PostHookCommand(), "full hook"}, {PluginPostHookCommand(), "full hook --plugin"}} {
@@ -200,6 +218,11 @@ var earlierLaunchers = []string{
 // replaces them with the current command (one handler per event, the
 // user's own hook kept) and uninstall removes them.
 func TestEarlierLaunchersAreReplaced(t *testing.T) {
+	for _, c := range []string{HookCommand(), PostHookCommand(), FailureHookCommand(), PluginHookCommand(), PluginPostHookCommand(), PluginOtherHookCommand()} {
+		if strings.Contains(c, "'") {
+			t.Fatalf("a launcher holds a single quote, so it cannot be wrapped in sh -c '...' as earlier installs did: %s", c)
+		}
+	}
 	if strings.HasPrefix(HookCommand(), "sh -c") {
 		t.Fatalf("the current launcher still starts a second shell: %s", HookCommand())
 	}

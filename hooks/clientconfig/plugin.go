@@ -5,14 +5,19 @@ import (
 	"fmt"
 )
 
-// PluginHookCommand is the command the Claude Code plugin (hooks/hooks.json
-// at the repository root) runs: the same launcher as the project settings,
-// with --plugin, so that the plugin's hook steps aside when the project's
-// .claude/settings.json already runs swarm-guard (plugin and project hooks
-// never both run).
+// PluginHookCommand is the PreToolUse command the Claude Code plugin
+// (hooks/hooks.json at the repository root) runs: the same launcher as the
+// project settings, with --plugin, so that the plugin's hook steps aside
+// when the project's .claude/settings.json already runs swarm-guard
+// (plugin and project hooks never both run).
 func PluginHookCommand() string {
-	return launcherScript("hook --plugin")
+	return denyingLauncherScript("hook --plugin")
 }
+
+// PluginOtherHookCommand is the plugin's command for the events other than
+// PreToolUse and PostToolUse (PostToolUseFailure, SessionStart): the
+// launcher without the PreToolUse deny JSON.
+func PluginOtherHookCommand() string { return launcherScript("hook --plugin") }
 
 // PluginPostHookCommand is PostHookCommand for the plugin:
 // swarm-guard-post --plugin hands what it does not answer to
@@ -35,8 +40,11 @@ func PluginHooksJSON() []byte {
 	for _, ev := range events {
 		handler := newObject()
 		handler.set("type", "command")
-		command := PluginHookCommand()
-		if ev.name == "PostToolUse" {
+		command := PluginOtherHookCommand()
+		switch ev.name {
+		case "PreToolUse":
+			command = PluginHookCommand()
+		case "PostToolUse":
 			command = PluginPostHookCommand()
 		}
 		handler.set("command", command)

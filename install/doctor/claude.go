@@ -25,7 +25,12 @@ func (d *doctor) checkSettings() []Result {
 	}
 	var missing []string
 	binaries := map[string]bool{}
-	earlier, earlierPost := false, false
+	// The earlier forms of the launcher, each a working, fail-closed
+	// command: secondShell wraps it in another sh -c; earlierPost runs the
+	// full binary after every tool; earlierDeny leaves the model reading
+	// the launcher's text in front of the install hint when the binary is
+	// missing.
+	secondShell, earlierPost, earlierDeny := false, false, false
 	for _, ev := range clientconfig.ClaudeEvents() {
 		if len(s.Ours[ev]) == 0 {
 			missing = append(missing, ev)
@@ -35,10 +40,12 @@ func (d *doctor) checkSettings() []Result {
 				binaries[""] = true // found by the lookup rule
 				switch {
 				case cmd == clientconfig.HookCommandFor(ev):
-				case ev == "PostToolUse" && cmd == clientconfig.HookCommand():
+				case strings.HasPrefix(cmd, "sh -c"):
+					secondShell = true
+				case ev == "PostToolUse" && !strings.Contains(cmd, `"$sg-post"`):
 					earlierPost = true
 				default:
-					earlier = true
+					earlierDeny = true
 				}
 				continue
 			}
@@ -51,12 +58,18 @@ func (d *doctor) checkSettings() []Result {
 	} else {
 		out = append(out, ok(name, fmt.Sprintf("%s runs swarm-guard for %s", install.DisplayPath(d.Root, s.Path), strings.Join(clientconfig.ClaudeEvents(), ", "))))
 	}
-	if earlier {
+	if secondShell {
 		// It works and fails closed; it only costs a second shell.
 		out = append(out, warn(name, install.DisplayPath(d.Root, s.Path)+" holds an earlier form of the hook command, which starts a second shell on every tool call",
 			"run swarm-guard install: it writes the current command; then commit .claude/settings.json"))
 	}
-	if earlierPost && !earlier {
+	if earlierDeny && !secondShell {
+		// It works and fails closed; only the missing binary's message
+		// reaches the model behind the command's text.
+		out = append(out, warn(name, install.DisplayPath(d.Root, s.Path)+" holds an earlier form of the PreToolUse command: when swarm-guard is missing, the agent reads that command's text in front of the install hint",
+			"run swarm-guard install: it writes the current command; then commit .claude/settings.json"))
+	}
+	if earlierPost && !secondShell {
 		// It works; PostToolUse only starts the full binary every time.
 		out = append(out, warn(name, install.DisplayPath(d.Root, s.Path)+" runs the full swarm-guard hook for PostToolUse, an earlier form that starts it after every tool call, also after ls or git status",
 			"run swarm-guard install: it writes the current command, which runs swarm-guard-post; then commit .claude/settings.json"))
