@@ -450,7 +450,8 @@ func (a *analyzer) goRequests(args []shell.Word) []pkgRequest {
 // runs the project's own installed binary: that is local.
 func (a *analyzer) npxNames(args []shell.Word) (fetched []string, local string) {
 	var ns []string
-	for _, p := range optValues(args, "p", "package") {
+	own := npxOwnArgs(args)
+	for _, p := range optValues(own, "p", "package") {
 		if n, ok := npmName(p.Text); ok {
 			ns = append(ns, n)
 		}
@@ -474,7 +475,7 @@ func (a *analyzer) npxNames(args []shell.Word) (fetched []string, local string) 
 	if versioned || strings.HasPrefix(name, "create-") || strings.Contains(name, "/create-") {
 		return []string{name}, ""
 	}
-	if hasFlag(args, "--no", "--no-install") {
+	if hasFlag(own, "--no", "--no-install") {
 		return nil, "" // npx --no never downloads: it runs a local bin or fails
 	}
 	// Without a terminal npx assumes --yes and downloads whatever is not a
@@ -485,6 +486,22 @@ func (a *analyzer) npxNames(args []shell.Word) (fetched []string, local string) 
 		return nil, name
 	}
 	return []string{name}, ""
+}
+
+// npxOwnArgs are npx's own options: those before the command it runs.
+// The words after it are the command's (npx tsc --noEmit -p tsconfig.json:
+// -p is tsc's --project, not npx's --package).
+func npxOwnArgs(args []shell.Word) []shell.Word {
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if x.Dynamic || x.Text == "--" || x.Text == "-" || !strings.HasPrefix(x.Text, "-") {
+			return args[:i]
+		}
+		if name := strings.TrimLeft(x.Text, "-"); !strings.Contains(name, "=") && npmValueOpts()[name] {
+			i++
+		}
+	}
+	return args
 }
 
 // globalNodeBin reports whether NAME is a tool npm installed globally (npm
