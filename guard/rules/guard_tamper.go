@@ -144,7 +144,7 @@ func tamperVariable(v effect.Variable) string {
 		return ""
 	case v.How != "":
 		if identityVar(upper) {
-			return v.How + " " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)"
+			return v.How + " " + name + " changes who the agent is or how the guard judges it (" + name + " is set by the agent's client or swarm-guard run, not by the agent)"
 		}
 		return ""
 	}
@@ -168,7 +168,7 @@ func tamperVariable(v effect.Variable) string {
 	case upper == "SWARM_GUARD_TRUST":
 		return "setting SWARM_GUARD_TRUST turns the guard's denials off for whatever runs next"
 	case identityVar(upper):
-		return "setting " + name + " changes who the agent is or how the guard judges it (" + name + " is set by Claude Code or swarm-guard run, not by the agent)"
+		return "setting " + name + " changes who the agent is or how the guard judges it (" + name + " is set by the agent's client or swarm-guard run, not by the agent)"
 	case upper == "CLAUDE_CODE_SIMPLE":
 		return "CLAUDE_CODE_SIMPLE starts Claude Code without hooks, so without this guard"
 	}
@@ -177,11 +177,14 @@ func tamperVariable(v effect.Variable) string {
 
 // identityVar reports whether a variable says who the agent is or how it
 // is judged: the agent id, the session and run swarm-guard run set, the
-// oversight mode, and Claude Code's own markers, by which the git hooks
-// tell an agent's commit from a human's.
+// oversight mode, and the session marks each agent client exports to its
+// agent's commands (hooks/hookenv's sessionMarks: Claude Code's, Gemini
+// CLI's, Qwen Code's, opencode's, Copilot CLI's, Codex's), by which the git
+// hooks tell an agent's commit from a human's. Droid exports none.
 func identityVar(upper string) bool {
 	switch upper {
-	case "AGENT_ID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT":
+	case "AGENT_ID", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT",
+		"GEMINI_CLI", "QWEN_CODE", "OPENCODE", "COPILOT_CLI", "CODEX_THREAD_ID", "CODEX_MANAGED_BY_NPM":
 		return true
 	}
 	return strings.HasPrefix(upper, "SWARM_GUARD_")
