@@ -14,7 +14,8 @@ import (
 )
 
 // HookCheck enforces [budget] max_tool_calls and max_tokens for the
-// Claude Code session of a PreToolUse call (package decide).
+// agent session of a PreToolUse call (package decide), whichever client
+// runs it.
 // With both limits at 0, the default, it returns before touching the
 // disk: it runs on every tool call.
 func HookCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) guard.Decision {
@@ -27,7 +28,7 @@ func HookCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) guard.
 		return guard.Decision{}
 	}
 	v, err := Check(Request{
-		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Limits: lim, Now: time.Now(),
+		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Client: in.Client, Limits: lim, Now: time.Now(),
 	})
 	if err != nil {
 		alt := "a human must look at the budget state (swarm-guard budget show)"

@@ -29,10 +29,13 @@ const MaxReadPerCall = 64 << 20
 // Request is one tool call of a session.
 type Request struct {
 	StateDir       string // the swarm-guard state directory
-	SessionID      string // Claude Code's session id
+	SessionID      string // the client's session id
 	TranscriptPath string // the session's transcript, from the hook input; "" when unknown
-	Limits         budget.HookLimits
-	Now            time.Time
+	// Client names the agent client whose transcript it is ("" for
+	// Claude Code; clienttranscripts.go).
+	Client string
+	Limits budget.HookLimits
+	Now    time.Time
 }
 
 // Verdict is the session's state after counting the call.
@@ -53,8 +56,8 @@ func Check(r Request) (Verdict, error) {
 		t.SessionID = r.SessionID
 		t.ToolCalls++
 		t.Updated = r.Now.UTC()
-		if r.Limits.Tokens > 0 && r.TranscriptPath != "" {
-			if err := readTranscripts(t, r.TranscriptPath); err != nil {
+		if read := readerFor(r.Client); r.Limits.Tokens > 0 && r.TranscriptPath != "" && read != nil {
+			if err := readTranscripts(t, r.TranscriptPath, r.Client == "", read); err != nil {
 				return err
 			}
 		}
@@ -99,12 +102,16 @@ func plainName(s string) bool {
 	return true
 }
 
-// readTranscripts accounts what was appended to the main transcript and to
-// the subagent transcripts next to it (<session>/subagents/*.jsonl).
-func readTranscripts(t *budget.SessionTally, main string) error {
+// readTranscripts accounts what was appended to the main transcript and,
+// for Claude Code (subagents), to the subagent transcripts next to it
+// (<session>/subagents/*.jsonl).
+func readTranscripts(t *budget.SessionTally, main string, subagents bool, read lineReader) error {
 	left := int64(MaxReadPerCall)
-	if err := advance(t.File(main), main, &left); err != nil {
+	if err := advance(t.File(main), main, &left, read); err != nil {
 		return err
+	}
+	if !subagents {
+		return nil
 	}
 	dir := filepath.Join(strings.TrimSuffix(main, ".jsonl"), "subagents")
 	entries, err := os.ReadDir(dir)
@@ -119,7 +126,7 @@ func readTranscripts(t *budget.SessionTally, main string) error {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if err := advance(t.File(p), p, &left); err != nil {
+		if err := advance(t.File(p), p, &left, read); err != nil {
 			return err
 		}
 	}
@@ -129,7 +136,7 @@ func readTranscripts(t *budget.SessionTally, main string) error {
 // advance accounts the complete lines appended to path since t.Offset,
 // until *left bytes were read. A last line without its newline is still
 // being written and is left for the next call.
-func advance(t *budget.FileTally, path string, left *int64) error {
+func advance(t *budget.FileTally, path string, left *int64, read lineReader) error {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -173,7 +180,7 @@ func advance(t *budget.FileTally, path string, left *int64) error {
 			long = append(long, chunk...)
 			line = long
 		}
-		t.Line(line)
+		read(t, line)
 		t.Offset += int64(len(line))
 		*left -= int64(len(line))
 		if *left <= 0 {
