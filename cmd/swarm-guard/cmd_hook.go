@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
+	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/hooks/hookenv"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
@@ -101,11 +105,19 @@ func runHook(c *cli, args []string) error {
 		}
 		if client == "" && clients.MayBeOther(data) {
 			client = clients.Detect(data)
+			if cwd, ok := clients.CopilotClaudeFormat(data); ok && copilotHooksInstalled(cwd) {
+				// Copilot CLI runs .claude/settings.json's hooks
+				// and its own for the same call: its own judge it.
+				return nil
+			}
 		}
 		if client != "" && client != clients.Claude {
+			// warn mode's warnings, carried from a before-tool hook
+			// to the after-tool hook where the client reads them.
+			carry := clients.FileCarry{Dir: filepath.Join(audit.Dir("", c.getenv), "carry"), Now: c.now}
 			return writeAnswer(c, clients.Handle(client, post, data, func(ev []byte) clients.Answer {
 				return decide(bytes.NewReader(ev))
-			}))
+			}, carry))
 		}
 		stdin = bytes.NewReader(data)
 	}
@@ -143,4 +155,29 @@ func hookClient(args []string) (client clients.Name, post bool, rest []string, e
 		return "", false, nil, fmt.Errorf("--post goes with --client")
 	}
 	return client, post, rest, nil
+}
+
+// copilotHooksInstalled reports whether the project holding dir has
+// swarm-guard's Copilot CLI hooks (.github/hooks/swarm-guard.json, a
+// guard file the agent may not change), looking up to the worktree's root.
+// Copilot loads them and .claude/settings.json under the same condition
+// (a trusted folder), so where they are the Claude-format call is theirs
+// to judge.
+func copilotHooksInstalled(dir string) bool {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return false
+	}
+	for {
+		if clientconfig.HasClientHooksIn(dir, clients.Copilot) {
+			return true
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return false
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
+	}
 }

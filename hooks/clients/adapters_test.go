@@ -15,9 +15,11 @@ import (
 
 // fakePipeline stands in for swarm-guard's decision pipeline so the
 // adapters' two halves are tested on their own: it denies a call whose
-// event mentions --force or /etc/, asks for one that mentions ASKME, and
-// after a tool withholds an output that mentions SECRET, answering in the
-// Claude hook's exact forms.
+// event mentions --force or /etc/, asks for one that mentions ASKME, warns
+// (warn mode) of one that mentions WARNME, and
+// after a tool withholds an output that mentions SECRET and asks for a
+// repair when it mentions REPAIR, answering in the Claude hook's exact
+// forms.
 func fakePipeline(seen *[]call) Pipeline {
 	return func(ev []byte) Answer {
 		var c call
@@ -29,8 +31,12 @@ func fakePipeline(seen *[]call) Pipeline {
 		switch {
 		case c.Event == "PostToolUse" && strings.Contains(s, "SECRET"):
 			return Answer{Stdout: `{"decision":"block","reason":"WITHHELD","hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"[line withheld]","stderr":""}}}` + "\n"}
+		case c.Event == "PostToolUse" && strings.Contains(s, "REPAIR"):
+			return Answer{Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"FIX IT"}}` + "\n"}
 		case c.Event == "PreToolUse" && (strings.Contains(s, "--force") || strings.Contains(s, "/etc/")):
 			return Answer{Exit: 2, Stderr: "DENIED " + c.ToolName + "\n"}
+		case c.Event == "PreToolUse" && strings.Contains(s, "WARNME"):
+			return Answer{Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"WOULD DENY"}}` + "\n"}
 		case c.Event == "PreToolUse" && strings.Contains(s, "ASKME"):
 			return Answer{Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"ASKED"}}` + "\n"}
 		}
@@ -70,6 +76,9 @@ func TestAdapters(t *testing.T) {
 			}
 		}
 	}()
+	// One carry for the file: a warning of a before-tool payload reaches
+	// the after-tool payload of the same call that follows it.
+	carry := memCarry{}
 	for i, f := range ar.Files {
 		name, ok := strings.CutSuffix(f.Name, ".json")
 		if !ok {
@@ -86,7 +95,7 @@ func TestAdapters(t *testing.T) {
 				t.Fatal(err)
 			}
 			var seen []call
-			a := Handle(client, strings.Contains(name, "-post"), bytes.TrimSpace(f.Data), fakePipeline(&seen))
+			a := Handle(client, strings.Contains(name, "-post"), bytes.TrimSpace(f.Data), fakePipeline(&seen), carry)
 			var got strings.Builder
 			for _, c := range seen {
 				fmt.Fprintf(&got, "call %s %s\n", c.ToolName, c.ToolInput)
@@ -175,4 +184,15 @@ func TestParseList(t *testing.T) {
 	if _, err := ParseList(" , "); err == nil {
 		t.Error("ParseList of nothing: no error")
 	}
+}
+
+// memCarry is a Carry in memory.
+type memCarry map[string]string
+
+func (m memCarry) Put(key, note string) { m[key] = note }
+
+func (m memCarry) Take(key string) string {
+	n := m[key]
+	delete(m, key)
+	return n
 }

@@ -64,8 +64,16 @@ func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
 
 func (c claudeShaped) render(ev *event, v verdict) Answer {
 	if ev.post {
+		if (c.name == Qwen || c.name == Droid) && !v.block && !v.deny && v.warn != "" {
+			// warn mode, carried from PreToolUse, whose
+			// additionalContext neither hands the model.
+			return Answer{Stdout: string(contextJSON("PostToolUse", v.warn)) + "\n", Stderr: v.notes}
+		}
 		if !v.block && !v.deny {
 			return Answer{Stderr: v.notes}
+		}
+		if c.name == Qwen || c.name == Droid {
+			return c.renderPost(ev, v)
 		}
 		out, _ := json.Marshal(struct {
 			Decision string `json:"decision"`
@@ -79,6 +87,8 @@ func (c claudeShaped) render(ev *event, v verdict) Answer {
 		reason = askReason(v.reason)
 	case v.ask:
 		decision = "ask"
+	case !v.deny && v.warn != "" && c.warnsBefore():
+		return Answer{Stdout: string(contextJSON("PreToolUse", v.warn)) + "\n", Stderr: v.notes}
 	case !v.deny:
 		return Answer{Stderr: v.notes}
 	}
@@ -93,3 +103,51 @@ func (c claudeShaped) render(ev *event, v verdict) Answer {
 	out, _ := json.Marshal(o)
 	return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
 }
+
+// renderPost answers Qwen Code's and Droid's PostToolUse. Neither lets a
+// hook replace a tool's result, and neither reads Claude's
+// {"decision":"block"} after a tool (Qwen 0.24.4's PostToolUseHookOutput
+// and Droid 0.225.2's tool executor act only on continue, stopReason,
+// additionalContext and systemMessage). So:
+//
+//   - output withheld: {"continue":false,"stopReason":TEXT}, TEXT being the
+//     output with the withheld lines replaced and the guard's notice. Qwen
+//     answers the model with TEXT as the call's error instead of the
+//     result and goes on; Droid stops the agent before the result reaches
+//     the model, and shows TEXT to the human. Either way the credential
+//     never reaches the model (e2e bash-prints-secret).
+//   - something to repair, nothing withheld: the reason as
+//     hookSpecificOutput.additionalContext, which both hand the model
+//     beside the result.
+func (c claudeShaped) renderPost(ev *event, v verdict) Answer {
+	var out []byte
+	if v.replaced != nil {
+		out, _ = json.Marshal(struct {
+			Continue   bool   `json:"continue"`
+			StopReason string `json:"stopReason"`
+		}{false, shownAfter(ev, v)})
+	} else {
+		out = contextJSON("PostToolUse", v.reason)
+	}
+	return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
+}
+
+// contextJSON is Claude's additionalContext answer, which Qwen Code and
+// Droid hand the model beside the call.
+func contextJSON(hookEvent, text string) []byte {
+	var o struct {
+		HSO struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	o.HSO.HookEventName, o.HSO.AdditionalContext = hookEvent, text
+	out, _ := json.Marshal(o)
+	return out
+}
+
+// warnsBefore: Claude Code (and Copilot CLI running its hooks) hand the
+// model PreToolUse's additionalContext; Qwen Code 0.24.4 and Droid 0.225.2
+// read it there and drop it (their tool schedulers use it only after a
+// tool), so their warnings are carried to PostToolUse.
+func (c claudeShaped) warnsBefore() bool { return c.name != Qwen && c.name != Droid }

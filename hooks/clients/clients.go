@@ -1,6 +1,8 @@
 package clients
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -155,11 +157,22 @@ type Answer struct {
 // JSON of an "ask" or of a PostToolUse block on stdout).
 type Pipeline func(event []byte) Answer
 
+// Carry keeps warn mode's warning from a client's before-tool hook to its
+// after-tool hook, for the clients whose before-tool answer cannot hand
+// the model a note beside a call it lets run (Gemini CLI, Qwen Code,
+// Droid, opencode): there the note reaches the model with the call's
+// result. Keys name one call of one session.
+type Carry interface {
+	Put(key, note string)
+	Take(key string) string
+}
+
 // Handle answers one event of client c: normalise, decide each call, and
 // render in the client's format. post says the hook was installed for the
 // client's after-tool event (--post), for clients whose payload does not
-// name its event.
-func Handle(c Name, post bool, data []byte, run Pipeline) Answer {
+// name its event. carry (nil: none) hands warn mode's warnings to the
+// after-tool hook where the client needs it.
+func Handle(c Name, post bool, data []byte, run Pipeline, carry Carry) Answer {
 	a := adapterFor(c)
 	ev, err := a.normalize(data, post)
 	if err != nil {
@@ -169,7 +182,7 @@ func Handle(c Name, post bool, data []byte, run Pipeline) Answer {
 		return Answer{}
 	}
 	var v verdict
-	notes := ""
+	notes, warn := "", ""
 	for _, call := range ev.calls {
 		cv := readAnswer(run(call), ev.post)
 		notes += cv.notes
@@ -180,6 +193,9 @@ func Handle(c Name, post bool, data []byte, run Pipeline) Answer {
 		if (cv.ask || cv.block) && !v.ask && !v.block {
 			v = cv
 		}
+		if cv.warn != "" && !strings.Contains(warn, cv.warn) {
+			warn = strings.TrimSpace(warn + "\n" + cv.warn)
+		}
 	}
 	if !v.deny && !ev.post && ev.gitHooksOff != "" {
 		if hv, ok := checkGitHooksOff(ev.gitHooksOff, ev.calls); ok {
@@ -187,7 +203,35 @@ func Handle(c Name, post bool, data []byte, run Pipeline) Answer {
 		}
 	}
 	v.notes = notes
+	if !v.deny && !v.ask {
+		v.warn = warn
+	}
+	if carry != nil {
+		if !a.warnsBefore() {
+			key := carryKey(ev)
+			switch {
+			case !ev.post && v.warn != "":
+				carry.Put(key, v.warn)
+				v.warn = ""
+			case ev.post:
+				if w := carry.Take(key); w != "" && !strings.Contains(v.warn, w) {
+					v.warn = strings.TrimSpace(w + "\n" + v.warn)
+				}
+			}
+		}
+	}
 	return a.render(ev, v)
+}
+
+// carryKey names one call of one session the same way before and after
+// the tool: its session, its first Claude-shaped tool and that tool's input.
+func carryKey(ev *event) string {
+	var c call
+	if len(ev.calls) > 0 {
+		_ = json.Unmarshal(ev.calls[0], &c)
+	}
+	sum := sha256.Sum256([]byte(c.SessionID + "\x00" + string(c.Client) + "\x00" + c.ToolName + "\x00" + string(c.ToolInput)))
+	return hex.EncodeToString(sum[:16])
 }
 
 // adapter is one client's protocol.
@@ -196,6 +240,11 @@ type adapter interface {
 	normalize(data []byte, post bool) (*event, error)
 	// render answers in the client's format.
 	render(ev *event, v verdict) Answer
+	// warnsBefore says the client hands the model a note from the
+	// before-tool hook while it runs the call (Codex's, Claude's and
+	// Copilot CLI's additionalContext): warn mode's warning goes there;
+	// otherwise it is carried to the after-tool hook (Carry).
+	warnsBefore() bool
 }
 
 func adapterFor(c Name) adapter {
@@ -242,6 +291,7 @@ type verdict struct {
 	deny, ask bool
 	block     bool   // after-tool: the output is withheld or the agent must repair something
 	reason    string // one line
+	warn      string // warn mode: what would have been denied; the call runs
 	replaced  *string
 	notes     string // stderr lines that decide nothing
 }
@@ -288,6 +338,10 @@ func readAnswer(a Answer, post bool) verdict {
 		v.deny, v.reason = true, oneLine(o.HSO.PermissionDecisionReason)
 	case o.HSO.PermissionDecision == "ask":
 		v.ask, v.reason = true, oneLine(o.HSO.PermissionDecisionReason)
+	case !post && o.HSO.AdditionalContext != "" && o.Decision == "":
+		// warn mode (hooks/claude.Render): the call runs, and the model
+		// should read what would have been denied.
+		v.warn = o.HSO.AdditionalContext
 	case post && o.HSO.AdditionalContext != "":
 		// After the tool, Claude's answer hands what the agent must
 		// repair as additionalContext (hooks/claude.Render).
@@ -325,6 +379,9 @@ func shownAfter(ev *event, v verdict) string {
 	}
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
+	}
+	if v.warn != "" {
+		text += "[swarm-guard] " + v.warn + "\n"
 	}
 	return text + "[swarm-guard] " + v.reason
 }

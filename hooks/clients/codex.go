@@ -78,6 +78,17 @@ func (codex) render(ev *event, v verdict) Answer {
 		return Answer{Exit: 2, Stderr: v.notes + v.reason + "\n"}
 	case v.ask:
 		return Answer{Exit: 2, Stderr: v.notes + askReason(v.reason) + "\n"}
+	case v.warn != "":
+		// Exactly the members of Codex's schema (an unknown one would
+		// make the answer invalid): the model reads the note beside the
+		// call, which runs.
+		hookEvent := "PreToolUse"
+		if ev.post {
+			hookEvent = "PostToolUse"
+		}
+		return Answer{Stdout: string(contextJSON(hookEvent, v.warn)) + "\n", Stderr: v.notes}
 	}
 	return Answer{Stderr: v.notes}
 }
+
+func (codex) warnsBefore() bool { return true }

@@ -90,6 +90,12 @@ func (copilot) render(ev *event, v verdict) Answer {
 	switch {
 	case v.ask:
 		reason = askReason(v.reason)
+	case !v.deny && v.warn != "":
+		// The call runs; the model reads the note beside it.
+		out, _ := json.Marshal(struct {
+			Context string `json:"additionalContext"`
+		}{v.warn})
+		return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
 	case !v.deny:
 		return Answer{Stderr: v.notes}
 	}
@@ -98,4 +104,21 @@ func (copilot) render(ev *event, v verdict) Answer {
 		Reason   string `json:"permissionDecisionReason"`
 	}{"deny", reason})
 	return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
+}
+
+func (copilot) warnsBefore() bool { return true }
+
+// CopilotClaudeFormat reports whether data is Copilot CLI running the
+// Claude Code hooks of .claude/settings.json (Detect's Copilot event in
+// Claude's format), and the cwd it names. Copilot runs those hooks and
+// its own for the same call: where the project has swarm-guard's own
+// Copilot hooks too, the caller lets them alone judge it (one audit
+// record, and the reason reaches the model, which the Claude-format
+// answer's does not).
+func CopilotClaudeFormat(data []byte) (cwd string, ok bool) {
+	var in copilotEvent
+	if Detect(data) != Copilot || json.Unmarshal(data, &in) != nil || in.HookEventName == "" {
+		return "", false
+	}
+	return in.Cwd, true
 }

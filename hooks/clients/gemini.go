@@ -92,6 +92,10 @@ func (gemini) render(ev *event, v verdict) Answer {
 		reason = shownAfter(ev, v)
 	case v.ask:
 		reason = askReason(v.reason)
+	case ev.post && v.warn != "" && !v.deny:
+		// warn mode, carried from BeforeTool (which has no way to hand
+		// the model a note): appended to the result.
+		return Answer{Stdout: string(contextJSON("AfterTool", v.warn)) + "\n", Stderr: v.notes}
 	case !v.deny:
 		return Answer{Stderr: v.notes}
 	}
@@ -101,3 +105,5 @@ func (gemini) render(ev *event, v verdict) Answer {
 	}{"deny", reason})
 	return Answer{Stdout: string(out) + "\n", Stderr: v.notes}
 }
+
+func (gemini) warnsBefore() bool { return false }

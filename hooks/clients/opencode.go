@@ -101,6 +101,19 @@ func (opencode) render(ev *event, v verdict) Answer {
 		return Answer{Exit: 2, Stderr: v.reason + "\n"}
 	case v.ask:
 		return Answer{Exit: 2, Stderr: askReason(v.reason) + "\n"}
+	case ev.post && v.warn != "":
+		// warn mode, carried from tool.execute.before (a plugin that lets
+		// the call run cannot hand the model a note): after the output.
+		text := ev.output
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		out, _ := json.Marshal(struct {
+			Output string `json:"output"`
+		}{text + "[swarm-guard] " + v.warn})
+		return Answer{Stdout: string(out) + "\n"}
 	}
 	return Answer{}
 }
+
+func (opencode) warnsBefore() bool { return false }

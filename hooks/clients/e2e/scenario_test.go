@@ -25,14 +25,20 @@ import (
 //	           remove-binary (delete the world's swarm-guard after install) |
 //	           git-hooks-off (core.hooksPath to an empty directory, so that
 //	           only the client's hook can stop a push) |
-//	           env NAME=VALUE
+//	           env NAME=VALUE |
+//	           alone (a run of its own, not shared with other scenarios)
 //	setup.sh   bash, run in the agent's worktree after install
 //	calls      one per line: shell {"command": ...} | write {"path": ..., "content": ...}
 //	expect     one per line, optionally after [CLIENT] to hold for that
 //	           client only or [!CLIENT] for every other one: N contains TEXT | N lacks TEXT | N reason TEXT
 //	           (contains, and the characters before TEXT are reported) |
 //	           N arrived | N missing (N counts calls from 1; TEXT is matched
-//	           against the tool result the model read)
+//	           against the tool result the model read) |
+//	           never TEXT (no request the stand-in served held TEXT: it
+//	           never reached the model; only in a scenario run alone, since
+//	           another's calls may hold it) | read TEXT (some request held
+//	           it: the model read it, in the tool result or beside it;
+//	           alone too)
 //	check.sh   bash, run in the agent's worktree at the end; must exit 0
 //
 // Calls, expectations and scripts see $WORK (the agent's worktree, the
@@ -51,7 +57,7 @@ type scenario struct {
 	filePath string
 }
 
-var knownOptions = map[string]bool{"clients": true, "remove-binary": true, "git-hooks-off": true, "env": true}
+var knownOptions = map[string]bool{"clients": true, "remove-binary": true, "git-hooks-off": true, "env": true, "alone": true}
 
 func loadScenarios(t *testing.T) []scenario {
 	t.Helper()
@@ -341,7 +347,8 @@ func forClient(e, client string) (string, bool) {
 func (sc scenario) alone() bool {
 	_, remove := sc.option("remove-binary")
 	_, env := sc.option("env")
-	return remove || env
+	_, alone := sc.option("alone")
+	return remove || env || alone
 }
 
 // playScenarios plays scs in one run of c: their setups in order, their
@@ -390,6 +397,16 @@ func playScenarios(t *testing.T, c client, path string, scs []scenario) {
 			f := strings.Fields(e)
 			if len(f) < 2 {
 				t.Fatalf("%s: bad expect line %q", sc.name, e)
+			}
+			if f[0] == "never" || f[0] == "read" {
+				if len(scs) > 1 {
+					t.Fatalf("%s: %q needs the scenario alone in its run (option alone)", sc.name, e)
+				}
+				text := strings.TrimSpace(strings.TrimPrefix(e, f[0]))
+				if saw := res.server.Saw(text); saw != (f[0] == "read") {
+					fail("%s: a request to the model held it: %v", e, saw)
+				}
+				continue
 			}
 			n, err := strconv.Atoi(f[0])
 			if err != nil || n < 1 || n > len(sc.calls) {
@@ -565,6 +582,9 @@ func TestScenariosParse(t *testing.T) {
 			}
 		}
 		for _, e := range sc.expect {
+			if body, _ := forClient(e, ""); (strings.HasPrefix(body, "never ") || strings.HasPrefix(body, "read ")) && !sc.alone() {
+				t.Errorf("%s: expect %q needs option alone", sc.filePath, e)
+			}
 			for rest := e; strings.HasPrefix(rest, "["); {
 				var name string
 				name, rest, _ = strings.Cut(rest[1:], "]")

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -63,6 +64,7 @@ type Server struct {
 	unknown   []string // requests to the stand-in it had no answer for
 	firstBody []byte   // the first request that offered tools, for SWARM_GUARD_E2E_DUMP
 	times     []string // "METHOD PATH at T" of every request, for SWARM_GUARD_E2E_DEBUG
+	bodies    [][]byte // every request's body, for Saw
 
 	ln  net.Listener
 	srv *http.Server
@@ -141,6 +143,21 @@ func (s *Server) Requests() []string {
 	return append([]string(nil), s.times...)
 }
 
+// Saw tells whether any request the stand-in served held text, as it
+// stands or JSON-escaped: whether it ever reached the model.
+func (s *Server) Saw(text string) bool {
+	quoted, _ := json.Marshal(text)
+	escaped := []byte(strings.Trim(string(quoted), `"`))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bodies {
+		if bytes.Contains(b, []byte(text)) || bytes.Contains(b, escaped) {
+			return true
+		}
+	}
+	return false
+}
+
 // FirstToolRequest is the body of the first request that offered tools.
 func (s *Server) FirstToolRequest() []byte {
 	s.mu.Lock()
@@ -174,6 +191,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad body", http.StatusBadRequest)
 		return
 	}
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.mu.Unlock()
 	path := r.URL.Path
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(path, "/responses"):
