@@ -129,7 +129,14 @@ func codexTrust(e ClientEnv) []ClientCheck {
 			break
 		}
 	}
-	if !trusted {
+	switch p, set := cfg.Projects[e.Root]; {
+	case trusted:
+	case set:
+		// Someone told Codex not to trust it; install leaves that
+		// decision alone, so its fix would not work here.
+		out = append(out, ClientCheck{"FAIL", fmt.Sprintf("Codex was told not to trust this project (%s sets [projects.%q] trust_level = %q), so it loads no hook of .codex/hooks.json: its agent runs unguarded", cfgPath, e.Root, p.TrustLevel),
+			fmt.Sprintf("if you trust this project, set trust_level = \"trusted\" under [projects.%q] in %s", e.Root, cfgPath)})
+	default:
 		out = append(out, ClientCheck{"FAIL", "Codex does not trust this project (" + cfgPath + " has no [projects.\"" + e.Root + "\"] trust_level = \"trusted\"), so it loads no hook of .codex/hooks.json: its agent runs unguarded",
 			"swarm-guard install --client codex"})
 	}
