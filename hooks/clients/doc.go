@@ -15,6 +15,14 @@
 // denial. Each client's file records the payloads it was measured with
 // (testdata/*.json, from ../shared/reference/agent-clients.md).
 //
+// Where a client offers no way to say something at the moment it matters,
+// the adapter uses the next one it does: Qwen Code and Droid cannot
+// replace a tool's result, so a withheld output is a stop
+// ({"continue":false}) whose reason Qwen hands the model instead and Droid
+// ends the session on; Gemini CLI, Qwen Code, Droid and opencode cannot
+// hand the model a note before a call they let run, so warn mode's warning
+// is carried (Carry, FileCarry) to the same call's after-tool hook.
+//
 // Anything the adapter cannot read becomes a denial in the client's own
 // terms: a guard that cannot tell what a call does must not let it run.
 package clients
