@@ -252,3 +252,7 @@ func (a *analyzer) excerpt(n syntax.Node) (s string) {
 	}
 	return clip(a.x.Src[start:end])
 }
+
+// handler is one step of what runs for an invocation of a program: a
+// check or the program's own handler (programs.go).
+type handler func(a *analyzer, inv *shell.Invocation)

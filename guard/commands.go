@@ -153,14 +153,6 @@ func (a *analyzer) invoke(inv *shell.Invocation) {
 	a.genericCommand(inv)
 }
 
-func quoteShow(x shell.Word) string {
-	s := x.Show()
-	if s == "" {
-		s = "(empty)"
-	}
-	return "`" + s + "`"
-}
-
 // genericCommand handles commands the guard has no model of: their static
 // arguments may be file operands, so secret files among them are access.
 func (a *analyzer) genericCommand(inv *shell.Invocation) {

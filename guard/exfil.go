@@ -928,17 +928,6 @@ func urlHost(s string) string {
 	return w.host
 }
 
-// environTemplate reports whether a path with unknown parts (marked by
-// unknownMark) names /proc/<something>/environ.
-func environTemplate(tmpl string) bool {
-	rest, ok := strings.CutPrefix(tmpl, "/proc/")
-	if !ok {
-		return false
-	}
-	pid, file, ok := strings.Cut(rest, "/")
-	return ok && file == "environ" && strings.Contains(pid, shell.UnknownMark)
-}
-
 // packedSecret carries a secret file's taint to what an archiver or
 // compressor makes of it: env > f; gzip f leaves the environment in f.gz,
 // tar czf x.tgz f and zip x.zip f put it in the archive.

@@ -92,30 +92,6 @@ func (a *analyzer) recordCopy(inv *shell.Invocation, src, dest shell.Word) {
 	}
 }
 
-// followLinks rewrites p through the symlinks the command created: with
-// full, p itself is followed too (a trailing slash, a program to run).
-func (a *analyzer) followLinks(p string, full bool) string {
-	for hops := 0; hops < 8 && len(a.links) > 0; hops++ {
-		// The longest link that is a prefix wins, whatever the map order:
-		// the decision must not depend on iteration order.
-		best, target := "", ""
-		for l, t := range a.links {
-			if (full && p == l || strings.HasPrefix(p, l+"/")) && len(l) > len(best) {
-				best, target = l, t
-			}
-		}
-		if best == "" {
-			break
-		}
-		if p == best {
-			p = target
-		} else {
-			p = path.Join(target, p[len(best)+1:])
-		}
-	}
-	return p
-}
-
 // programFor returns what running head actually runs when the command put
 // it in place: a symlink or copy of another program, a name bound with
 // hash -p, or a program in a directory the command added to PATH.

@@ -138,17 +138,6 @@ type checkoutFinder interface {
 	SameRepoCheckout(path string) (root string, ok bool)
 }
 
-// sameRepoCheckout reports whether p lies in another clone of the home's
-// repository: another agent's or a human's checkout, read-only like a
-// sibling worktree.
-func (a *analyzer) sameRepoCheckout(p string) (string, bool) {
-	f, ok := a.env.Repo.(checkoutFinder)
-	if !ok || f == nil {
-		return "", false
-	}
-	return f.SameRepoCheckout(p)
-}
-
 // looksLikeCommit reports whether a refspec source is an abbreviated or
 // full commit id.
 func looksLikeCommit(s string) bool {

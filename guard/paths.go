@@ -771,3 +771,59 @@ var hookManagerFiles = []string{
 	".pre-commit-config.yaml", ".pre-commit-config.yml",
 	".github/workflows/swarm-guard.yml",
 }
+
+// sameRepoCheckout reports whether p lies in another clone of the home's
+// repository: another agent's or a human's checkout, read-only like a
+// sibling worktree.
+func (a *analyzer) sameRepoCheckout(p string) (string, bool) {
+	f, ok := a.env.Repo.(checkoutFinder)
+	if !ok || f == nil {
+		return "", false
+	}
+	return f.SameRepoCheckout(p)
+}
+
+// environTemplate reports whether a path with unknown parts (marked by
+// unknownMark) names /proc/<something>/environ.
+func environTemplate(tmpl string) bool {
+	rest, ok := strings.CutPrefix(tmpl, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, file, ok := strings.Cut(rest, "/")
+	return ok && file == "environ" && strings.Contains(pid, shell.UnknownMark)
+}
+
+// followLinks rewrites p through the symlinks the command created: with
+// full, p itself is followed too (a trailing slash, a program to run).
+func (a *analyzer) followLinks(p string, full bool) string {
+	for hops := 0; hops < 8 && len(a.links) > 0; hops++ {
+		// The longest link that is a prefix wins, whatever the map order:
+		// the decision must not depend on iteration order.
+		best, target := "", ""
+		for l, t := range a.links {
+			if (full && p == l || strings.HasPrefix(p, l+"/")) && len(l) > len(best) {
+				best, target = l, t
+			}
+		}
+		if best == "" {
+			break
+		}
+		if p == best {
+			p = target
+		} else {
+			p = path.Join(target, p[len(best)+1:])
+		}
+	}
+	return p
+}
+
+// quoteShow is how a reason shows an operand as it was written: in
+// backquotes, "(empty)" for an empty word.
+func quoteShow(x shell.Word) string {
+	s := x.Show()
+	if s == "" {
+		s = "(empty)"
+	}
+	return "`" + s + "`"
+}

@@ -17,8 +17,6 @@ import (
 // TestProgramTable pins the chain of a few programs and that no program
 // has two handlers of its own.
 
-type handler func(a *analyzer, inv *shell.Invocation)
-
 // check layers one family's knowledge over programs that may have a
 // handler of their own: the forges' oversight over gh, exfiltration over
 // curl, the tool packs over kubectl.
