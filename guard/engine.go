@@ -131,6 +131,7 @@ type ToolInput struct {
 	Path         string  `json:"path"`
 	Pattern      string  `json:"pattern"`
 	Glob         string  `json:"glob"`
+	Name         string  `json:"name"` // EnterWorktree: the worktree's name under .claude/worktrees
 	// The client's network tools (webtools.go).
 	URL   string   `json:"url"`   // WebFetch
 	Query string   `json:"query"` // WebSearch
@@ -216,7 +217,7 @@ func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 		}
 		return d
 	case ToolEnterWorktree:
-		return e.checkEnterWorktree(in.Path, env)
+		return e.checkEnterWorktree(in.Path, in.Name, env)
 	case ToolWebFetch, ToolWebSearch:
 		return e.checkWeb(tool, in, env)
 	case ToolGlob, ToolLS:

@@ -123,13 +123,57 @@ func (e *Engine) checkCredentialSearch(tool string, in ToolInput, env *Env) Deci
 // entering another agent's worktree is not. Its files stay read-only to the
 // agent wherever the session is (hookenv keeps the home), but the session
 // has no business there.
-func (e *Engine) checkEnterWorktree(p string, env *Env) Decision {
-	if p == "" {
+//
+// EnterWorktree takes a path, or a name: Claude Code makes (or enters,
+// when it exists) .claude/worktrees/<name> under the repository's main
+// worktree, which for an agent in a linked worktree is not its home: the
+// name may be another agent's isolated worktree there.
+// mainWorktree is the repository's main worktree (the directory of its
+// common git dir), "" when the common dir is not a .git directory (a bare
+// repository) or unknown.
+func mainWorktree(env *Env) string {
+	if path.Base(env.CommonDir) != ".git" {
+		return ""
+	}
+	return path.Dir(env.CommonDir)
+}
+
+// existingWorktree reports whether d lies in one of the worktrees listed
+// that is not d's parent worktree holding .claude/worktrees: d is an
+// isolated worktree already made (for another agent, when listed).
+func existingWorktree(d string, worktrees []string) bool {
+	for _, w := range worktrees {
+		if (d == w || under(d, w)) && strings.Contains(w+"/", "/.claude/worktrees/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) checkEnterWorktree(p, name string, env *Env) Decision {
+	if p == "" && name == "" {
 		return Decision{} // a new worktree of the agent's own
 	}
 	a := e.newAnalyzer(env)
-	abs := a.resolve(shell.CleanJoin(env.Cwd, p))
-	inv := &shell.Invocation{Name: ToolEnterWorktree, Argv: []shell.Word{{Text: ToolEnterWorktree}, {Text: p}}, State: a.initialState()}
-	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: []effect.WorkDir{{Path: abs}}, Session: true})
+	shown := p
+	var dirs []effect.WorkDir
+	if p != "" {
+		dirs = append(dirs, effect.WorkDir{Path: a.resolve(shell.CleanJoin(env.Cwd, p))})
+	} else {
+		shown = name
+		for _, root := range []string{env.Root, mainWorktree(env)} {
+			if root == "" {
+				continue
+			}
+			iso := path.Join(root, ".claude", "worktrees")
+			d := a.resolve(shell.CleanJoin(iso, name))
+			if under(d, iso) && !existingWorktree(d, env.OtherWorktrees) {
+				continue // a new worktree, made for the agent
+			}
+			dirs = append(dirs, effect.WorkDir{Path: d})
+		}
+	}
+	inv := &shell.Invocation{Name: ToolEnterWorktree, Argv: []shell.Word{{Text: ToolEnterWorktree}, {Text: shown}}, State: a.initialState()}
+	a.judge(inv, effect.WorkIn{Tool: ToolEnterWorktree, Dirs: dirs, Session: true})
 	return a.decision()
 }

@@ -142,6 +142,7 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 			mf.parse(text)
 		}
 	}
+	mf.environ = a.makeEnviron
 	for k, v := range vars {
 		mf.vars[k] = v
 		mf.override[k] = true
@@ -190,6 +191,21 @@ func (a *analyzer) makeIn(inv *shell.Invocation, dir string, files []shell.Word,
 	}
 }
 
+// makeEnviron is a variable of the environment make starts with, as the
+// hook knows it: HOME is the home directory (unknown when the hook does
+// not know it, never empty: rm -rf $(HOME)/ is not rm -rf /), the others
+// the agent's shell's.
+func (a *analyzer) makeEnviron(name string) (string, bool) {
+	if name == "HOME" {
+		if a.env.Home == "" {
+			return makeUnknown, true
+		}
+		return a.env.Home, true
+	}
+	v, ok := a.env.Vars[name]
+	return v, ok
+}
+
 // makefile is the part of a makefile the guard needs: variables, rules
 // with their prerequisites and recipes, the default goal and includes.
 type makefile struct {
@@ -199,6 +215,10 @@ type makefile struct {
 	patterns    []*makeRule // rules whose target has a %
 	defaultGoal string
 	includes    []string
+	// environ is the environment make imports: a variable the makefile
+	// does not set is the environment's ($(HOME) is the home directory).
+	// nil: none is known, and such a variable is empty.
+	environ func(name string) (string, bool)
 }
 
 type makeRule struct {
@@ -430,6 +450,11 @@ func (mf *makefile) reference(ref, target string, r *makeRule, depth int) string
 		return "/bin/sh"
 	case "CURDIR":
 		return makeUnknown
+	}
+	if mf.environ != nil {
+		if v, ok := mf.environ(ref); ok {
+			return v
+		}
 	}
 	return "" // an unset make variable is empty
 }

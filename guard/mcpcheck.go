@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -26,6 +27,10 @@ var (
 	// file, a directory): read access to the place, whatever the tool does.
 	mcpPlaceKeys   = []string{"repo_path", "db_path", "directory", "dir", "cwd", "root"}
 	mcpCommandKeys = []string{"command", "cmd", "script", "shell_command", "commands"}
+	// mcpURLKeys name an address a local server opens (a browser's
+	// browser_navigate, puppeteer_navigate, a fetch server's fetch): a
+	// file:// address reads a local file.
+	mcpURLKeys = []string{"url", "uri", "href"}
 	// mcpBranchKeys name a branch the call writes to. A pull request's
 	// base and head are not among them: create_pull_request to base main
 	// asks for a merge into main, it writes nothing there; the merge
@@ -93,6 +98,13 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 		for _, p := range mcpStrings(args, mcpPlaceKeys) {
 			subs = append(subs, namedFor(e.CheckPath(OpRead, p, env), where+": "))
+		}
+		// A browser or fetch server opening file:///home/u/.ssh/id_rsa
+		// reads the file, and hands its text to the agent.
+		for _, u := range mcpStrings(args, mcpURLKeys) {
+			if p, ok := fileURLPath(u); ok {
+				subs = append(subs, namedFor(e.CheckPath(OpRead, p, env), where+" opens "+u+": "))
+			}
 		}
 	}
 	if access >= mcp.Write || t.GitCheckout || t.GitPush {
@@ -317,4 +329,32 @@ func (e *Engine) MCPServerAccess(server string) string {
 	n := mcp.Name{Server: server}
 	sp, has := e.mcpServerPolicy(n)
 	return e.mcpLevel(n, sp, has).Level()
+}
+
+// fileURLPath returns the local path a file: URL names (file:///etc/x,
+// file://localhost/etc/x, view-source:file:///etc/x, file:.env), with
+// escapes decoded; false for any other address.
+func fileURLPath(u string) (string, bool) {
+	u = strings.TrimSpace(u)
+	if len(u) >= 12 && strings.EqualFold(u[:12], "view-source:") {
+		u = u[12:]
+	}
+	if len(u) < 5 || !strings.EqualFold(u[:5], "file:") {
+		return "", false
+	}
+	parsed, err := url.Parse("file:" + u[5:])
+	if err != nil {
+		return "", false
+	}
+	p := parsed.Path
+	if parsed.Opaque != "" {
+		p, _ = url.PathUnescape(parsed.Opaque) // file:.env, relative
+	}
+	if parsed.Host != "" && !strings.EqualFold(parsed.Host, "localhost") {
+		return "", false // a file on another machine (file://server/share)
+	}
+	if p == "" {
+		return "", false
+	}
+	return p, true
 }

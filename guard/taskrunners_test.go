@@ -77,4 +77,22 @@ func TestTaskRunnerNamesTheSource(t *testing.T) {
 	}
 }
 
+// make imports the environment: $(HOME) in a recipe is the home directory
+// (unknown when the hook does not know it), not an empty variable that
+// turns rm -rf $(HOME)/ into rm -rf /.
+func TestMakeHomeIsTheHomeDirectory(t *testing.T) {
+	for _, tc := range []struct{ home, want string }{
+		{"/home/agent", "rm deletes /home/agent,"},
+		{"", "only known at run time"},
+	} {
+		env := testEnv()
+		env.Home = tc.home
+		env.ReadFile = fakeFiles{"/work/repo/Makefile": "wipe:\n\trm -rf $(HOME)/\n"}.read
+		d := New(policy.Default()).CheckCommand("make wipe", env)
+		if d.Rule != policy.RuleDeleteOutside || !strings.Contains(d.Reason, tc.want) {
+			t.Errorf("home %q: got %s: %s; want a reason with %q", tc.home, d.Rule, d.Reason, tc.want)
+		}
+	}
+}
+
 var _ = os.ReadFile

@@ -79,11 +79,17 @@ func judgeWorkIn(e effect.WorkIn, f *Facts) []Verdict {
 			if f.Root != "" && strings.HasPrefix(d.Path+"/", f.Root+"/.claude/worktrees/") {
 				continue
 			}
+			// The innermost worktree: one nested in another (under its
+			// .claude/worktrees) is its own agent's.
+			in := ""
 			for _, w := range f.OtherWorktrees {
-				if within(d.Path, w) {
-					return []Verdict{{Reason: "EnterWorktree into " + w + ", another agent's worktree: its work is theirs to change",
-						Instead: "stay in your own worktree (" + f.Root + "); read their files by path, or create a worktree of your own with EnterWorktree and a name"}}
+				if within(d.Path, w) && len(w) > len(in) {
+					in = w
 				}
+			}
+			if in != "" {
+				return []Verdict{{Reason: "EnterWorktree into " + in + ", another agent's worktree: its work is theirs to change",
+					Instead: "stay in your own worktree (" + f.Root + "); read their files by path, or create a worktree of your own with EnterWorktree and a name"}}
 			}
 			continue
 		}

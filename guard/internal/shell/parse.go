@@ -87,9 +87,47 @@ func parseAs(src string) (*syntax.File, error) {
 		if errz != nil {
 			return nil, err
 		}
+		if name := zshPatternCommand(fz); name != "" {
+			// gateway.customer.delete('x'): bash rejects it, and zsh reads
+			// the name as a file-name pattern, so that no shell runs it as
+			// written. It is code of another language, not a command.
+			return nil, fmt.Errorf("%v (zsh reads the command name %s as a file-name pattern): this is code, not a shell command; run code with its interpreter (python3 -c '...', node -e '...')", err, name)
+		}
 		f = fz
 	}
 	return f, nil
+}
+
+// zshPatternCommand returns the first command name of a zsh-only parse
+// that holds a parenthesised pattern group or glob qualifier (a literal
+// part starting with "(", or an extended glob), "" when none does.
+func zshPatternCommand(f *syntax.File) string {
+	name := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || name != "" || len(c.Args) == 0 {
+			return name == ""
+		}
+		for _, p := range c.Args[0].Parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				if strings.Contains(x.Value, "(") {
+					name = wordSource(c.Args[0])
+				}
+			case *syntax.ExtGlob:
+				name = wordSource(c.Args[0])
+			}
+		}
+		return name == ""
+	})
+	return name
+}
+
+// wordSource prints a word as written.
+func wordSource(w *syntax.Word) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, w)
+	return b.String()
 }
 
 // bashLines returns src with every carriage return replaced by a control

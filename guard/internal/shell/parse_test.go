@@ -16,6 +16,9 @@ func TestParse(t *testing.T) {
 		"echo $(true)#x":            true,  // the parser keeps #x in the word, as bash does
 		"for f in *(.); do :; done": true,  // zsh glob qualifier: not bash, parsed as zsh
 		"echo 'unterminated":        false,
+		// bash rejects it and zsh reads the name as a pattern: code, not a command
+		"gateway.customer.delete('x')": false,
+		"ls *(.)":                      true, // zsh glob qualifier in an argument
 	} {
 		_, err := Parse(src)
 		if (err == nil) != ok {
