@@ -28,6 +28,9 @@ type analyzer struct {
 	// as written and trigger excerpts.
 	x           shell.Walker
 	runnerDepth int // task runners running task runners (make, npm run, just, task)
+	// literalOnly > 0 while a program file of another language is read
+	// as code (checkDiskScript): only its literal operations are judged.
+	literalOnly int
 
 	// newBranches are the branches the command creates before it pushes
 	// (git switch -c x && git push origin x): a push of one is a branch

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"strings"
+
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
@@ -14,6 +16,9 @@ import (
 func (a *analyzer) judge(inv *shell.Invocation, e effect.Effect) {
 	if a.traceEffect != nil {
 		a.traceEffect(e)
+	}
+	if a.literalOnly > 0 && unknownEffect(e) {
+		return // a program file's code: only what it does literally is judged (filestate.go)
 	}
 	for _, v := range rules.JudgeEffect(e, a.facts()) {
 		n := len(a.findings)
@@ -39,4 +44,24 @@ func (a *analyzer) facts() *rules.Facts {
 		a.ruleFacts.ContextSecrets = a.env.Secrets
 	}
 	return a.ruleFacts
+}
+
+// unknownEffect reports whether an effect is about something only known
+// at run time (a path, a command or code built from data), rather than a
+// literal operation: for a repository's program file read as code
+// (python3 tools/x.py), those are its ordinary work on its inputs.
+func unknownEffect(e effect.Effect) bool {
+	switch x := e.(type) {
+	case effect.HiddenCode:
+		return true
+	case effect.UnreadCode:
+		return (x.How == effect.CodeWord || x.How == effect.ScriptWord) && !strings.HasPrefix(x.Code, "downloaded")
+	case effect.Delete:
+		return x.Dynamic
+	case effect.Write:
+		return x.Dynamic || x.Anywhere
+	case effect.PackageInstall:
+		return x.Unreadable
+	}
+	return false
 }

@@ -239,7 +239,8 @@ func (a *analyzer) checkDiskScript(inv *shell.Invocation, p, lang string) {
 		lang = shebangLang(text)
 	}
 	if lang != "sh" {
-		return // other interpreters' files are programs like any other
+		a.checkDiskCode(inv, p, lang, text)
+		return
 	}
 	a.runnerDepth++
 	defer func() { a.runnerDepth-- }()
@@ -257,6 +258,42 @@ func (a *analyzer) checkDiskScript(inv *shell.Invocation, p, lang string) {
 		kept = append(kept, f)
 	}
 	a.findings = kept
+}
+
+// maxProgramCode is the size up to which a program file of another
+// language is read as code: the tools and scripts a repository keeps and
+// an agent writes are smaller; reading a 40 KB module takes about 90 ms.
+const maxProgramCode = 16 << 10
+
+// checkDiskCode judges a program file of another language the command
+// runs (python3 tools/x.py, node scripts/y.js, ruby, perl, php, or by its
+// #! line): its code is read as the interpreters' one-liners are, but only
+// what it does literally counts. A shell-out of a literal command
+// (subprocess.run(["git", "push", "--force"]), os.system("rm -rf ~"),
+// execSync('git push -f')), a delete or write of a literal path outside
+// the worktree, a download it evaluates: denied as if typed. What a
+// program does with its inputs (paths, commands or code built at run
+// time), the strings it mentions (a .env it loads, SQL it sends) and the
+// modules it imports are its ordinary work, as for a compiled program;
+// modules it imports from other files are not read.
+func (a *analyzer) checkDiskCode(inv *shell.Invocation, p, lang, text string) {
+	switch lang {
+	case "python", "js", "ruby", "perl", "php":
+	default:
+		return
+	}
+	if len(text) > maxProgramCode {
+		return // a library-sized program: too long to read within a decision's time
+	}
+	a.runnerDepth++
+	a.literalOnly++
+	defer func() { a.runnerDepth--; a.literalOnly-- }()
+	sub := *inv
+	n := len(a.findings)
+	a.code(&sub, lang, shell.Word{Text: text, Src: p})
+	for i := n; i < len(a.findings); i++ {
+		a.findings[i].reason += " (run by the program " + relToRoot(a.env.Root, p) + ")"
+	}
 }
 
 // binaryProgram reports whether a file is a compiled executable (ELF,

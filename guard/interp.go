@@ -497,11 +497,15 @@ func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 		return
 	}
 	text = normalizeCode(lang, text)
-	if evalsDownload(lang, text) {
+	// Whole-text heuristics (an eval and a URL anywhere, the environment
+	// and a network call anywhere) fit a one-liner, not a program file
+	// read for its literal operations, where they meet by chance.
+	whole := a.literalOnly == 0
+	if whole && evalsDownload(lang, text) {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, How: effect.EvalDownload})
 		return
 	}
-	if dump := codeEnvDump(text); dump != "" && codeNetworks(text) {
+	if dump := codeEnvDump(text); whole && dump != "" && codeNetworks(text) {
 		a.judge(inv, sendEffect(inv.Name, codeURLHosts(text), []string{dump}))
 	}
 	sites := 0
@@ -523,8 +527,12 @@ func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 	}
 	// Any string naming a secret file is access: open('.env'), a path in a
 	// config dict, an argument for a helper. A string that is destructive
-	// SQL is run by some database call.
+	// SQL is run by some database call. (Not for a program file read for
+	// its literal operations: what it mentions is its own business.)
 	for _, sp := range spans {
+		if a.literalOnly > 0 {
+			break
+		}
 		l := sp.value
 		if strings.Contains(l, shell.UnknownMark) || l == "" || len(l) > 4096 {
 			continue
