@@ -77,7 +77,7 @@ var kubernetes = &Pack{
 				"oc delete buckets.s3.aws.upbound.io/assets"},
 			Allow: []string{"kubectl delete pod web-1", "kubectl delete deployment.apps/web -n dev", "kubectl delete job smoke-test",
 				"kubectl delete pod,svc web -n dev", "kubectl get certificates.cert-manager.io -A", "kubectl get prometheusrules -n monitoring", "kubectl describe postgrescluster hippo",
-				"kubectl delete postgrescluster hippo --dry-run=client"},
+				"kubectl delete postgrescluster hippo --dry-run=client", "oc delete route web -n dev", "kubectl delete hpa web"},
 		},
 		{
 			ID: policy.RuleDestructiveKubernetes, Name: "kubectl-delete-force",
@@ -153,7 +153,9 @@ func init() {
 		certificatesigningrequest certificatesigningrequests csr priorityclass priorityclasses pc ingressclass
 		ingressclasses runtimeclass runtimeclasses validatingwebhookconfiguration validatingwebhookconfigurations
 		mutatingwebhookconfiguration mutatingwebhookconfigurations csidriver csidrivers csinode csinodes
-		volumeattachment volumeattachments apiservice apiservices all`) {
+		volumeattachment volumeattachments apiservice apiservices all
+		route routes buildconfig buildconfigs bc build builds deploymentconfig deploymentconfigs dc
+		imagestream imagestreams is imagestreamtag imagestreamtags istag template templates`) {
 		builtinKinds[k] = true
 	}
 }
@@ -163,7 +165,10 @@ func init() {
 var builtinGroups = map[string]bool{"apps": true, "batch": true, "extensions": true, "policy": true, "autoscaling": true,
 	"networking.k8s.io": true, "rbac.authorization.k8s.io": true, "coordination.k8s.io": true, "discovery.k8s.io": true,
 	"storage.k8s.io": true, "scheduling.k8s.io": true, "certificates.k8s.io": true, "admissionregistration.k8s.io": true,
-	"node.k8s.io": true, "events.k8s.io": true, "apiregistration.k8s.io": true, "": true}
+	"node.k8s.io": true, "events.k8s.io": true, "apiregistration.k8s.io": true, "": true,
+	// OpenShift's own kinds (oc delete route web)
+	"route.openshift.io": true, "build.openshift.io": true, "apps.openshift.io": true, "image.openshift.io": true,
+	"template.openshift.io": true}
 
 // customKind reports whether a kind as kubectl takes it (pod, deploy.apps,
 // jobs.v1.batch, postgrescluster, certificates.cert-manager.io) names a
@@ -186,7 +191,8 @@ func customKind(k string) bool {
 var wideKinds = map[string]bool{"namespace": true, "namespaces": true, "ns": true, "node": true, "nodes": true, "no": true,
 	"pv": true, "persistentvolume": true, "persistentvolumes": true, "pvc": true, "persistentvolumeclaim": true,
 	"persistentvolumeclaims": true, "crd": true, "crds": true, "customresourcedefinition": true, "customresourcedefinitions": true,
-	"clusterrole": true, "clusterrolebinding": true, "storageclass": true, "sc": true, "project": true, "projects": true}
+	"clusterrole": true, "clusterroles": true, "clusterrolebinding": true, "clusterrolebindings": true, "storageclass": true,
+	"storageclasses": true, "sc": true, "project": true, "projects": true}
 
 // kindsCustom reports whether a comma-separated list of kinds names a
 // custom resource.
