@@ -731,8 +731,21 @@ func (ex *Expander) substValue(stmts []*syntax.Stmt, st *State) []Word {
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return nil
 	}
-	var words []string
-	for _, w := range ce.Args {
+	// The name first, and the operands only for a command whose output is
+	// known here: expanding the operands of any other command would expand
+	// their substitutions once more after KnownOutput did, twice per level
+	// of nesting, which made $(cat $(cat …)) cost 2^depth. A name that is
+	// itself a command's output was just expanded by KnownOutput: it is not
+	// one of these commands' literal names.
+	if hasSubst(ce.Args[0]) {
+		return nil
+	}
+	name, ok := ex.StaticWord(ce.Args[0], st)
+	if !ok || !knownValueCommands[path.Base(name)] {
+		return nil
+	}
+	words := []string{name}
+	for _, w := range ce.Args[1:] {
 		s, ok := ex.StaticWord(w, st)
 		if !ok {
 			return nil
@@ -781,6 +794,9 @@ func (ex *Expander) substValue(stmts []*syntax.Stmt, st *State) []Word {
 	}
 	return nil
 }
+
+// knownValueCommands are the commands substValue computes the output of.
+var knownValueCommands = map[string]bool{"dirname": true, "basename": true, "pwd": true, "mktemp": true, "git": true}
 
 // mktempValue is "some new file under the temp dir": a glob that the path
 // classification sees as writable.
