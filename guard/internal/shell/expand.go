@@ -458,7 +458,11 @@ func (ex *Expander) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []pi
 	ifs := ex.ifs(st)
 	ps := make([]piece, 0, len(vals))
 	for _, v := range vals {
-		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: (v.Glob || HasGlobMeta(v.Text)) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
+		// A value that stands for the files a pattern matched (for f in
+		// *.sh) is each of those files quoted or not: "$f" is not the
+		// literal text *.sh. Pattern characters in a plain value glob
+		// only unquoted.
+		ps = append(ps, piece{text: v.Text, dynamic: v.Dynamic, glob: v.Glob || HasGlobMeta(v.Text) && !quoted, split: !quoted, ifs: ifs, quoted: quoted, net: v.Net, echoed: v.Echoed, secret: v.Secret})
 	}
 	return ps
 }
