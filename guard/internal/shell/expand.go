@@ -745,7 +745,8 @@ func (ex *Expander) substValue(stmts []*syntax.Stmt, st *State) []Word {
 		return nil
 	}
 	name, ok := ex.StaticWord(ce.Args[0], st)
-	if !ok || !knownValueCommands[path.Base(name)] {
+	value := knownValues[path.Base(name)]
+	if !ok || value == nil {
 		return nil
 	}
 	words := []string{name}
@@ -756,51 +757,64 @@ func (ex *Expander) substValue(stmts []*syntax.Stmt, st *State) []Word {
 		}
 		words = append(words, s)
 	}
-	switch path.Base(words[0]) {
-	case "dirname", "basename":
-		// Pure string functions of their operand: cd "$(dirname "$0")" is
-		// how scripts find their own directory.
-		if len(words) != 2 || strings.HasPrefix(words[1], "-") {
-			return nil
-		}
-		p := strings.TrimRight(words[1], "/")
-		switch {
-		case p == "":
-			p = "/"
-		case path.Base(words[0]) == "dirname":
-			p = path.Dir(p)
-		default:
-			p = path.Base(p)
-		}
-		return []Word{{Text: p}}
-	case "pwd":
-		if st.CwdUnknown {
-			return nil
-		}
-		vals := make([]Word, len(st.Cwds))
-		for i, c := range st.Cwds {
-			vals[i] = Word{Text: c}
-		}
-		return vals
-	case "mktemp":
-		return []Word{ex.mktempValue(words[1:], st)}
-	case "git":
-		if len(words) == 3 && words[1] == "rev-parse" && words[2] == "--show-toplevel" && !st.Remote && ex.Env.Root != "" {
-			for _, c := range st.Cwds {
-				if !UnderRoot(c, ex.Env.Root) {
-					return nil
-				}
-			}
-			if !st.CwdUnknown {
-				return []Word{{Text: ex.Env.Root}}
-			}
-		}
-	}
-	return nil
+	return value(ex, words, st)
 }
 
-// knownValueCommands are the commands substValue computes the output of.
-var knownValueCommands = map[string]bool{"dirname": true, "basename": true, "pwd": true, "mktemp": true, "git": true}
+// knownValues are the commands whose output substValue works out, by
+// name: each gets the command's words (its name first).
+var knownValues = map[string]func(ex *Expander, words []string, st *State) []Word{
+	"dirname":  pathPartValue,
+	"basename": pathPartValue,
+	"pwd":      pwdValue,
+	"mktemp":   func(ex *Expander, words []string, st *State) []Word { return []Word{ex.mktempValue(words[1:], st)} },
+	"git":      gitToplevelValue,
+}
+
+// pathPartValue: dirname and basename are pure string functions of their
+// operand; cd "$(dirname "$0")" is how scripts find their own directory.
+func pathPartValue(_ *Expander, words []string, _ *State) []Word {
+	if len(words) != 2 || strings.HasPrefix(words[1], "-") {
+		return nil
+	}
+	p := strings.TrimRight(words[1], "/")
+	switch {
+	case p == "":
+		p = "/"
+	case path.Base(words[0]) == "dirname":
+		p = path.Dir(p)
+	default:
+		p = path.Base(p)
+	}
+	return []Word{{Text: p}}
+}
+
+func pwdValue(_ *Expander, _ []string, st *State) []Word {
+	if st.CwdUnknown {
+		return nil
+	}
+	vals := make([]Word, len(st.Cwds))
+	for i, c := range st.Cwds {
+		vals[i] = Word{Text: c}
+	}
+	return vals
+}
+
+// gitToplevelValue: git rev-parse --show-toplevel run inside the worktree
+// is its root.
+func gitToplevelValue(ex *Expander, words []string, st *State) []Word {
+	if len(words) != 3 || words[1] != "rev-parse" || words[2] != "--show-toplevel" || st.Remote || ex.Env.Root == "" {
+		return nil
+	}
+	for _, c := range st.Cwds {
+		if !UnderRoot(c, ex.Env.Root) {
+			return nil
+		}
+	}
+	if st.CwdUnknown {
+		return nil
+	}
+	return []Word{{Text: ex.Env.Root}}
+}
 
 // mktempValue is "some new file under the temp dir": a glob that the path
 // classification sees as writable.
