@@ -64,7 +64,7 @@ func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
 
 func (c claudeShaped) render(ev *event, v verdict) Answer {
 	if ev.post {
-		if (c.name == Qwen || c.name == Droid) && !v.block && !v.deny && v.warn != "" {
+		if !c.warnsBefore() && !v.block && !v.deny && v.warn != "" {
 			// warn mode, carried from PreToolUse, whose
 			// additionalContext neither hands the model.
 			return Answer{Stdout: string(contextJSON("PostToolUse", v.warn)) + "\n", Stderr: v.notes}
@@ -72,7 +72,7 @@ func (c claudeShaped) render(ev *event, v verdict) Answer {
 		if !v.block && !v.deny {
 			return Answer{Stderr: v.notes}
 		}
-		if c.name == Qwen || c.name == Droid {
+		if !c.readsPostDecision() {
 			return c.renderPost(ev, v)
 		}
 		out, _ := json.Marshal(struct {
@@ -151,3 +151,7 @@ func contextJSON(hookEvent, text string) []byte {
 // read it there and drop it (their tool schedulers use it only after a
 // tool), so their warnings are carried to PostToolUse.
 func (c claudeShaped) warnsBefore() bool { return c.name != Qwen && c.name != Droid }
+
+// readsPostDecision: Claude Code reads {"decision":"block"} after a tool;
+// Qwen Code and Droid do not (see renderPost).
+func (c claudeShaped) readsPostDecision() bool { return c.name != Qwen && c.name != Droid }
