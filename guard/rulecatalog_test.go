@@ -111,10 +111,13 @@ func ruleTable() string {
 
 // ruleGlance renders the catalog as README.md's "rules at a glance": one
 // line per rule, its reason and its first denied example (the shortest
-// when the first is too long for a glance).
+// when the first is too long for a glance). The tool packs' rules share
+// one line: their ids and an example of each family are enough at a
+// glance, and docs/rules.md has each of them whole.
 func ruleGlance() string {
 	var b strings.Builder
 	b.WriteString("| rule | | stops | for example |\n|---|---|---|---|\n")
+	var packIDs, packExamples []string
 	for _, r := range rules.All() {
 		ex := r.Summary()
 		if r.TestedBy == "" && len(r.Deny) > 0 {
@@ -126,7 +129,18 @@ func ruleGlance() string {
 			}
 			ex = "`" + strings.ReplaceAll(short, "|", `\|`) + "`"
 		}
+		if rules.OfToolPacks(r.ID) {
+			packIDs = append(packIDs, "`"+r.ID+"`")
+			if len(packExamples) < 2 {
+				packExamples = append(packExamples, ex)
+			}
+			continue
+		}
 		b.WriteString("| `" + r.ID + "` | " + r.Label() + " | " + r.Reason + " | " + ex + " |\n")
+	}
+	if len(packIDs) > 0 {
+		b.WriteString("| " + strings.Join(packIDs, ", ") + " | | the tool packs: infrastructure, clusters, cloud resources, containers, datastores, the machine and hosted services are shared, and an agent's delete is gone for everyone | " +
+			strings.Join(packExamples, ", ") + " |\n")
 	}
 	return b.String()
 }

@@ -44,6 +44,19 @@ func All() []Rule {
 	}
 }
 
+// OfToolPacks reports whether the rule is one of the tool packs' rules
+// (destructive_terraform.go … destructive_service.go), which judge what
+// the packs' tables recognise rather than a check of their own.
+func OfToolPacks(id string) bool {
+	switch id {
+	case policy.RuleDestructiveTerraform, policy.RuleDestructiveKubernetes, policy.RuleDestructiveCloud,
+		policy.RuleDestructiveContainer, policy.RuleDestructiveDatastore, policy.RuleDestructiveSystem,
+		policy.RuleDestructiveService:
+		return true
+	}
+	return false
+}
+
 // ByID returns the rule with that id.
 func ByID(id string) (Rule, bool) {
 	for _, r := range All() {
