@@ -10,7 +10,8 @@ import (
 // The transcripts of agent clients other than Claude Code, as each wrote
 // them in make e2e-clients (2026-11-27). The hook gets the file's path
 // from the client's event (transcript_path); Copilot CLI and opencode send
-// none, so [budget] max_tokens cannot count their tokens.
+// none, so [budget] max_tokens cannot count their tokens. Droid's
+// transcript holds no usage: its reader is in droid.go.
 //
 //   - Codex 0.169 (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): after
 //     each model response an event_msg line whose payload is
@@ -34,7 +35,8 @@ import (
 type lineReader func(t *budget.FileTally, line []byte)
 
 // readerFor is the transcript reader for the client a hook event names
-// ("" is Claude Code), nil for a client whose transcript is not read.
+// ("" is Claude Code), nil for a client whose transcript is not read
+// line by line (Droid: readUsage).
 func readerFor(client string) lineReader {
 	switch client {
 	case "", "claude":

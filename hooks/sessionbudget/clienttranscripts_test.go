@@ -88,8 +88,8 @@ func TestClientTranscripts(t *testing.T) {
 }
 
 // TestClientTranscriptUnread: a client whose transcript swarm-guard does
-// not read (Droid, Copilot CLI, opencode) counts its tool calls and no
-// tokens, even when its event names a file.
+// not read (Copilot CLI, opencode: neither names one today) counts its
+// tool calls and no tokens, even when its event names a file.
 func TestClientTranscriptUnread(t *testing.T) {
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "session.jsonl")
@@ -97,7 +97,7 @@ func TestClientTranscriptUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, err := Check(Request{StateDir: filepath.Join(dir, "state"), SessionID: "d1", TranscriptPath: transcript,
-		Client: "droid", Limits: budget.HookLimits{Tokens: 10, ToolCalls: 5}, Now: time.Unix(0, 0)})
+		Client: "copilot", Limits: budget.HookLimits{Tokens: 10, ToolCalls: 5}, Now: time.Unix(0, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

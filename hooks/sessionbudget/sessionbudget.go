@@ -56,8 +56,8 @@ func Check(r Request) (Verdict, error) {
 		t.SessionID = r.SessionID
 		t.ToolCalls++
 		t.Updated = r.Now.UTC()
-		if read := readerFor(r.Client); r.Limits.Tokens > 0 && r.TranscriptPath != "" && read != nil {
-			if err := readTranscripts(t, r.TranscriptPath, r.Client == "", read); err != nil {
+		if r.Limits.Tokens > 0 && r.TranscriptPath != "" {
+			if err := readUsage(t, r); err != nil {
 				return err
 			}
 		}
@@ -100,6 +100,20 @@ func plainName(s string) bool {
 		}
 	}
 	return true
+}
+
+// readUsage accounts the tokens the session's client wrote since the last
+// call: Droid's in the settings file beside its transcript, the others'
+// in the transcript itself (clienttranscripts.go).
+func readUsage(t *budget.SessionTally, r Request) error {
+	if r.Client == "droid" {
+		p := droidSettingsPath(r.TranscriptPath)
+		return readDroid(t.File(p), p)
+	}
+	if read := readerFor(r.Client); read != nil {
+		return readTranscripts(t, r.TranscriptPath, r.Client == "", read)
+	}
+	return nil
 }
 
 // readTranscripts accounts what was appended to the main transcript and,
