@@ -7,7 +7,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
-	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // commandVars hold commands that git or other tools run through a shell.
@@ -25,10 +24,6 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 	rep := inv
 	if rep == nil {
 		rep = &shell.Invocation{Name: name, Argv: []shell.Word{{Text: name + "=" + showVals(val)}}, State: st, Node: node}
-	}
-	tamper := func(does string) {
-		// git config only known at run time: may set core.hooksPath
-		a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: does, Instead: rules.GuardTamper.Instead})
 	}
 	upper := strings.ToUpper(name)
 	switch {
@@ -54,7 +49,7 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 	case upper == "GIT_CONFIG_PARAMETERS":
 		for _, v := range val {
 			if v.Dynamic {
-				tamper("GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off")
+				a.judge(rep, effect.GuardChange{Change: effect.ConfigVarUnread})
 				continue
 			}
 			for _, kv := range configParameters(v.Text) {
@@ -75,7 +70,7 @@ func (a *analyzer) envAssign(name string, val []shell.Word, st *shell.State, inv
 		}
 		for _, k := range val {
 			if k.Dynamic {
-				tamper(name + " sets a git config key only known at run time, which may be core.hooksPath")
+				a.judge(rep, effect.GuardChange{Change: effect.ConfigVarUnreadKey, Command: name})
 				continue
 			}
 			v := shell.Word{Dynamic: true}

@@ -58,7 +58,7 @@ func (e *Engine) CheckPath(op PathOp, p string, env *Env) Decision {
 		}
 		for _, q := range uniq(abs, real) {
 			if w.Protected = a.protectedHit(q, false); w.Protected != "" {
-				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: "writing " + w.Protected + " changes the guard's own configuration"})
+				a.judge(inv, effect.GuardChange{Change: effect.ToolWrite, Subject: w.Protected})
 				break
 			}
 		}

@@ -19,8 +19,6 @@ type gitCtx struct {
 	config   map[string]string // -c key=value for this invocation, keys lower case
 }
 
-const altNoVerify = "run the command without --no-verify and fix what the hooks report"
-
 func (a *analyzer) git(inv *shell.Invocation) { a.gitArgs(inv, inv.Args(), 0) }
 
 // dashedGit handles git-push, /usr/lib/git-core/git-reset and friends.
@@ -339,7 +337,7 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 	}
 	for _, x := range args {
 		if x.Static() && x.Text == "--no-verify" {
-			a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git " + sub + " --no-verify skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
+			a.judge(inv, effect.GuardChange{Change: effect.NoVerify, Command: "git " + sub})
 			break
 		}
 		if x.Static() && x.Text == "--" {
@@ -420,9 +418,9 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 	case "prune":
 		a.judge(inv, effect.Discard{Loss: effect.LostUnreachable, Command: "git prune"})
 	case "commit-tree":
-		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit-tree creates commits without running the git hooks", Instead: "use git commit"})
+		a.judge(inv, effect.GuardChange{Change: effect.CommitTree})
 	case "fast-import":
-		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git fast-import creates commits without running the git hooks, with any trailer it is given", Instead: "use git commit"})
+		a.judge(inv, effect.GuardChange{Change: effect.FastImport})
 	case "hash-object":
 		a.hashObjectCommit(inv, args)
 	case "replace":
@@ -785,7 +783,7 @@ func (a *analyzer) gitCommit(g *gitCtx, args []shell.Word) {
 	p := shell.ParseOpts(args, shell.Spec{Short: "mFCct", Long: shell.Longs("message", "file", "reuse-message", "reedit-message", "template",
 		"author", "date", "cleanup", "fixup", "squash", "trailer", "pathspec-from-file"), OptionalLong: shell.Longs("gpg-sign", "untracked-files")})
 	if p.Has("n") {
-		a.judge(g.inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", Instead: altNoVerify})
+		a.judge(g.inv, effect.GuardChange{Change: effect.NoVerifyShort})
 	}
 	for _, f := range p.Values("F", "file", "t", "template", "pathspec-from-file") {
 		a.readPath(g.inv, f)
@@ -1290,12 +1288,12 @@ func (a *analyzer) gitConfig(g *gitCtx, args []shell.Word) {
 	unset := p.Has("unset", "unset-all") || sub == "unset"
 	edit := p.Has("e", "edit") || sub == "edit"
 	if edit {
-		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config --edit opens the git config in an editor", Instead: "set single keys with git config <key> <value>"})
+		a.judge(inv, effect.GuardChange{Change: effect.ConfigEdit})
 		return
 	}
 	if p.Has("rename-section", "remove-section") || sub == "rename-section" || sub == "remove-section" {
 		if len(ops) > 0 && (ops[0].Dynamic || strings.EqualFold(ops[0].Text, "core") || strings.HasPrefix(strings.ToLower(ops[0].Text), "include")) {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "removing or renaming the " + ops[0].Show() + " config section can change core.hooksPath", Instead: rules.GuardTamper.Instead})
+			a.judge(inv, effect.GuardChange{Change: effect.ConfigSection, Subject: ops[0].Show()})
 		}
 		return
 	}
@@ -1304,7 +1302,7 @@ func (a *analyzer) gitConfig(g *gitCtx, args []shell.Word) {
 	}
 	key := ops[0]
 	if key.Dynamic {
-		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally"})
+		a.judge(inv, effect.GuardChange{Change: effect.ConfigUnreadKey})
 		return
 	}
 	write := unset || p.Has("add", "replace-all") || sub == "set" || len(ops) >= 2
@@ -1330,7 +1328,7 @@ func (a *analyzer) gitRm(g *gitCtx, args []shell.Word) {
 	}
 	if p.Has("cached") {
 		if f, ok := p.Value("pathspec-from-file"); ok {
-			a.judge(g.inv, effect.GuardChange{Control: effect.GuardFiles, Does: "git rm --cached --pathspec-from-file " + f.Show() + " untracks paths the guard cannot see, which may include the files that configure it", Instead: "name the paths on the command line"})
+			a.judge(g.inv, effect.GuardChange{Change: effect.UntrackUnread, Subject: f.Show()})
 		}
 		a.untrackProtected(g.inv, p.Operands) // only the index changes
 		return

@@ -5,7 +5,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
-	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // Every way a command can give an identity variable (identityVar) a value
@@ -100,7 +99,7 @@ var gitRunsHooks = map[string]bool{
 func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []shell.Word, st *shell.State) {
 	for _, v := range val {
 		if v.Dynamic {
-			a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: rules.GuardTamper.Instead})
+			a.judge(rep, effect.GuardChange{Change: effect.PathUnread, Command: name})
 			return
 		}
 		for _, dir := range strings.Split(v.Text, ":") {
@@ -109,8 +108,7 @@ func (a *analyzer) shadowsGuardOnPath(rep *shell.Invocation, name string, val []
 			}
 			abs := shell.CleanJoin(st.FirstCwd(a.env.Cwd), dir)
 			if a.underRoot(abs) || a.writable(abs) {
-				a.judge(rep, effect.GuardChange{Control: effect.GitHooks, Does: name + " puts " + abs + ", a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
-					Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"})
+				a.judge(rep, effect.GuardChange{Change: effect.PathWritable, Command: name, Subject: abs})
 				return
 			}
 		}

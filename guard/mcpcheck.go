@@ -130,8 +130,7 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 		}
 	}
 	if t.GitCommit {
-		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: where + " commits without the repository's git hooks (no Agent-Id trailer, no secret scan), like git commit --no-verify",
-			Instead: "commit with git commit in the shell, where the hooks run"})
+		a.judge(inv, effect.GuardChange{Change: effect.ToolCommit, Command: where})
 	}
 
 	// Oversight: merging, approving, administering and closing others'

@@ -577,7 +577,7 @@ func (a *analyzer) deletePath(inv *shell.Invocation, x shell.Word, recursive boo
 		// the worktree is the primary reason.
 		hit := a.protectedHit(p, recursive)
 		if hit == p {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard"})
+			a.judge(inv, effect.GuardChange{Change: effect.FileChange, Command: verb + " deletes", Subject: hit})
 		}
 		d := effect.Delete{Target: a.pathTarget(verb, p, inv.State), Recursive: recursive}
 		d.Protected, d.Secret = hit, a.secretName(p)
@@ -586,7 +586,7 @@ func (a *analyzer) deletePath(inv *shell.Invocation, x shell.Word, recursive boo
 		}
 		a.judge(inv, d)
 		if hit != "" && hit != p {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " deletes " + hit + ", which configures the guard"})
+			a.judge(inv, effect.GuardChange{Change: effect.FileChange, Command: verb + " deletes", Subject: hit})
 		}
 	}
 }
@@ -632,14 +632,14 @@ func (a *analyzer) checkProtectedGlob(inv *shell.Invocation, pattern string, wal
 	for _, pat := range a.m.protected {
 		if base, ok := strings.CutSuffix(pat, "/**"); ok && !strings.ContainsAny(base, "*?[{") && (static == base || under(static, base)) {
 			// Anything the glob matches lies inside a protected tree.
-			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + pattern + ", inside " + base + ", which configures the guard"})
+			a.judge(inv, effect.GuardChange{Change: effect.FileInTree, Command: verb, Subject: base, Pattern: pattern})
 			return
 		}
 		if strings.ContainsAny(pat, "*?[{") || a.m.exactOnly[pat] {
 			continue
 		}
 		if patternMatch(pattern, pat, walk) {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + pat + " (matched by " + pattern + "), which configures the guard"})
+			a.judge(inv, effect.GuardChange{Change: effect.FileMatched, Command: verb, Subject: pat, Pattern: pattern})
 			return
 		}
 	}
@@ -686,7 +686,7 @@ func (a *analyzer) writeTree(inv *shell.Invocation, x shell.Word, verb string, r
 		a.writes = append(a.writes, p)
 		w := effect.Write{Target: a.pathTarget(inv.Name, p, inv.State), Verb: verb}
 		if w.Protected = a.protectedHit(p, false); w.Protected != "" {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: verb + " " + w.Protected + ", which configures the guard"})
+			a.judge(inv, effect.GuardChange{Change: effect.FileChange, Command: verb, Subject: w.Protected})
 		}
 		w.Secret = a.secretName(p)
 		if recursive {
@@ -695,7 +695,7 @@ func (a *analyzer) writeTree(inv *shell.Invocation, x shell.Word, verb string, r
 		a.judge(inv, w)
 		if recursive {
 			if hit := a.protectedHit(p, true); hit != "" && hit != p {
-				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: inv.Name + " -R changes " + hit + ", which configures the guard"})
+				a.judge(inv, effect.GuardChange{Change: effect.FileBelow, Command: inv.Name, Subject: hit})
 			}
 		}
 	}

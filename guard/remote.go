@@ -183,16 +183,15 @@ func (a *analyzer) claude(inv *shell.Invocation) {
 		"append-system-prompt", "system-prompt", "resume", "session-id", "mcp-config", "add-dir", "tools", "agent", "agents",
 		"fallback-model", "effort", "debug-file", "max-budget-usd", "json-schema", "task-budget")})
 	if p.Has("bare") {
-		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --bare starts an agent without hooks, so without this guard",
-			Instead: "start nested agents without --bare (swarm-guard run -- claude -p ... keeps them guarded)"})
+		a.judge(inv, effect.GuardChange{Change: effect.AgentBare})
 	}
 	for _, s := range p.Values("settings") {
 		if s.Dynamic || strings.Contains(s.Text, "disableAllHooks") || strings.Contains(s.Text, `"hooks"`) {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --settings can switch hooks off or replace them", Instead: "start nested agents without --settings overrides of hooks"})
+			a.judge(inv, effect.GuardChange{Change: effect.AgentSettings})
 		}
 	}
 	if src, ok := p.Value("setting-sources"); ok && (src.Dynamic || !strings.Contains(src.Text, "project")) {
-		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "claude --setting-sources without \"project\" skips this repository's hooks", Instead: "keep project in --setting-sources"})
+		a.judge(inv, effect.GuardChange{Change: effect.AgentSources})
 	}
 }
 

@@ -1,10 +1,13 @@
 package guard
 
 import (
+	"fmt"
+
 	"flag"
 	"strings"
 	"testing"
 
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
@@ -160,4 +163,41 @@ func TestRuleTables(t *testing.T) {
 		"rule table is out of date with guard/rules", how)
 	checkGeneratedSection(t, "README.md", glanceBegin, glanceEnd, ruleGlance(), *updateRules,
 		"rules at a glance are out of date with guard/rules", how)
+}
+
+// TestGuardChangeExamples runs the call beside each sentence of the
+// guard-tamper rule (guard/rules/guard_tamper.go, guardChanges) through
+// the whole engine: a shell command must make that kind of change, and
+// every call must be denied by the rule; the safe twin must not be.
+func TestGuardChangeExamples(t *testing.T) {
+	eng := New(corpusPolicy())
+	tamper := func(d Decision) bool {
+		for _, f := range d.Findings {
+			if f.Rule == policy.RuleGuardTamper {
+				return true
+			}
+		}
+		return false
+	}
+	for c := effect.SetupUnread; c <= effect.ToolWrite; c++ {
+		deny, allow := rules.ChangeExamples(c)
+		if deny == "" {
+			t.Errorf("change %d has no example", c)
+			continue
+		}
+		if !tamper(checkExample(eng, deny)) {
+			t.Errorf("change %d: %s is not denied by %s", c, deny, policy.RuleGuardTamper)
+		}
+		if !strings.HasPrefix(deny, "mcp__") && !strings.HasPrefix(deny, ToolWrite+" ") {
+			made := false
+			mark := fmt.Sprintf("effect: effect.GuardChange {Change:%d ", c)
+			eng.Explaining(func(line string) { made = made || strings.HasPrefix(line, mark) }).CheckCommand(deny, testEnv())
+			if !made {
+				t.Errorf("change %d: %s makes no such change (%v)", c, deny, eng.Explain(deny, testEnv()))
+			}
+		}
+		if allow != "" && tamper(checkExample(eng, allow)) {
+			t.Errorf("change %d: the safe twin %s is denied by %s", c, allow, policy.RuleGuardTamper)
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
-	"github.com/swarm-guard/swarm-guard/guard/rules"
 )
 
 // The guard protects itself: an agent may not switch it off, loosen it or
@@ -22,7 +21,7 @@ func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 	verb, rest := "", []shell.Word(nil)
 	for i, x := range args {
 		if !x.Static() {
-			a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard gets an argument only known at run time, which may switch the guard off", Instead: "write the swarm-guard command literally"})
+			a.judge(inv, effect.GuardChange{Change: effect.SetupUnread})
 			return
 		}
 		if !strings.HasPrefix(x.Text, "-") {
@@ -47,29 +46,28 @@ func (a *analyzer) swarmGuardCLI(inv *shell.Invocation) {
 			break
 		}
 	}
-	setup := func(does string) {
-		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: does})
+	setup := func(c effect.Change, command string) {
+		a.judge(inv, effect.GuardChange{Change: c, Command: command})
 	}
 	switch verb {
 	case "uninstall":
-		setup("swarm-guard uninstall switches the guard off")
+		setup(effect.Uninstall, "")
 	case "approve":
-		a.judge(inv, effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard approve lifts a denial, which only a human may do",
-			Instead: "give the code to a human, who runs swarm-guard approve outside this session; then retry the denied call"})
+		setup(effect.Approve, "")
 	case "install":
 		if has("--binary", "--on-failure", "--ci") {
-			setup("swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop")
+			setup(effect.Rewire, "")
 		}
 	case "budget":
 		if sub != "" && sub != "show" {
-			setup("swarm-guard budget " + sub + " changes the budgets that stop runaway agents")
+			setup(effect.BudgetChange, "swarm-guard budget "+sub)
 		}
 	case "run":
 		a.judge(inv, effect.NestedRun{Trust: has("--trust"), Oversight: nestedOversight(rest), Mode: nestedFlag(rest, "--mode")})
 		a.nestedClaude(inv, rest)
 	case "policy":
 		if sub != "check" && sub != "default" && sub != "" {
-			setup("swarm-guard policy " + sub + " is not a read-only verb")
+			setup(effect.PolicyChange, "swarm-guard policy "+sub)
 		}
 	}
 }
@@ -92,7 +90,7 @@ func (a *analyzer) hookManagerCLI(inv *shell.Invocation) {
 	sub := ""
 	for _, x := range args {
 		if !x.Static() {
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " gets an argument only known at run time, which may rewrite the git hooks", Instead: rules.GuardTamper.Instead})
+			a.judge(inv, effect.GuardChange{Change: effect.HookManagerUnread, Command: inv.Name})
 			return
 		}
 		if !strings.HasPrefix(x.Text, "-") {
@@ -112,8 +110,7 @@ func (a *analyzer) hookManagerCLI(inv *shell.Invocation) {
 		risky = sub == "" || sub == "init" || sub == "install" || sub == "uninstall" || sub == "set" || sub == "add"
 	}
 	if risky {
-		what := strings.TrimSpace(inv.Name + " " + sub)
-		a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: what + " rewrites or removes the git hooks that run the guard"})
+		a.judge(inv, effect.GuardChange{Change: effect.HookManagerRewrite, Command: strings.TrimSpace(inv.Name + " " + sub)})
 	}
 }
 
@@ -141,7 +138,7 @@ func (a *analyzer) removesHookManager(inv *shell.Invocation) {
 		}
 		switch name {
 		case "husky", "lefthook", "@evilmartians/lefthook", "evilmartians/lefthook", "pre-commit":
-			a.judge(inv, effect.GuardChange{Control: effect.GitHooks, Does: inv.Name + " " + args[0].Text + " " + x.Text + " removes the hook manager that runs the guard's git hooks", Instead: "leave the git hooks to a human"})
+			a.judge(inv, effect.GuardChange{Change: effect.HookManagerRemoval, Command: inv.Name + " " + args[0].Text + " " + x.Text})
 		}
 	}
 }
@@ -179,7 +176,7 @@ func (a *analyzer) forgedTrailer(inv *shell.Invocation) {
 		// git -c trailer.<token>.key=Agent-Id makes any trailer one.
 		if w == "-c" && i+1 < len(words) && strings.HasPrefix(strings.ToLower(words[i+1]), "trailer.") {
 			if _, v, ok := strings.Cut(words[i+1], "="); ok && isKey(v) {
-				a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git -c " + words[i+1] + " writes an " + keys[0] + " trailer of the agent's choosing"})
+				a.judge(inv, effect.GuardChange{Change: effect.TrailerOption, Subject: words[i+1]})
 				return
 			}
 		}
@@ -200,7 +197,7 @@ func (a *analyzer) forgedTrailer(inv *shell.Invocation) {
 			continue
 		}
 		if (w == "--trailer" || strings.HasPrefix(w, "--trailer")) && isKey(val) || inMessage(val) {
-			a.judge(inv, effect.GuardChange{Control: effect.Trailers, Does: "git " + sub + " brings its own " + keys[0] + " trailer; the git hooks write who made a commit, and a trailer of the agent's choosing forges it"})
+			a.judge(inv, effect.GuardChange{Change: effect.TrailerBrought, Command: "git " + sub})
 			return
 		}
 	}
@@ -224,12 +221,11 @@ func (a *analyzer) ledgerRefs(inv *shell.Invocation) {
 		if strings.Contains(w, "refs/swarm-guard/approvals/") {
 			// Approvals travel through these refs: a grant of the agent's
 			// own making would lift its denials.
-			a.judge(inv, effect.GuardChange{Control: effect.BudgetLedger, Does: "git " + sub + " " + w + " writes the approvals shared through the remote, which only a human's swarm-guard approve writes",
-				Instead: "give the code to a human, who runs swarm-guard approve outside this session; swarm-guard approvals --remote origin publishes your requests"})
+			a.judge(inv, effect.GuardChange{Change: effect.ApprovalRef, Command: "git " + sub, Subject: w})
 			return
 		}
 		if strings.Contains(w, "refs/swarm-guard/") && (sub != "fetch" || strings.Contains(w, ":refs/swarm-guard/usage/") || strings.Contains(w, ":refs/swarm-guard/sessions/")) {
-			a.judge(inv, effect.GuardChange{Control: effect.BudgetLedger, Does: "git " + sub + " " + w + " writes the shared budget ledger, which only swarm-guard run writes"})
+			a.judge(inv, effect.GuardChange{Change: effect.LedgerRef, Command: "git " + sub, Subject: w})
 			return
 		}
 	}
@@ -243,7 +239,7 @@ func (a *analyzer) hashObjectCommit(inv *shell.Invocation, args []shell.Word) {
 		return
 	}
 	if t, ok := p.Value("t"); ok && (t.Dynamic || t.Text == "commit") {
-		a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given"})
+		a.judge(inv, effect.GuardChange{Change: effect.HashObject})
 	}
 }
 
@@ -255,7 +251,7 @@ func (a *analyzer) gitReplace(inv *shell.Invocation, args []shell.Word) {
 	if len(p.Operands) == 0 && !p.Has("edit", "graft", "convert-graft-file") || p.Has("l", "list") {
 		return
 	}
-	a.judge(inv, effect.GuardChange{Control: effect.HookedHistory, Does: "git replace shows another commit in place of a real one, which the git hooks never checked", Instead: "make a new commit with git commit instead"})
+	a.judge(inv, effect.GuardChange{Change: effect.Replace})
 }
 
 // path2root is a pathspec relative to the top of the worktree.
@@ -271,9 +267,7 @@ func path2root(root, p string) string {
 // workflow) leaves it on disk but makes the next commit delete it from
 // the repository, for every clone: tampering like deleting it.
 func (a *analyzer) untrackProtected(inv *shell.Invocation, operands []shell.Word) {
-	a.indexProtected(inv, operands, func(hit string) string {
-		return "git rm --cached untracks " + hit + ", which configures the guard: the next commit deletes it from the repository"
-	})
+	a.indexProtected(inv, operands, effect.GuardChange{Change: effect.Untrack})
 }
 
 // gitUpdateIndex judges git update-index on the files that configure the
@@ -294,9 +288,7 @@ func (a *analyzer) gitUpdateIndex(inv *shell.Invocation, args []shell.Word) {
 		if p.Has("skip-worktree") {
 			flag = "--skip-worktree"
 		}
-		a.indexProtected(inv, ops, func(hit string) string {
-			return "git update-index " + flag + " hides changes to " + hit + ", which configures the guard, from git status, git diff and commits"
-		})
+		a.indexProtected(inv, ops, effect.GuardChange{Change: effect.HideChanges, Command: "git update-index " + flag})
 	}
 	// --cacheinfo <mode>,<object>,<path> or --cacheinfo <mode> <object> <path>.
 	for i := 0; i < len(args); i++ {
@@ -319,15 +311,13 @@ func (a *analyzer) gitUpdateIndex(inv *shell.Invocation, args []shell.Word) {
 		if path.Text == "" {
 			continue
 		}
-		a.indexProtected(inv, []shell.Word{path}, func(hit string) string {
-			return "git update-index --cacheinfo stages content for " + hit + ", which configures the guard, that is not the file on disk"
-		})
+		a.indexProtected(inv, []shell.Word{path}, effect.GuardChange{Change: effect.StageOther})
 	}
 }
 
 // indexProtected judges an index change on each operand that names one
-// of the guard's own files (does says what the change does to it).
-func (a *analyzer) indexProtected(inv *shell.Invocation, operands []shell.Word, does func(hit string) string) {
+// of the guard's own files (change says which, its Subject the file).
+func (a *analyzer) indexProtected(inv *shell.Invocation, operands []shell.Word, change effect.GuardChange) {
 	for _, x := range operands {
 		if x.Dynamic {
 			continue
@@ -353,7 +343,8 @@ func (a *analyzer) indexProtected(inv *shell.Invocation, operands []shell.Word, 
 				continue
 			}
 			if hit := a.protectedHit(p, false); hit != "" {
-				a.judge(inv, effect.GuardChange{Control: effect.GuardFiles, Does: does(hit)})
+				change.Subject = hit
+				a.judge(inv, change)
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 var GuardTamper = Rule{
 	ID:      policy.RuleGuardTamper,
 	Reason:  "the git hooks, the Claude Code settings and the policy are the guard; skipping or changing them switches it off",
-	Instead: "leave git hooks, Claude Code settings and the swarm-guard policy alone; ask a human to change them",
+	Instead: insteadGuardTamper,
 	Deny: []string{
 		"git commit --no-verify -m x",
 		"git -c core.hooksPath=/dev/null commit",
@@ -32,20 +32,23 @@ var GuardTamper = Rule{
 	Judge: judgeGuardTamper,
 }
 
+// insteadGuardTamper is the rule's own alternative.
+const insteadGuardTamper = "leave git hooks, Claude Code settings and the swarm-guard policy alone; ask a human to change them"
+
 // judgeGuardTamper decides the effects on the guard's controls: git
 // config that changes which hooks run or what trailers say
 // (effect.GitConfig), variables (effect.Variable), fresh environments (effect.FreshEnv), nested agents
 // (effect.NestedRun) and the changes tool code recognises as changes of a
-// control (effect.GuardChange), which are the guard's to make, never an
-// agent's.
+// control (effect.GuardChange, worded by guardChanges below), which are
+// the guard's to make, never an agent's.
 func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 	switch x := e.(type) {
 	case effect.GuardChange:
-		v := Verdict{Reason: x.Does, Instead: x.Instead}
-		if v.Instead == "" {
-			v.Instead = insteadControl[x.Control]
+		w, ok := guardChanges[x.Change]
+		if !ok {
+			return []Verdict{{Reason: "the command changes the guard's own controls"}}
 		}
-		return []Verdict{v}
+		return []Verdict{{Reason: w.says(x, f), Instead: w.Instead}}
 	case effect.NestedRun:
 		var vs []Verdict
 		if x.Trust {
@@ -70,7 +73,7 @@ func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 		if r := tamperConfig(x, f); r != "" {
 			v := Verdict{Reason: r}
 			if strings.HasPrefix(strings.ToLower(x.Key), "trailer.") {
-				v.Instead = insteadControl[effect.Trailers]
+				v.Instead = insteadTrailers
 			}
 			return []Verdict{v}
 		}
@@ -92,14 +95,179 @@ func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 	return nil
 }
 
-// insteadControl is what to do instead of changing a control ("" for the
-// rule's own alternative).
-var insteadControl = map[effect.Control]string{
-	effect.GuardSetup:    "leave the guard's installation, budgets and policy to a human; read-only verbs (check, doctor, report, policy check, version, id) stay available",
-	effect.GitHooks:      "leave the git hooks to a human (swarm-guard doctor shows their state)",
-	effect.Trailers:      "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones",
-	effect.BudgetLedger:  "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger",
-	effect.HookedHistory: "use git commit",
+// The alternatives the changes of one control share.
+const (
+	insteadSetup    = "leave the guard's installation, budgets and policy to a human; read-only verbs (check, doctor, report, policy check, version, id) stay available"
+	insteadHooks    = "leave the git hooks to a human (swarm-guard doctor shows their state)"
+	insteadTrailers = "commit without an Agent-Id, Agent-Session or Committed-By line: the git hooks add the true ones"
+	insteadLedger   = "leave refs/swarm-guard/ to swarm-guard run; swarm-guard report shows the ledger"
+	insteadCommit   = "use git commit"
+	insteadNoVerify = "run the command without --no-verify and fix what the hooks report"
+	insteadApprove  = "give the code to a human, who runs swarm-guard approve outside this session"
+)
+
+// changeWords is what the rule says about one kind of change to the
+// guard's controls (effect.GuardChange).
+type changeWords struct {
+	// Deny is a call that makes this change, and Allow (when there is
+	// one) its safe twin: guard's TestGuardChangeExamples runs both.
+	Deny, Allow string
+	// Says is the reason: {command}, {subject} and {pattern} stand for
+	// the change's words (the command's own, as written), {agent-key}
+	// for the policy's Agent-Id trailer key.
+	Says    string
+	Instead string
+}
+
+// guardChanges is every sentence the rule says about a change that tool
+// code recognises, by kind.
+var guardChanges = map[effect.Change]changeWords{
+	// The guard's installation, budgets and policy: its own CLI, and the
+	// agents it starts.
+	effect.SetupUnread: {Deny: `swarm-guard "$verb"`, Allow: "swarm-guard doctor",
+		Says:    "swarm-guard gets an argument only known at run time, which may switch the guard off",
+		Instead: "write the swarm-guard command literally"},
+	effect.Uninstall: {Deny: "swarm-guard uninstall", Allow: "swarm-guard version",
+		Says: "swarm-guard uninstall switches the guard off", Instead: insteadSetup},
+	effect.Approve: {Deny: "swarm-guard approve 4f2a", Allow: "swarm-guard approvals",
+		Says:    "swarm-guard approve lifts a denial, which only a human may do",
+		Instead: insteadApprove + "; then retry the denied call"},
+	effect.Rewire: {Deny: "swarm-guard install --ci", Allow: "swarm-guard install",
+		Says: "swarm-guard install with --binary, --on-failure or --ci rewires the guard's hooks or CI backstop", Instead: insteadSetup},
+	effect.BudgetChange: {Deny: "swarm-guard budget reset", Allow: "swarm-guard budget show",
+		Says: "{command} changes the budgets that stop runaway agents", Instead: insteadSetup},
+	effect.PolicyChange: {Deny: "swarm-guard policy init", Allow: "swarm-guard policy check",
+		Says: "{command} is not a read-only verb", Instead: insteadSetup},
+	effect.AgentBare: {Deny: "claude --bare -p 'fix the tests'", Allow: "claude -p 'fix the tests'",
+		Says:    "claude --bare starts an agent without hooks, so without this guard",
+		Instead: "start nested agents without --bare (swarm-guard run -- claude -p ... keeps them guarded)"},
+	effect.AgentSettings: {Deny: `claude --settings '{"disableAllHooks":true}' -p 'fix the tests'`, Allow: `claude --settings '{"model":"opus"}' -p 'fix the tests'`,
+		Says:    "claude --settings can switch hooks off or replace them",
+		Instead: "start nested agents without --settings overrides of hooks"},
+	effect.AgentSources: {Deny: "claude --setting-sources user -p 'fix the tests'", Allow: "claude --setting-sources user,project -p 'fix the tests'",
+		Says:    `claude --setting-sources without "project" skips this repository's hooks`,
+		Instead: "keep project in --setting-sources"},
+
+	// The git hooks, the hook managers that install them, and what makes
+	// git run other hooks.
+	effect.HookManagerUnread: {Deny: `lefthook "$verb"`, Allow: "lefthook run pre-commit",
+		Says: "{command} gets an argument only known at run time, which may rewrite the git hooks", Instead: insteadGuardTamper},
+	effect.HookManagerRewrite: {Deny: "lefthook install", Allow: "lefthook run pre-commit",
+		Says: "{command} rewrites or removes the git hooks that run the guard", Instead: insteadHooks},
+	effect.HookManagerRemoval: {Deny: "npm uninstall husky", Allow: "npm uninstall left-pad",
+		Says: "{command} removes the hook manager that runs the guard's git hooks", Instead: "leave the git hooks to a human"},
+	effect.ConfigEdit: {Deny: "git config --edit", Allow: "git config --list",
+		Says: "git config --edit opens the git config in an editor", Instead: "set single keys with git config <key> <value>"},
+	effect.ConfigSection: {Deny: "git config --remove-section core", Allow: "git config --remove-section alias",
+		Says: "removing or renaming the {subject} config section can change core.hooksPath", Instead: insteadGuardTamper},
+	effect.ConfigUnreadKey: {Deny: `git config "$key" x`, Allow: "git config user.name agent",
+		Says: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally"},
+	effect.ConfigVarUnreadKey: {Deny: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="$key" GIT_CONFIG_VALUE_0=x git commit -m x`,
+		Says: "{command} sets a git config key only known at run time, which may be core.hooksPath", Instead: insteadGuardTamper},
+	effect.ConfigVarUnread: {Deny: `GIT_CONFIG_PARAMETERS="$params" git commit -m x`,
+		Says: "GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off", Instead: insteadGuardTamper},
+	effect.PathUnread: {Deny: `PATH="$dirs" git commit -m x`, Allow: `PATH="$dirs" make`,
+		Says: "{command} for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: insteadGuardTamper},
+	effect.PathWritable: {Deny: "PATH=/tmp/bin:/usr/bin git commit -m x", Allow: "PATH=/usr/local/go/bin:/usr/bin git commit -m x",
+		Says:    "{command} puts {subject}, a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
+		Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"},
+
+	// The trailers by which the git hooks say who made a commit.
+	effect.TrailerOption: {Deny: "git -c trailer.who.key=Agent-Id commit -m x --trailer who=w2", Allow: "git -c trailer.who.key=Reviewed-by commit -m x --trailer who=ana",
+		Says: "git -c {subject} writes an {agent-key} trailer of the agent's choosing", Instead: insteadTrailers},
+	effect.TrailerBrought: {Deny: "git commit -m x --trailer 'Agent-Id: w2'", Allow: "git commit -m x --trailer 'Reviewed-by: ana'",
+		Says: "{command} brings its own {agent-key} trailer; the git hooks write who made a commit, and a trailer of the agent's choosing forges it", Instead: insteadTrailers},
+
+	// The shared ledger, refs/swarm-guard/: budgets written by swarm-guard
+	// run, approvals by a human's swarm-guard approve.
+	effect.ApprovalRef: {Deny: "git push origin refs/swarm-guard/approvals/w1",
+		Says:    "{command} {subject} writes the approvals shared through the remote, which only a human's swarm-guard approve writes",
+		Instead: insteadApprove + "; swarm-guard approvals --remote origin publishes your requests"},
+	effect.LedgerRef: {Deny: "git update-ref -d refs/swarm-guard/usage/w1", Allow: "git fetch origin refs/swarm-guard/usage/w1",
+		Says: "{command} {subject} writes the shared budget ledger, which only swarm-guard run writes", Instead: insteadLedger},
+
+	// Commits that only exist after the git hooks checked them.
+	effect.NoVerify: {Deny: "git push --no-verify", Allow: "git push",
+		Says: "{command} --no-verify skips the git hooks that check secrets and commit trailers", Instead: insteadNoVerify},
+	effect.NoVerifyShort: {Deny: "git commit -n -m x", Allow: "git commit -m x",
+		Says: "git commit -n is --no-verify: it skips the git hooks that check secrets and commit trailers", Instead: insteadNoVerify},
+	effect.CommitTree: {Deny: "git commit-tree 4b825dc -m x",
+		Says: "git commit-tree creates commits without running the git hooks", Instead: insteadCommit},
+	effect.FastImport: {Deny: "git fast-import < history.dump", Allow: "git fast-export main > history.dump",
+		Says: "git fast-import creates commits without running the git hooks, with any trailer it is given", Instead: insteadCommit},
+	effect.HashObject: {Deny: "git hash-object -w -t commit c.txt", Allow: "git hash-object -w notes.txt",
+		Says: "git hash-object -w -t commit writes a commit without running the git hooks, with any trailer it is given", Instead: insteadCommit},
+	effect.Replace: {Deny: "git replace HEAD~1 HEAD", Allow: "git replace -l",
+		Says: "git replace shows another commit in place of a real one, which the git hooks never checked", Instead: "make a new commit with git commit instead"},
+	effect.ToolCommit: {Deny: `mcp__git__git_commit {"repo_path":"/work/repo","message":"m"}`, Allow: `mcp__git__git_status {"repo_path":"/work/repo"}`,
+		Says:    "{command} commits without the repository's git hooks (no Agent-Id trailer, no secret scan), like git commit --no-verify",
+		Instead: "commit with git commit in the shell, where the hooks run"},
+
+	// The files that configure the guard: the policy, Claude Code's
+	// settings, the hook managers' configs, the CI workflow, the hooks.
+	effect.UntrackUnread: {Deny: "git rm --cached --pathspec-from-file paths.txt", Allow: "git rm --pathspec-from-file paths.txt",
+		Says: "git rm --cached --pathspec-from-file {subject} untracks paths the guard cannot see, which may include the files that configure it", Instead: "name the paths on the command line"},
+	effect.Untrack: {Deny: "git rm --cached lefthook.yml", Allow: "git rm --cached build.log",
+		Says: "git rm --cached untracks {subject}, which configures the guard: the next commit deletes it from the repository", Instead: insteadGuardTamper},
+	effect.HideChanges: {Deny: "git update-index --skip-worktree lefthook.yml", Allow: "git update-index --skip-worktree docs/generated.md",
+		Says: "{command} hides changes to {subject}, which configures the guard, from git status, git diff and commits", Instead: insteadGuardTamper},
+	effect.StageOther: {Deny: "git update-index --cacheinfo 100644,4b825dc,lefthook.yml", Allow: "git update-index --cacheinfo 100644,4b825dc,notes.txt",
+		Says: "git update-index --cacheinfo stages content for {subject}, which configures the guard, that is not the file on disk", Instead: insteadGuardTamper},
+	effect.FileChange: {Deny: "echo x > .swarm-guard.toml", Allow: "echo x > notes.txt",
+		Says: "{command} {subject}, which configures the guard", Instead: insteadGuardTamper},
+	effect.FileInTree: {Deny: "rm .husky/*", Allow: "rm build/*",
+		Says: "{command} {pattern}, inside {subject}, which configures the guard", Instead: insteadGuardTamper},
+	effect.FileMatched: {Deny: "rm -rf .g?t/hooks", Allow: "rm -rf b?ild",
+		Says: "{command} {subject} (matched by {pattern}), which configures the guard", Instead: insteadGuardTamper},
+	effect.FileBelow: {Deny: "chmod -R 644 .git", Allow: "chmod -R 644 src",
+		Says: "{command} -R changes {subject}, which configures the guard", Instead: insteadGuardTamper},
+	effect.ToolWrite: {Deny: "Write /work/repo/.swarm-guard.toml", Allow: "Write /work/repo/notes.txt",
+		Says: "writing {subject} changes the guard's own configuration", Instead: insteadGuardTamper},
+}
+
+// ChangeExamples returns the call that makes a change of kind c and its
+// safe twin ("" when none), for the engine's tests.
+func ChangeExamples(c effect.Change) (deny, allow string) {
+	return guardChanges[c].Deny, guardChanges[c].Allow
+}
+
+// says is w's sentence for x: the change's words in place of {command},
+// {subject} and {pattern}, the policy's Agent-Id key in place of
+// {agent-key}.
+func (w changeWords) says(x effect.GuardChange, f *Facts) string {
+	var b strings.Builder
+	b.Grow(len(w.Says) + len(x.Command) + len(x.Subject) + len(x.Pattern))
+	s := w.Says
+	for {
+		i := strings.IndexByte(s, '{')
+		j := strings.IndexByte(s[i+1:], '}') + i + 1
+		if i < 0 || j <= i {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		switch s[i+1 : j] {
+		case "command":
+			b.WriteString(x.Command)
+		case "subject":
+			b.WriteString(x.Subject)
+		case "pattern":
+			b.WriteString(x.Pattern)
+		case "agent-key":
+			b.WriteString(agentKey(f))
+		default:
+			b.WriteString(s[i : j+1])
+		}
+		s = s[j+1:]
+	}
+}
+
+// agentKey is the trailer key by which the git hooks name the agent.
+func agentKey(f *Facts) string {
+	if f.Policy == nil || f.Policy.Trailers.AgentKey == "" {
+		return "Agent-Id"
+	}
+	return f.Policy.Trailers.AgentKey
 }
 
 // tamperConfig says what a git config key does to the guard, or "" when

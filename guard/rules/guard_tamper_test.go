@@ -46,8 +46,10 @@ func TestJudgeGuardTamper(t *testing.T) {
 		{"env -i git status", effect.FreshEnv{By: "env -i", Emptied: true}, ""},
 		{"sudo git commit", effect.FreshEnv{By: "sudo", GitHooks: true}, "sudo starts the command in a fresh environment"},
 		{"sudo ls", effect.FreshEnv{By: "sudo"}, ""},
-		{"swarm-guard uninstall", effect.GuardChange{Control: effect.GuardSetup, Does: "swarm-guard uninstall switches the guard off"}, "switches the guard off"},
-		{"lefthook install", effect.GuardChange{Control: effect.GitHooks, Does: "lefthook install rewrites or removes the git hooks"}, "lefthook install"},
+		{"swarm-guard uninstall", effect.GuardChange{Change: effect.Uninstall}, "swarm-guard uninstall switches the guard off"},
+		{"lefthook install", effect.GuardChange{Change: effect.HookManagerRewrite, Command: "lefthook install"}, "lefthook install rewrites or removes the git hooks"},
+		{"git -c trailer", effect.GuardChange{Change: effect.TrailerOption, Subject: "trailer.who.key=agent-id"}, "git -c trailer.who.key=agent-id writes an Agent-Id trailer"},
+		{"a file by pattern", effect.GuardChange{Change: effect.FileMatched, Command: "rm deletes", Subject: "/w/lefthook.yml", Pattern: "/w/lefthook.y*"}, "rm deletes /w/lefthook.yml (matched by /w/lefthook.y*), which configures the guard"},
 		{"run --trust", effect.NestedRun{Trust: true}, "--trust starts an agent whose denials are switched off"},
 		{"run --oversight autonomous", effect.NestedRun{Oversight: []string{"autonomous"}}, "--oversight autonomous gives the agent it starts other merge rights than this agent's own (pr-gated)"},
 		{"run --oversight pr-gated", effect.NestedRun{Oversight: []string{"pr-gated"}}, ""},
@@ -79,18 +81,32 @@ func TestJudgeGuardTamper(t *testing.T) {
 	}
 }
 
-// Each control has its own alternative, or the rule's; a case's own wins.
-func TestGuardChangeAlternatives(t *testing.T) {
-	for _, c := range []effect.Control{effect.GuardSetup, effect.GitHooks, effect.Trailers, effect.BudgetLedger, effect.HookedHistory, effect.GuardFiles} {
-		vs := JudgeEffect(effect.GuardChange{Control: c, Does: "x"}, &Facts{})
-		if len(vs) != 1 || vs[0].Rule != policy.RuleGuardTamper || vs[0].Instead == "" {
-			t.Errorf("control %d: %+v", c, vs)
+// Every kind of change the tool code recognises has its sentence, its
+// alternative and a command that makes it (run through the engine by
+// guard's TestGuardChangeExamples); every placeholder is filled.
+func TestGuardChangeWords(t *testing.T) {
+	if len(guardChanges) != int(effect.ToolWrite) {
+		t.Errorf("%d kinds of change are worded, want all %d", len(guardChanges), effect.ToolWrite)
+	}
+	x := effect.GuardChange{Command: "COMMAND", Subject: "SUBJECT", Pattern: "PATTERN"}
+	for c := effect.SetupUnread; c <= effect.ToolWrite; c++ {
+		w, ok := guardChanges[c]
+		if !ok || w.Deny == "" || w.Says == "" || w.Instead == "" {
+			t.Errorf("change %d: %+v, want an example, a sentence and an alternative", c, w)
+			continue
+		}
+		x.Change = c
+		vs := JudgeEffect(x, &Facts{Policy: policy.Default()})
+		if len(vs) != 1 || vs[0].Rule != policy.RuleGuardTamper || strings.ContainsAny(vs[0].Reason, "{}") || vs[0].Instead != w.Instead {
+			t.Errorf("change %d: %+v", c, vs)
+		}
+		for _, word := range []string{"command", "subject", "pattern"} {
+			if strings.Contains(w.Says, "{"+word+"}") != strings.Contains(vs[0].Reason, strings.ToUpper(word)) {
+				t.Errorf("change %d: %q fills {%s} wrongly", c, vs[0].Reason, word)
+			}
 		}
 	}
-	if v := JudgeEffect(effect.GuardChange{Control: effect.GuardFiles, Does: "x"}, &Facts{})[0]; v.Instead != GuardTamper.Instead {
-		t.Errorf("guard files: %q, want the rule's own alternative", v.Instead)
-	}
-	if v := JudgeEffect(effect.GuardChange{Control: effect.GitHooks, Does: "x", Instead: "y"}, &Facts{})[0]; v.Instead != "y" {
-		t.Errorf("a case's own alternative: %q", v.Instead)
+	if v := JudgeEffect(effect.GuardChange{}, &Facts{})[0]; v.Rule != policy.RuleGuardTamper || v.Reason == "" || v.Instead != GuardTamper.Instead {
+		t.Errorf("an unworded change: %+v", v)
 	}
 }
