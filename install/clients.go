@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/swarm-guard/swarm-guard/hooks/clientconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/clients"
 )
@@ -140,20 +142,12 @@ func DetectClients(root string, lookPath func(string) (string, error)) []clients
 	}
 	var out []clients.Name
 	for _, c := range clients.Others {
-		_, err := os.Stat(clientDir(root, c))
-		if err == nil || clientOnPath(c, lookPath) != "" {
+		_, err := os.Stat(ClientDir(root, c))
+		if err == nil || ClientOnPath(c, lookPath) != "" {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-func clientOnPath(c clients.Name, lookPath func(string) (string, error)) string {
-	p, err := lookPath(clientconfig.ClientProgram(c))
-	if err != nil {
-		return ""
-	}
-	return p
 }
 
 // ClientNotes are what install says about the clients it guards: what
@@ -175,4 +169,66 @@ func ClientNotes(cs []clients.Name, root string) []string {
 		}
 	}
 	return out
+}
+
+func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// planCodexTrust trusts the worktree in Codex's user config, which Codex
+// needs before it loads the project's .codex/hooks.json at all: it
+// appends [projects."ROOT"] trust_level = "trusted" and leaves every other
+// byte of the file alone. A project Codex was told not to trust is left as
+// it is, with a note.
+func planCodexTrust(o Options) (*Change, string) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if o.Home == "" {
+		return nil, ""
+	}
+	path := CodexConfigPath(o.Home, getenv)
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, "could not read " + path + " (" + oneLineErr(err) + "): trust this project in Codex yourself"
+	}
+	var cfg struct {
+		Projects map[string]struct {
+			TrustLevel string `toml:"trust_level"`
+		} `toml:"projects"`
+	}
+	if _, err := toml.Decode(string(old), &cfg); err != nil {
+		return nil, path + " does not parse (" + oneLineErr(err) + "): fix it, then run install again so Codex trusts this project"
+	}
+	if p, ok := cfg.Projects[o.Root]; ok {
+		if p.TrustLevel == "trusted" {
+			return &Change{Path: path, Action: "unchanged", Summary: "Codex trusts this project"}, ""
+		}
+		return nil, fmt.Sprintf("%s sets [projects.%q] trust_level = %q, so Codex loads no hook of this project; set it to \"trusted\" if you trust it", path, o.Root, p.TrustLevel)
+	}
+	block := fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"\n", o.Root)
+	if len(old) > 0 {
+		block = "\n" + block
+		if old[len(old)-1] != '\n' {
+			block = "\n" + block
+		}
+	}
+	action := "update"
+	if old == nil {
+		action = "create"
+	}
+	return &Change{Path: path, Action: action, Summary: "Codex trusts this project, so it loads .codex/hooks.json (the line is appended; nothing else changes; uninstall keeps it)",
+		do: func() error {
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return err
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return err
+			}
+			if _, err := f.WriteString(block); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		}}, ""
 }

@@ -3,7 +3,6 @@ package install
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -111,9 +110,33 @@ func planHusky(o Options) ([]Change, []string, error) {
 	return changes, nil, nil
 }
 
-func fileMode(path string, def os.FileMode) os.FileMode {
-	if fi, err := os.Stat(path); err == nil {
-		return fi.Mode().Perm()
+// planHuskyRemoval takes swarm-guard's block out of the husky user
+// scripts, or removes a script install created.
+func planHuskyRemoval(o Options, rec *record) ([]Change, error) {
+	var changes []Change
+	for _, name := range HookNames {
+		path := filepath.Join(o.Git.Husky, name)
+		cur, err := readOptional(path)
+		if err != nil {
+			return nil, err
+		}
+		rest, found := withoutHuskyBlock(string(cur))
+		if !found {
+			continue
+		}
+		if rec.created(path) && rest == huskyNew {
+			changes = append(changes, Change{Path: path, Action: "remove", Summary: "the husky user script install created",
+				do: func() error { return removeRecorded(o.StateDir, path) }})
+			continue
+		}
+		mode := fileMode(path, 0o755)
+		changes = append(changes, Change{Path: path, Action: "update", Summary: "swarm-guard's block removed",
+			do: func() error {
+				if err := writeAtomic(path, []byte(rest), mode); err != nil {
+					return err
+				}
+				return forget(o.StateDir, path)
+			}})
 	}
-	return def
+	return changes, nil
 }

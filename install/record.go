@@ -81,3 +81,12 @@ func forget(stateDir, path string) error {
 		r.Created = slices.DeleteFunc(r.Created, func(p string) bool { return p == path })
 	})
 }
+
+// removeRecorded removes a file install created and takes it off the
+// record.
+func removeRecorded(stateDir, path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return forget(stateDir, path)
+}

@@ -4,46 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
-	"github.com/swarm-guard/swarm-guard/hooks/clients"
 	"github.com/swarm-guard/swarm-guard/hooks/mcpconfig"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/client"
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
-	"github.com/swarm-guard/swarm-guard/install"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
-
-// checkClients checks every agent client other than Claude Code that is
-// present here (its project directory, its program on PATH, or its
-// installed hooks): its hooks run swarm-guard through the launcher that
-// fails closed, and none of the traps that make it skip them silently is
-// set (install.CheckClient).
-func (d *doctor) checkClients() []Result {
-	var out []Result
-	e := install.ClientEnv{Root: d.Root, Home: d.Getenv("HOME"), Getenv: d.Getenv, LookPath: exec.LookPath}
-	for _, c := range clients.Others {
-		checks, present := install.CheckClient(c, e)
-		if !present {
-			continue
-		}
-		name := "client " + string(c)
-		for _, ch := range checks {
-			switch ch.Status {
-			case "ok":
-				out = append(out, ok(name, ch.Detail))
-			case "warn":
-				out = append(out, warn(name, ch.Detail, ch.Fix))
-			default:
-				out = append(out, fail(name, ch.Detail, ch.Fix))
-			}
-		}
-	}
-	return out
-}
 
 func (d *doctor) checkSecretScanner() []Result {
 	const name = "secret scanner"
