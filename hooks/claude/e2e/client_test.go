@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,33 +14,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
-// The client tests need the real client and the built binaries; make e2e
-// provides both.
-const (
-	claudeEnv = "SWARM_GUARD_E2E_CLAUDE" // path of the claude executable
-	binEnv    = "SWARM_GUARD_E2E_BIN"    // directory holding swarm-guard, swarm-guard-secrets and swarm-guard-post
-	// rootEnv is where the scenarios' repositories live. It must not be
-	// under a directory the default policy makes writable (/tmp, /var/tmp,
-	// $TMPDIR): there, "outside the worktree" would be writable.
-	rootEnv = "SWARM_GUARD_E2E_ROOT"
-)
+// claudeEnv names the claude executable make e2e installed; with the
+// binaries (e2eharness.BinEnv) it is what the client tests need.
+const claudeEnv = "SWARM_GUARD_E2E_CLAUDE"
 
-// clientTools returns the client and the binaries, or skips the test.
-func clientTools(t *testing.T) (claude, bin string) {
+// clientPath returns the client, or skips the test.
+func clientPath(t *testing.T) string {
 	t.Helper()
-	claude, bin = os.Getenv(claudeEnv), os.Getenv(binEnv)
-	if claude == "" || bin == "" {
-		t.Skipf("real-client test: run it with make e2e (needs %s and %s)", claudeEnv, binEnv)
+	claude := os.Getenv(claudeEnv)
+	if claude == "" || os.Getenv(e2eharness.BinEnv) == "" {
+		t.Skipf("real-client test: run it with make e2e (needs %s and %s)", claudeEnv, e2eharness.BinEnv)
 	}
-	return claude, bin
+	return claude
 }
 
-// scenario is one testdata/*.txtar file. Sections:
+// The scenarios are testdata/*.txtar (e2eharness.Scenario). Sections:
 //
 //	options    one per line: skip REASON (a feature not landed yet; run it
 //	           anyway with SWARM_GUARD_E2E_RUN_SKIPPED=1) | no-install | install ARG... |
@@ -72,238 +62,53 @@ func clientTools(t *testing.T) (claude, bin string) {
 // line of code holding it, and that line base64-encoded), and $BARE_SECRET
 // (a fake credential with no known prefix, for environment variables). In calls the
 // values are JSON-escaped.
-type scenario struct {
-	name     string
-	doc      string
-	options  [][]string
-	setup    string
-	calls    []string
-	expect   []string
-	check    string
-	filePath string
-}
+var knownOptions = []string{"skip", "no-install", "install", "remove-binary", "args", "env", "launcher"}
 
-var knownOptions = map[string]bool{"skip": true, "no-install": true, "install": true, "remove-binary": true, "args": true, "env": true, "launcher": true}
-
-func loadScenarios(t *testing.T) []scenario {
-	t.Helper()
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenarios in testdata (%v)", err)
-	}
-	var out []scenario
-	for _, f := range files {
-		a, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := scenario{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), doc: strings.TrimSpace(string(a.Comment)), filePath: f}
-		for _, file := range a.Files {
-			body := string(file.Data)
-			switch file.Name {
-			case "options":
-				for _, l := range lines(body) {
-					o := strings.Fields(l)
-					if !knownOptions[o[0]] {
-						t.Fatalf("%s: unknown option %q", f, o[0])
-					}
-					sc.options = append(sc.options, o)
-				}
-			case "setup.sh":
-				sc.setup = body
-			case "calls":
-				sc.calls = lines(body)
-			case "expect":
-				sc.expect = lines(body)
-			case "check.sh":
-				sc.check = body
-			default:
-				t.Fatalf("%s: unknown section %q", f, file.Name)
-			}
-		}
-		if len(sc.expect) == 0 && sc.check == "" {
-			t.Fatalf("%s: a scenario must assert something (expect or check.sh)", f)
-		}
-		out = append(out, sc)
-	}
-	return out
-}
-
-// lines returns the non-empty lines that are not # comments.
-func lines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func (sc scenario) option(name string) ([]string, bool) {
-	for _, o := range sc.options {
-		if len(o) > 0 && o[0] == name {
-			return o[1:], true
-		}
-	}
-	return nil, false
+func loadScenarios(t *testing.T) []e2eharness.Scenario {
+	return e2eharness.LoadScenarios(t, "testdata", knownOptions...)
 }
 
 // TestClient plays every scenario through the real client.
 func TestClient(t *testing.T) {
-	claude, bin := clientTools(t)
+	claude := clientPath(t)
 	for _, sc := range loadScenarios(t) {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			// Scenarios share nothing; two at a time keep make e2e short
 			// (go test runs up to GOMAXPROCS of them at once).
 			t.Parallel()
-			if reason, ok := sc.option("skip"); ok && os.Getenv("SWARM_GUARD_E2E_RUN_SKIPPED") == "" {
+			if reason, ok := sc.Option("skip"); ok && os.Getenv("SWARM_GUARD_E2E_RUN_SKIPPED") == "" {
 				t.Skip(strings.Join(reason, " "))
 			}
-			playScenario(t, claude, bin, sc)
+			playScenario(t, claude, sc)
 		})
 	}
 }
 
-// world is one throwaway setup: a bare remote, the agent's clone, another
-// agent's worktree, a place outside both, and a HOME of its own.
+// world is one throwaway setup (e2eharness.World) with another agent's
+// worktree, the Claude Code client on PATH, $PLUGIN_SRC and $MCP_CONFIG.
 type world struct {
-	root, home, tmp, bin   string
-	remote, work, other    string
-	outside, claudeBinPath string
-	vars                   map[string]string
+	*e2eharness.World
+	claude string // the client's executable
 }
 
-func newWorld(t *testing.T, claude, bin string) *world {
+func newWorld(t *testing.T, claude string) *world {
 	t.Helper()
-	base := os.Getenv(rootEnv)
-	if base == "" {
-		t.Fatalf("%s is not set (make e2e sets it)", rootEnv)
-	}
-	must(t, os.MkdirAll(base, 0o755))
-	root, err := os.MkdirTemp(base, "world-")
-	must(t, err)
-	t.Cleanup(func() { os.RemoveAll(root) })
-	w := &world{
-		root:    root,
-		home:    filepath.Join(root, "home"),
-		tmp:     filepath.Join(root, "tmp"),
-		bin:     filepath.Join(root, "bin"),
-		remote:  filepath.Join(root, "remote.git"),
-		work:    filepath.Join(root, "agent-1"),
-		other:   filepath.Join(root, "agent-2"),
-		outside: filepath.Join(root, "outside"),
-	}
-	w.claudeBinPath = claude
-	for _, d := range []string{w.home, w.tmp, w.bin, filepath.Join(w.outside, "victim")} {
-		must(t, os.MkdirAll(d, 0o755))
-	}
-	must(t, os.WriteFile(filepath.Join(w.outside, "victim", "file.txt"), []byte("not the agent's\n"), 0o644))
-	must(t, os.WriteFile(filepath.Join(w.home, ".gitconfig"), []byte("[user]\n\tname = e2e agent\n\temail = agent@e2e.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644))
-	// Copies of the binaries, so that a scenario may delete its own.
-	for _, name := range []string{"swarm-guard", "swarm-guard-secrets", "swarm-guard-post"} {
-		data, err := os.ReadFile(filepath.Join(bin, name))
-		must(t, err)
-		must(t, os.WriteFile(filepath.Join(w.bin, name), data, 0o755))
-	}
-	secret := fakesecret.AWSAccessKeyID()
-	w.vars = map[string]string{
-		"WORK": w.work, "OTHER": w.other, "REMOTE": w.remote, "OUTSIDE": w.outside,
-		"SG": filepath.Join(w.bin, "swarm-guard"), "HOME": w.home,
-		"SECRET": secret.Value, "SECRET_LINE": secret.Line,
-		"SECRET_B64": base64.StdEncoding.EncodeToString([]byte(secret.Line + "\n")),
-		// A credential with no keyword and no known prefix: gitleaks cannot
-		// tell it, printed alone, from any other word.
-		"BARE_SECRET": fakesecret.GenericAPIKey().Value,
-	}
+	w := &world{World: e2eharness.NewWorld(t, e2eharness.WorldOptions{OtherWorktree: true, PathDirs: []string{filepath.Dir(claude)}}), claude: claude}
 	// The source tree, which is also a Claude Code plugin (.claude-plugin/,
 	// hooks/hooks.json): scenarios copy it for --plugin-dir.
 	src, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	must(t, err)
-	w.vars["PLUGIN_SRC"] = src
-	mcpConfig, err := writeMCPConfig(w.home)
+	w.Vars["PLUGIN_SRC"] = src
+	mcpConfig, err := writeMCPConfig(w.Home)
 	must(t, err)
-	w.vars["MCP_CONFIG"] = mcpConfig
-	// The remote holds main and the agent's branch; the agent's clone has
-	// agent-1 checked out and another agent works in a second worktree.
-	w.sh(t, root, `
-set -e
-git init -q --bare remote.git
-git clone -q remote.git seed 2>/dev/null
-cd seed
-echo "# demo" > README.md
-git add README.md
-git commit -qm "initial commit"
-git push -q origin HEAD:main HEAD:agent-1 HEAD:agent-2
-cd ..
-rm -rf seed
-git clone -q remote.git agent-1
-cd agent-1
-git checkout -q agent-1
-git worktree add -q ../agent-2 agent-2
-`)
+	w.Vars["MCP_CONFIG"] = mcpConfig
 	return w
-}
-
-// env is the environment of the client, its hooks and the scripts: a
-// throwaway HOME and TMPDIR (so that the policy's {temp} is not the
-// directory the scenario lives in) and nothing of the test's own.
-func (w *world) env(extra ...string) []string {
-	// swarm-guard on PATH, as after make install: the committed hook
-	// command finds it there.
-	path := w.bin + ":" + filepath.Dir(w.claudeBinPath) + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	env := []string{
-		"PATH=" + path, "HOME=" + w.home, "TMPDIR=" + w.tmp, "LANG=C.UTF-8",
-		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(w.home, ".cache"),
-	}
-	for k, v := range w.vars {
-		env = append(env, k+"="+v)
-	}
-	return append(env, extra...)
-}
-
-func (w *world) sh(t *testing.T, dir, script string, extra ...string) {
-	t.Helper()
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir = dir
-	cmd.Env = w.env(extra...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("script failed (%v):\n%s\n--- script ---\n%s", err, out, script)
-	}
 }
 
 // install runs swarm-guard install in the agent's worktree.
 func (w *world) install(t *testing.T, args ...string) {
 	t.Helper()
-	cmd := exec.Command(w.vars["SG"], append([]string{"install"}, args...)...)
-	cmd.Dir = w.work
-	cmd.Env = w.env()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("swarm-guard install %v: %v\n%s", args, err, out)
-	}
-}
-
-// expandJSON replaces $NAME in a call with the JSON-escaped value.
-func (w *world) expandJSON(s string) string {
-	return os.Expand(s, func(name string) string {
-		v, ok := w.vars[name]
-		if !ok {
-			return "$" + name
-		}
-		b, _ := json.Marshal(v)
-		return string(b[1 : len(b)-1])
-	})
-}
-
-func (w *world) expand(s string) string {
-	return os.Expand(s, func(name string) string {
-		if v, ok := w.vars[name]; ok {
-			return v
-		}
-		return "$" + name
-	})
+	w.SwarmGuard(t, append([]string{"install"}, args...)...)
 }
 
 // parseCalls turns "TOOL {json}" lines into calls.
@@ -316,7 +121,7 @@ func (w *world) parseCalls(t *testing.T, lines []string) []Call {
 			conv, l, _ = strings.Cut(l[1:], " ")
 		}
 		tool, input, _ := strings.Cut(strings.TrimSpace(l), " ")
-		input = w.expandJSON(strings.TrimSpace(input))
+		input = w.ExpandJSON(strings.TrimSpace(input))
 		if !json.Valid([]byte(input)) {
 			t.Fatalf("call %q: input is not valid JSON after expansion", l)
 		}
@@ -341,16 +146,16 @@ func (w *world) runClient(t *testing.T, dir string, calls []Call, launcher, clau
 	defer srv.Close()
 	args := []string{"-p", "Follow the script.", "--output-format", "stream-json", "--verbose"}
 	args = append(args, claudeArgs...)
-	name := w.claudeBinPath
+	name := w.claude
 	if len(launcher) > 0 {
-		args = append(append(append([]string{}, launcher[1:]...), "--", w.claudeBinPath), args...)
+		args = append(append(append([]string{}, launcher[1:]...), "--", w.claude), args...)
 		name = launcher[0]
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = w.env(append([]string{
+	cmd.Env = w.Environ(append([]string{
 		"ANTHROPIC_BASE_URL=" + srv.URL(),
 		"ANTHROPIC_API_KEY=dummy",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -374,40 +179,38 @@ func (w *world) runClient(t *testing.T, dir string, calls []Call, launcher, clau
 	return runOutcome{exitCode: code, output: out.String(), server: srv}
 }
 
-func playScenario(t *testing.T, claude, bin string, sc scenario) {
-	w := newWorld(t, claude, bin)
-	if _, skip := sc.option("no-install"); !skip {
-		args, _ := sc.option("install")
+func playScenario(t *testing.T, claude string, sc e2eharness.Scenario) {
+	w := newWorld(t, claude)
+	if _, skip := sc.Option("no-install"); !skip {
+		args, _ := sc.Option("install")
 		w.install(t, args...)
 	}
-	if sc.setup != "" {
-		w.sh(t, w.work, sc.setup)
+	if sc.Setup != "" {
+		w.Sh(t, w.Work, sc.Setup)
 	}
-	if _, ok := sc.option("remove-binary"); ok {
-		must(t, os.Remove(w.vars["SG"]))
+	if _, ok := sc.Option("remove-binary"); ok {
+		must(t, os.Remove(w.Vars["SG"]))
 	}
-	claudeArgs, ok := sc.option("args")
+	claudeArgs, ok := sc.Option("args")
 	if !ok {
 		claudeArgs = []string{"--dangerously-skip-permissions"}
 	}
 	for i, a := range claudeArgs {
-		claudeArgs[i] = w.expand(a)
+		claudeArgs[i] = w.Expand(a)
 	}
 	var extraEnv []string
-	for _, o := range sc.options {
-		if o[0] == "env" {
-			extraEnv = append(extraEnv, w.expand(strings.Join(o[1:], " ")))
-		}
+	for _, e := range sc.OptionValues("env") {
+		extraEnv = append(extraEnv, w.Expand(e))
 	}
 	var launcher []string
-	if l, ok := sc.option("launcher"); ok {
+	if l, ok := sc.Option("launcher"); ok {
 		if len(l) == 0 || l[0] != "run" {
 			t.Fatalf("launcher: only \"run\" is known, got %v", l)
 		}
-		launcher = append([]string{w.vars["SG"]}, l...)
+		launcher = append([]string{w.Vars["SG"]}, l...)
 	}
-	calls := w.parseCalls(t, sc.calls)
-	res := w.runClient(t, w.work, calls, launcher, claudeArgs, extraEnv)
+	calls := w.parseCalls(t, sc.Calls)
+	res := w.runClient(t, w.Work, calls, launcher, claudeArgs, extraEnv)
 	results, arrived := res.server.Results()
 	failed := false
 	fail := func(format string, args ...any) {
@@ -416,8 +219,8 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 		t.Errorf(format, args...)
 	}
 	wantExit := "0"
-	for _, e := range sc.expect {
-		e = w.expand(e)
+	for _, e := range sc.Expect {
+		e = w.Expand(e)
 		f := strings.Fields(e)
 		switch {
 		case len(f) < 2:
@@ -460,10 +263,10 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 	case wantExit != "nonzero" && strconv.Itoa(res.exitCode) != wantExit:
 		fail("exit: want %s, got %d", wantExit, res.exitCode)
 	}
-	if sc.check != "" {
-		cmd := exec.Command("bash", "-c", sc.check)
-		cmd.Dir = w.work
-		cmd.Env = w.env()
+	if sc.Check != "" {
+		cmd := exec.Command("bash", "-c", sc.Check)
+		cmd.Dir = w.Work
+		cmd.Env = w.Environ()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fail("check.sh failed (%v):\n%s", err, out)
 		}
@@ -472,7 +275,7 @@ func playScenario(t *testing.T, claude, bin string, sc scenario) {
 		for i, r := range results {
 			t.Logf("call %d %s: arrived=%v is_error=%v: %q", i+1, calls[i].Tool, arrived[i], r.IsError, r.Told())
 		}
-		if p := res.server.UnknownPaths(); len(p) > 0 {
+		if p := res.server.Unknown(); len(p) > 0 {
 			t.Logf("requests the stand-in did not know: %v", p)
 		}
 		t.Logf("client exit %d, output tail:\n%s", res.exitCode, tail(res.output, 3000))
@@ -553,34 +356,22 @@ func clientVersion(claude string) string {
 	return v
 }
 
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var (
+	tail = e2eharness.Tail
+	must = e2eharness.Must
+)
 
 // TestScenariosParse checks every scenario file without the client, so
 // that make test catches a broken scenario before make e2e runs it.
 func TestScenariosParse(t *testing.T) {
-	w := &world{vars: map[string]string{}}
-	for _, name := range []string{"WORK", "OTHER", "REMOTE", "OUTSIDE", "SG", "HOME", "MCP_CONFIG", "SECRET", "SECRET_LINE", "SECRET_B64", "BARE_SECRET"} {
-		w.vars[name] = "/x/" + strings.ToLower(name) + `"quoted"`
-	}
+	w := &world{World: &e2eharness.World{Vars: e2eharness.StubVars("WORK", "OTHER", "REMOTE", "OUTSIDE", "SG", "HOME", "MCP_CONFIG", "SECRET", "SECRET_LINE", "SECRET_B64", "BARE_SECRET")}}
 	for _, sc := range loadScenarios(t) {
-		calls := w.parseCalls(t, sc.calls)
+		calls := w.parseCalls(t, sc.Calls)
 		if len(calls) == 0 {
-			t.Errorf("%s: no calls", sc.filePath)
+			t.Errorf("%s: no calls", sc.File)
 		}
-		if sc.doc == "" {
-			t.Errorf("%s: no description above the first section", sc.filePath)
+		if sc.Doc == "" {
+			t.Errorf("%s: no description above the first section", sc.File)
 		}
 	}
 }

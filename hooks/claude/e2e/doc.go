@@ -6,6 +6,10 @@
 // ran: a bare remote, the agent's clone and another agent's worktree.
 // They assert on what actually happened (files, remote refs, commits) and
 // on what the model was told (the tool_result of the next request).
+// What this suite shares with hooks/clients/e2e (loading the scenarios,
+// the loopback stand-in's refusing and timing, the worlds) is
+// hooks/internal/e2eharness; this package keeps the Messages API, the
+// client's driver and its scenarios.
 //
 // The client tests run only under `make e2e`, which installs a pinned
 // @anthropic-ai/claude-code with npm and sets SWARM_GUARD_E2E_CLAUDE,

@@ -3,14 +3,14 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
 // Call is one tool call the scripted model makes.
@@ -54,9 +54,10 @@ func (r Result) Told() string { return strings.Join(append([]string{r.Text}, r.A
 // The whole conversation is sent again with every request: a result's
 // After is rebuilt from the latest request that holds it.
 func (s *Server) addAfter(id, text string) {
-	r := s.results[id]
-	r.After = append(r.After, text)
-	s.results[id] = r
+	s.results.Update(id, func(r Result) Result {
+		r.After = append(r.After, text)
+		return r
+	})
 }
 
 // toolUseID names the i-th scripted call (0-based). The prefix lets the
@@ -68,84 +69,33 @@ const toolUsePrefix = "toolu_e2e_"
 // FinalText is the model's answer after the last call.
 const FinalText = "All scripted steps are done."
 
-// Server is a scripted stand-in for the Anthropic Messages API. Every
-// request that carries the agent's tools gets the next scripted call; the
-// next step is how many of the script's tool_use ids the conversation
-// already holds. After the last call it answers with FinalText. Requests
-// without tools (titles, summaries, checks) get a short text.
+// Server is a scripted stand-in for the Anthropic Messages API on
+// 127.0.0.1 (the loopback, refusing and timing part is the shared
+// e2eharness.Standin). Every request that carries the agent's tools gets
+// the next scripted call; the next step is how many of the script's
+// tool_use ids the conversation already holds. After the last call it
+// answers with FinalText. Requests without tools (titles, summaries,
+// checks) get a short text.
 type Server struct {
+	*e2eharness.Standin
 	calls []Call
 
-	mu          sync.Mutex
-	results     map[string]Result    // by tool_use id
-	sent        map[string]time.Time // when the tool_use response was complete
-	gaps        []time.Duration      // sent → its result arrived, per call in order
-	toolReqs    int
-	answers     int // answers sent, for unique message ids
-	unknownPath []string
-
-	ln  net.Listener
-	srv *http.Server
+	mu      sync.Mutex // for record's walk through a request
+	results e2eharness.Results[Result]
 }
 
 // NewServer listens on 127.0.0.1 on a free port and serves the script.
 func NewServer(calls []Call) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{
-		calls:   calls,
-		results: map[string]Result{},
-		sent:    map[string]time.Time{},
-		ln:      ln,
-	}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
-	return s, nil
+	s := &Server{calls: calls}
+	var err error
+	s.Standin, err = e2eharness.Listen(s)
+	return s, err
 }
-
-// URL is the base URL for ANTHROPIC_BASE_URL.
-func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
-
-// Close stops the server.
-func (s *Server) Close() error { return s.srv.Close() }
 
 // Results returns what the model was told for each scripted call, in order;
 // ok is false for a call whose result never came back.
 func (s *Server) Results() (res []Result, ok []bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.calls {
-		r, found := s.results[toolUseID(i)]
-		res = append(res, r)
-		ok = append(ok, found)
-	}
-	return res, ok
-}
-
-// ToolRequests is how many requests carried the agent's tools.
-func (s *Server) ToolRequests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.toolReqs
-}
-
-// Gaps are, per call, the time from the end of the tool_use response to
-// the request carrying its result: the client's whole cost of the tool
-// call, hooks included, without the model's time.
-func (s *Server) Gaps() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.gaps...)
-}
-
-// UnknownPaths lists requests the server had no answer for (to debug a
-// client that asks for something new).
-func (s *Server) UnknownPaths() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.unknownPath...)
+	return s.results.InOrder(len(s.calls), toolUseID)
 }
 
 // messagesRequest is the part of a Messages API request the script needs.
@@ -172,24 +122,19 @@ type contentBlock struct {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
-		writeJSON(w, map[string]any{"input_tokens": 1000})
+		e2eharness.WriteJSON(w, map[string]any{"input_tokens": 1000})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		s.messages(w, r)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/models"):
 		model := map[string]any{"type": "model", "id": "claude-sonnet-4-5", "display_name": "Claude Sonnet 4.5", "created_at": "2025-09-29T00:00:00Z"}
 		if r.URL.Path != "/v1/models" {
 			model["id"] = strings.TrimPrefix(r.URL.Path, "/v1/models/")
-			writeJSON(w, model)
+			e2eharness.WriteJSON(w, model)
 			return
 		}
-		writeJSON(w, map[string]any{"data": []any{model}, "has_more": false, "first_id": model["id"], "last_id": model["id"]})
+		e2eharness.WriteJSON(w, map[string]any{"data": []any{model}, "has_more": false, "first_id": model["id"], "last_id": model["id"]})
 	default:
-		s.mu.Lock()
-		s.unknownPath = append(s.unknownPath, r.Method+" "+r.URL.Path)
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
+		s.NotScripted(w, r, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
 	}
 }
 
@@ -221,9 +166,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 // record notes the tool results a request carries and returns the index
 // of the next call of its conversation, -1 when that conversation is done.
 func (s *Server) record(req messagesRequest, arrived time.Time) int {
+	s.CountToolRequest()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.toolReqs++
 	conv := conversation(req)
 	done := 0     // calls of this conversation it already holds
 	current := "" // the last scripted call whose result this conversation holds
@@ -246,12 +191,8 @@ func (s *Server) record(req messagesRequest, arrived time.Time) int {
 					done++
 				}
 			case m.Role == "user" && b.Type == "tool_result" && strings.HasPrefix(b.ToolUseID, toolUsePrefix):
-				if _, seen := s.results[b.ToolUseID]; !seen {
-					if t, ok := s.sent[b.ToolUseID]; ok {
-						s.gaps = append(s.gaps, arrived.Sub(t))
-					}
-				}
-				s.results[b.ToolUseID] = Result{Text: resultText(b.Content), IsError: b.IsError}
+				s.ResultArrived(b.ToolUseID, arrived)
+				s.results.Set(b.ToolUseID, Result{Text: resultText(b.Content), IsError: b.IsError})
 				current = b.ToolUseID
 			case b.Type == "text" && current != "":
 				s.addAfter(current, b.Text)
@@ -299,69 +240,38 @@ func textBlock(text string) map[string]any {
 func (s *Server) answer(w http.ResponseWriter, stream bool, content []any, stopReason, toolID string) {
 	usage := map[string]any{"input_tokens": 100, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	msg := map[string]any{
-		"id": s.nextMessageID(), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+		// Every message id is unique, as the real API's: the guard's token
+		// count takes a transcript's lines with the same id for one message.
+		"id": fmt.Sprintf("msg_e2e_%04d", s.NextAnswer()), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
 		"content": content, "stop_reason": stopReason, "stop_sequence": nil, "usage": usage,
 	}
 	if !stream {
-		writeJSON(w, msg)
-		s.markSent(toolID)
+		e2eharness.WriteJSON(w, msg)
+		s.MarkSent(toolID)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
+	e2eharness.StartSSE(w)
 	start := map[string]any{}
 	for k, v := range msg {
 		start[k] = v
 	}
 	start["content"] = []any{}
 	start["stop_reason"] = nil
-	event(w, "message_start", map[string]any{"type": "message_start", "message": start})
+	e2eharness.SSE(w, "message_start", map[string]any{"type": "message_start", "message": start})
 	for i, c := range content {
 		block := c.(map[string]any)
 		switch block["type"] {
 		case "text":
-			event(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
-			event(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": block["text"]}})
+			e2eharness.SSE(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			e2eharness.SSE(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": block["text"]}})
 		case "tool_use":
 			input, _ := json.Marshal(block["input"])
-			event(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
-			event(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+			e2eharness.SSE(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}})
+			e2eharness.SSE(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
 		}
-		event(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		e2eharness.SSE(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	event(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
-	event(w, "message_stop", map[string]any{"type": "message_stop"})
-	s.markSent(toolID)
-}
-
-// nextMessageID numbers the answers: like the real API's, every message
-// id is unique (the guard's token count takes a transcript's lines with
-// the same id for one message).
-func (s *Server) nextMessageID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.answers++
-	return fmt.Sprintf("msg_e2e_%04d", s.answers)
-}
-
-func (s *Server) markSent(toolID string) {
-	if toolID == "" {
-		return
-	}
-	s.mu.Lock()
-	s.sent[toolID] = time.Now()
-	s.mu.Unlock()
-}
-
-func event(w http.ResponseWriter, name string, data any) {
-	b, _ := json.Marshal(data)
-	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client sees a short body
+	e2eharness.SSE(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
+	e2eharness.SSE(w, "message_stop", map[string]any{"type": "message_stop"})
+	s.MarkSent(toolID)
 }

@@ -2,25 +2,15 @@ package e2e
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
 // post sends one Messages API request and returns the raw answer.
 func post(t *testing.T, url, body string) string {
-	t.Helper()
-	resp, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return e2eharness.Post(t, url+"/v1/messages", body)
 }
 
 // TestServerPlaysScript checks the stand-in the client tests rely on: the

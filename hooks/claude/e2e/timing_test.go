@@ -73,14 +73,14 @@ func earlierLauncher(installed string) string {
 // ran; the numbers are reported, never asserted (machines differ).
 // SWARM_GUARD_E2E_ROUNDS sets the rounds (default 6).
 func TestTiming(t *testing.T) {
-	claude, bin := clientTools(t)
+	claude := clientPath(t)
 	rounds := 6
 	if n, err := strconv.Atoi(os.Getenv("SWARM_GUARD_E2E_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
-	w := newWorld(t, claude, bin)
+	w := newWorld(t, claude)
 	w.install(t)
-	settings := filepath.Join(w.work, ".claude", "settings.json")
+	settings := filepath.Join(w.Work, ".claude", "settings.json")
 	installed, err := os.ReadFile(settings)
 	must(t, err)
 	configs := []struct {
@@ -92,7 +92,7 @@ func TestTiming(t *testing.T) {
 		{"swarm-guard", string(installed)},
 		// The binary by absolute path in exec form, no shell: what the
 		// lookup's one shell costs.
-		{"swarm-guard direct", directHooks(w.vars["SG"])},
+		{"swarm-guard direct", directHooks(w.Vars["SG"])},
 	}
 	if os.Getenv("SWARM_GUARD_E2E_TIMING_EARLIER") != "" {
 		configs = append(configs, struct {
@@ -109,7 +109,7 @@ func TestTiming(t *testing.T) {
 	for c := range hookTimes {
 		hookTimes[c] = map[string][]time.Duration{}
 	}
-	debugLog := filepath.Join(w.root, "client-debug.log")
+	debugLog := filepath.Join(w.Root, "client-debug.log")
 	for round := range rounds {
 		gaps[round] = make([][]time.Duration, len(configs))
 		for i := range configs {
@@ -117,7 +117,7 @@ func TestTiming(t *testing.T) {
 			c := (i + round) % len(configs)
 			must(t, os.WriteFile(settings, []byte(configs[c].settings), 0o644))
 			os.Remove(debugLog)
-			res := w.runClient(t, w.work, calls, nil, []string{"--dangerously-skip-permissions", "--debug-file", debugLog}, nil)
+			res := w.runClient(t, w.Work, calls, nil, []string{"--dangerously-skip-permissions", "--debug-file", debugLog}, nil)
 			if log, err := os.ReadFile(debugLog); err == nil {
 				for _, m := range hookFinished.FindAllStringSubmatch(string(log), -1) {
 					d, _ := strconv.Atoi(m[2])

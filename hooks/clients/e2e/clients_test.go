@@ -89,7 +89,7 @@ var clients = []client{
 			return Call{Tool: "apply_patch", Freeform: "*** Begin Patch\n*** Add File: " + p + "\n" + plusLines(content) + "*** End Patch\n"}
 		},
 		setup: func(t *testing.T, w *world, standin string) {
-			writeFile(t, filepath.Join(w.home, ".codex", "config.toml"), []byte(fmt.Sprintf(`model = "gpt-5.5"
+			writeFile(t, filepath.Join(w.Home, ".codex", "config.toml"), []byte(fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "mock"
 check_for_update_on_startup = false
 
@@ -108,10 +108,10 @@ plugins = false
 
 [projects.%q]
 trust_level = "trusted"
-`, standin, w.work)))
+`, standin, w.Work)))
 		},
 		hooks: func(t *testing.T, w *world, pre, post string) {
-			writeFile(t, filepath.Join(w.work, ".codex", "hooks.json"), claudeShaped(pre, post, 30, true))
+			writeFile(t, filepath.Join(w.Work, ".codex", "hooks.json"), claudeShaped(pre, post, 30, true))
 		},
 		command: func(w *world, standin, prompt string, mode hookMode) ([]string, []string) {
 			// A project hook that is not hash-trusted is skipped silently by
@@ -130,7 +130,7 @@ trust_level = "trusted"
 			return Call{Tool: "write_file", Args: map[string]any{"file_path": p, "content": content}}
 		},
 		setup: func(t *testing.T, w *world, standin string) {
-			writeFile(t, filepath.Join(w.home, ".gemini", "settings.json"), jsonBytes(map[string]any{
+			writeFile(t, filepath.Join(w.Home, ".gemini", "settings.json"), jsonBytes(map[string]any{
 				"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 				"privacy":   map[string]any{"usageStatisticsEnabled": false},
 				"telemetry": map[string]any{"enabled": false},
@@ -141,7 +141,7 @@ trust_level = "trusted"
 			hook := func(name, cmd string) []any {
 				return []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"name": name, "type": "command", "command": cmd, "timeout": 30000}}}}
 			}
-			writeFile(t, filepath.Join(w.work, ".gemini", "settings.json"), jsonBytes(map[string]any{
+			writeFile(t, filepath.Join(w.Work, ".gemini", "settings.json"), jsonBytes(map[string]any{
 				"hooks": map[string]any{"BeforeTool": hook("swarm-guard", pre), "AfterTool": hook("swarm-guard-post", post)},
 			}))
 		},
@@ -166,8 +166,8 @@ trust_level = "trusted"
 			// code under ~/.cache/copilot/pkg: make e2e-clients does that once
 			// (SWARM_GUARD_E2E_COPILOT_PKG) and every HOME links to it.
 			if pkg := os.Getenv("SWARM_GUARD_E2E_COPILOT_PKG"); pkg != "" {
-				must(t, os.MkdirAll(filepath.Join(w.home, ".cache", "copilot"), 0o755))
-				link := filepath.Join(w.home, ".cache", "copilot", "pkg")
+				must(t, os.MkdirAll(filepath.Join(w.Home, ".cache", "copilot"), 0o755))
+				link := filepath.Join(w.Home, ".cache", "copilot", "pkg")
 				if _, err := os.Lstat(link); err != nil {
 					must(t, os.Symlink(pkg, link))
 				}
@@ -175,7 +175,7 @@ trust_level = "trusted"
 		},
 		hooks: func(t *testing.T, w *world, pre, post string) {
 			// Copilot CLI reads the Claude Code layout of .claude/settings.json.
-			writeFile(t, filepath.Join(w.work, ".claude", "settings.json"), claudeShaped(pre, post, 30, true))
+			writeFile(t, filepath.Join(w.Work, ".claude", "settings.json"), claudeShaped(pre, post, 30, true))
 		},
 		command: func(w *world, standin, prompt string, mode hookMode) ([]string, []string) {
 			// Repository hooks run only in a trusted folder (else they are
@@ -196,7 +196,7 @@ trust_level = "trusted"
 			return Call{Tool: "write", Args: map[string]any{"filePath": p, "content": content}}
 		},
 		setup: func(t *testing.T, w *world, standin string) {
-			writeFile(t, filepath.Join(w.home, ".config", "opencode", "opencode.json"), jsonBytes(map[string]any{
+			writeFile(t, filepath.Join(w.Home, ".config", "opencode", "opencode.json"), jsonBytes(map[string]any{
 				"provider": map[string]any{"mock": map[string]any{
 					"npm": "@ai-sdk/openai-compatible", "name": "Mock",
 					"options": map[string]any{"baseURL": standin + "/v1", "apiKey": "sk-fake-opencode"},
@@ -206,7 +206,7 @@ trust_level = "trusted"
 			}))
 		},
 		hooks: func(t *testing.T, w *world, pre, post string) {
-			writeFile(t, filepath.Join(w.work, ".opencode", "plugins", "swarm-guard.js"), []byte(opencodePlugin(pre, post)))
+			writeFile(t, filepath.Join(w.Work, ".opencode", "plugins", "swarm-guard.js"), []byte(opencodePlugin(pre, post)))
 		},
 		command: func(w *world, standin, prompt string, mode hookMode) ([]string, []string) {
 			return []string{"run", "--auto", "-m", "mock/mock-model", prompt}, []string{
@@ -225,7 +225,7 @@ trust_level = "trusted"
 			return Call{Tool: "write_file", Args: map[string]any{"file_path": p, "content": content}}
 		},
 		setup: func(t *testing.T, w *world, standin string) {
-			writeFile(t, filepath.Join(w.home, ".qwen", "settings.json"), jsonBytes(map[string]any{
+			writeFile(t, filepath.Join(w.Home, ".qwen", "settings.json"), jsonBytes(map[string]any{
 				"security":        map[string]any{"auth": map[string]any{"selectedType": "openai"}},
 				"privacy":         map[string]any{"usageStatisticsEnabled": false},
 				"telemetry":       map[string]any{"enabled": false},
@@ -234,7 +234,7 @@ trust_level = "trusted"
 			}))
 		},
 		hooks: func(t *testing.T, w *world, pre, post string) {
-			writeFile(t, filepath.Join(w.work, ".qwen", "settings.json"), claudeShaped(pre, post, 30, true))
+			writeFile(t, filepath.Join(w.Work, ".qwen", "settings.json"), claudeShaped(pre, post, 30, true))
 		},
 		command: func(w *world, standin, prompt string, mode hookMode) ([]string, []string) {
 			return []string{"-p", prompt, "--yolo"}, []string{
@@ -252,7 +252,7 @@ trust_level = "trusted"
 			return Call{Tool: "Create", Args: map[string]any{"file_path": p, "content": content}}
 		},
 		setup: func(t *testing.T, w *world, standin string) {
-			writeFile(t, filepath.Join(w.home, ".factory", "settings.json"), jsonBytes(map[string]any{
+			writeFile(t, filepath.Join(w.Home, ".factory", "settings.json"), jsonBytes(map[string]any{
 				"customModels": []any{map[string]any{
 					"model": "mock-model", "displayName": "Mock", "baseUrl": standin + "/v1", "apiKey": "sk-fake-droid",
 					"provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
@@ -264,7 +264,7 @@ trust_level = "trusted"
 			}))
 		},
 		hooks: func(t *testing.T, w *world, pre, post string) {
-			writeFile(t, filepath.Join(w.work, ".factory", "hooks.json"), claudeShaped(pre, post, 30, false))
+			writeFile(t, filepath.Join(w.Work, ".factory", "hooks.json"), claudeShaped(pre, post, 30, false))
 		},
 		command: func(w *world, standin, prompt string, mode hookMode) ([]string, []string) {
 			return []string{"exec", "--auto", "high", "-m", "custom:Mock-0", prompt}, nil

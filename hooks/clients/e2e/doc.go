@@ -10,7 +10,10 @@
 // its hooks installed for it, and plays the scenarios in testdata/*.txtar:
 // the same abstract calls (shell, write) in each client's own tool names.
 // The tests assert on what happened (files, the remote's refs) and on what
-// the model was told (the tool result of the next request).
+// the model was told (the tool result of the next request). What this
+// suite shares with hooks/claude/e2e (loading the scenarios, the loopback
+// stand-in's refusing and timing, the worlds) is hooks/internal/e2eharness;
+// this package keeps the wire APIs, the client table and its scenarios.
 //
 // The client tests run only under make e2e-clients
 // (hooks/clients/e2e/e2e-clients.sh), which installs the pinned clients

@@ -16,10 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
-// scenario is one testdata/*.txtar file, played in every client. Sections:
+// The scenarios are testdata/*.txtar (e2eharness.Scenario), each played in
+// every client. Sections:
 //
 //	options    one per line: clients NAME,... (only these) |
 //	           remove-binary (delete the world's swarm-guard after install) |
@@ -44,88 +45,18 @@ import (
 // Calls, expectations and scripts see $WORK (the agent's worktree, the
 // cwd), $REMOTE (the bare remote), $OUTSIDE (a directory outside the
 // worktree holding victim/file.txt), $SG (the swarm-guard the hooks run),
-// $HOME, and $SECRET, $SECRET_LINE and $SECRET_B64 (a fake credential made
-// for this run, a line of code holding it, and that line base64-encoded).
-type scenario struct {
-	name     string
-	doc      string
-	options  [][]string
-	setup    string
-	calls    []string
-	expect   []string
-	check    string
-	filePath string
+// $HOME, $SECRET, $SECRET_LINE and $SECRET_B64 (a fake credential made
+// for this run, a line of code holding it, and that line base64-encoded),
+// and $BARE_SECRET (a fake credential with no known prefix).
+var knownOptions = []string{"clients", "remove-binary", "git-hooks-off", "env", "alone"}
+
+func loadScenarios(t *testing.T) []e2eharness.Scenario {
+	return e2eharness.LoadScenarios(t, "testdata", knownOptions...)
 }
 
-var knownOptions = map[string]bool{"clients": true, "remove-binary": true, "git-hooks-off": true, "env": true, "alone": true}
-
-func loadScenarios(t *testing.T) []scenario {
-	t.Helper()
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenarios in testdata (%v)", err)
-	}
-	var out []scenario
-	for _, f := range files {
-		a, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := scenario{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), doc: strings.TrimSpace(string(a.Comment)), filePath: f}
-		for _, file := range a.Files {
-			body := string(file.Data)
-			switch file.Name {
-			case "options":
-				for _, l := range lines(body) {
-					o := strings.Fields(l)
-					if !knownOptions[o[0]] {
-						t.Fatalf("%s: unknown option %q", f, o[0])
-					}
-					sc.options = append(sc.options, o)
-				}
-			case "setup.sh":
-				sc.setup = body
-			case "calls":
-				sc.calls = lines(body)
-			case "expect":
-				sc.expect = lines(body)
-			case "check.sh":
-				sc.check = body
-			default:
-				t.Fatalf("%s: unknown section %q", f, file.Name)
-			}
-		}
-		if len(sc.expect) == 0 && sc.check == "" {
-			t.Fatalf("%s: a scenario must assert something (expect or check.sh)", f)
-		}
-		out = append(out, sc)
-	}
-	return out
-}
-
-// lines returns the non-empty lines that are not # comments.
-func lines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func (sc scenario) option(name string) ([]string, bool) {
-	for _, o := range sc.options {
-		if o[0] == name {
-			return o[1:], true
-		}
-	}
-	return nil, false
-}
-
-func (sc scenario) runsIn(c string) bool {
-	only, ok := sc.option("clients")
+// runsIn tells whether sc is played in client c (option clients).
+func runsIn(sc e2eharness.Scenario, c string) bool {
+	only, ok := sc.Option("clients")
 	if !ok {
 		return true
 	}
@@ -139,7 +70,7 @@ func parseCalls(t *testing.T, w *world, c client, ls []string) []Call {
 	for _, l := range ls {
 		kind, input, _ := strings.Cut(l, " ")
 		var args map[string]string
-		if err := json.Unmarshal([]byte(w.expandJSON(input)), &args); err != nil {
+		if err := json.Unmarshal([]byte(w.ExpandJSON(input)), &args); err != nil {
 			t.Fatalf("call %q: %v", l, err)
 		}
 		switch kind {
@@ -167,11 +98,11 @@ var installKnowsClients = sync.OnceValue(func() bool {
 // configure installs the hooks of mode for c in the world.
 func configure(t *testing.T, w *world, c client, mode hookMode) {
 	t.Helper()
-	w.swarmGuard(t, "install")
+	w.SwarmGuard(t, "install")
 	switch mode {
 	case hooksGuard:
 		if installKnowsClients() && os.Getenv("SWARM_GUARD_E2E_HAND_WRITTEN") == "" {
-			w.swarmGuard(t, "install", "--client", c.installName)
+			w.SwarmGuard(t, "install", "--client", c.installName)
 			return
 		}
 		pre, post := installedLaunchers(t, w)
@@ -180,7 +111,7 @@ func configure(t *testing.T, w *world, c client, mode hookMode) {
 		c.hooks(t, w, "true", "true")
 	case hooksNone:
 		if c.readsClaudeSettings {
-			writeFile(t, filepath.Join(w.work, ".claude", "settings.json"), []byte("{}\n"))
+			writeFile(t, filepath.Join(w.Work, ".claude", "settings.json"), []byte("{}\n"))
 		}
 	}
 }
@@ -189,7 +120,7 @@ func configure(t *testing.T, w *world, c client, mode hookMode) {
 // install wrote for Claude Code.
 func installedLaunchers(t *testing.T, w *world) (pre, post string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(w.work, ".claude", "settings.json"))
+	data, err := os.ReadFile(filepath.Join(w.Work, ".claude", "settings.json"))
 	must(t, err)
 	var doc struct {
 		Hooks map[string][]struct {
@@ -241,9 +172,9 @@ func runClient(t *testing.T, w *world, c client, calls []Call, mode hookMode, ex
 		name, args = wrap[0], append(append(wrap[1:], w.clientPath), args...)
 	}
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = w.work
+	cmd.Dir = w.Work
 	proxy := srv.URL()
-	env := w.env(append([]string{
+	env := w.Environ(append([]string{
 		// Everything a client routes through a proxy comes to the
 		// stand-in, which refuses and counts it.
 		"HTTPS_PROXY=" + proxy, "HTTP_PROXY=" + proxy, "https_proxy=" + proxy, "http_proxy=" + proxy,
@@ -253,7 +184,9 @@ func runClient(t *testing.T, w *world, c client, calls []Call, mode hookMode, ex
 	// The fake credentials stay out of the client's environment: a
 	// variable holding one is itself a credential to swarm-guard, which
 	// would then find it for that reason, not for what a scenario tests.
-	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "SECRET") })
+	env = slices.DeleteFunc(env, func(kv string) bool {
+		return strings.HasPrefix(kv, "SECRET") || strings.HasPrefix(kv, "BARE_SECRET=")
+	})
 	cmd.Env = append(env, extraEnv...)
 	stdin, _ := os.Open(os.DevNull)
 	defer stdin.Close()
@@ -302,17 +235,17 @@ func TestClients(t *testing.T) {
 			if path == "" {
 				t.Skip(why)
 			}
-			var shared []scenario
+			var shared []e2eharness.Scenario
 			for _, sc := range scenarios {
-				if !sc.runsIn(c.name) {
+				if !runsIn(sc, c.name) {
 					continue
 				}
-				if sc.alone() {
-					t.Run(sc.name, func(t *testing.T) {
+				if alone(sc) {
+					t.Run(sc.Name, func(t *testing.T) {
 						if !c.serial {
 							t.Parallel()
 						}
-						playScenarios(t, c, path, []scenario{sc})
+						playScenarios(t, c, path, []e2eharness.Scenario{sc})
 					})
 					continue
 				}
@@ -344,39 +277,37 @@ func forClient(e, client string) (string, bool) {
 }
 
 // alone tells a scenario that needs a run of its own.
-func (sc scenario) alone() bool {
-	_, remove := sc.option("remove-binary")
-	_, env := sc.option("env")
-	_, alone := sc.option("alone")
+func alone(sc e2eharness.Scenario) bool {
+	_, remove := sc.Option("remove-binary")
+	_, env := sc.Option("env")
+	_, alone := sc.Option("alone")
 	return remove || env || alone
 }
 
 // playScenarios plays scs in one run of c: their setups in order, their
 // calls one after the other, then each one's expectations and check.
-func playScenarios(t *testing.T, c client, path string, scs []scenario) {
+func playScenarios(t *testing.T, c client, path string, scs []e2eharness.Scenario) {
 	w := newWorld(t, path)
 	configure(t, w, c, hooksGuard)
 	var calls []Call
 	var extraEnv []string
 	first := make([]int, len(scs)) // index of each scenario's first call
 	for i, sc := range scs {
-		if _, ok := sc.option("git-hooks-off"); ok {
-			w.sh(t, w.work, `mkdir -p "$HOME/no-git-hooks" && git config core.hooksPath "$HOME/no-git-hooks"`)
+		if _, ok := sc.Option("git-hooks-off"); ok {
+			w.Sh(t, w.Work, `mkdir -p "$HOME/no-git-hooks" && git config core.hooksPath "$HOME/no-git-hooks"`)
 		}
-		if sc.setup != "" {
-			w.sh(t, w.work, sc.setup)
+		if sc.Setup != "" {
+			w.Sh(t, w.Work, sc.Setup)
 		}
-		for _, o := range sc.options {
-			if o[0] == "env" {
-				extraEnv = append(extraEnv, w.expand(strings.Join(o[1:], " ")))
-			}
+		for _, e := range sc.OptionValues("env") {
+			extraEnv = append(extraEnv, w.Expand(e))
 		}
 		first[i] = len(calls)
-		calls = append(calls, parseCalls(t, w, c, sc.calls)...)
+		calls = append(calls, parseCalls(t, w, c, sc.Calls)...)
 	}
 	for _, sc := range scs {
-		if _, ok := sc.option("remove-binary"); ok {
-			must(t, os.Remove(w.vars["SG"]))
+		if _, ok := sc.Option("remove-binary"); ok {
+			must(t, os.Remove(w.Vars["SG"]))
 		}
 	}
 	res := runClient(t, w, c, calls, hooksGuard, extraEnv, nil)
@@ -386,21 +317,21 @@ func playScenarios(t *testing.T, c client, path string, scs []scenario) {
 		fail := func(format string, args ...any) {
 			t.Helper()
 			failed = true
-			t.Errorf("%s: "+format, append([]any{sc.name}, args...)...)
+			t.Errorf("%s: "+format, append([]any{sc.Name}, args...)...)
 		}
-		for _, e := range sc.expect {
-			e = w.expand(e)
+		for _, e := range sc.Expect {
+			e = w.Expand(e)
 			e, applies := forClient(e, c.name)
 			if !applies {
 				continue
 			}
 			f := strings.Fields(e)
 			if len(f) < 2 {
-				t.Fatalf("%s: bad expect line %q", sc.name, e)
+				t.Fatalf("%s: bad expect line %q", sc.Name, e)
 			}
 			if f[0] == "never" || f[0] == "read" {
 				if len(scs) > 1 {
-					t.Fatalf("%s: %q needs the scenario alone in its run (option alone)", sc.name, e)
+					t.Fatalf("%s: %q needs the scenario alone in its run (option alone)", sc.Name, e)
 				}
 				text := strings.TrimSpace(strings.TrimPrefix(e, f[0]))
 				if saw := res.server.Saw(text); saw != (f[0] == "read") {
@@ -409,8 +340,8 @@ func playScenarios(t *testing.T, c client, path string, scs []scenario) {
 				continue
 			}
 			n, err := strconv.Atoi(f[0])
-			if err != nil || n < 1 || n > len(sc.calls) {
-				t.Fatalf("%s: bad expect line %q", sc.name, e)
+			if err != nil || n < 1 || n > len(sc.Calls) {
+				t.Fatalf("%s: bad expect line %q", sc.Name, e)
 			}
 			text := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(e, f[0]), " "+f[1]))
 			r, ok := results[first[i]+n-1], arrived[first[i]+n-1]
@@ -430,7 +361,7 @@ func playScenarios(t *testing.T, c client, path string, scs []scenario) {
 				case i < 0:
 					fail("%s: what the model read after call %d does not contain %q: %q", e, n, text, r.Text)
 				case f[1] == "reason":
-					noteReason(c.name, sc.name, i, r.Text)
+					noteReason(c.name, sc.Name, i, r.Text)
 				}
 			case "lacks":
 				if !ok {
@@ -439,13 +370,13 @@ func playScenarios(t *testing.T, c client, path string, scs []scenario) {
 					fail("%s: what the model read after call %d contains %q: %q", e, n, text, r.Text)
 				}
 			default:
-				t.Fatalf("%s: bad expect line %q", sc.name, e)
+				t.Fatalf("%s: bad expect line %q", sc.Name, e)
 			}
 		}
-		if sc.check != "" {
-			cmd := exec.Command("bash", "-c", sc.check)
-			cmd.Dir = w.work
-			cmd.Env = w.env()
+		if sc.Check != "" {
+			cmd := exec.Command("bash", "-c", sc.Check)
+			cmd.Dir = w.Work
+			cmd.Env = w.Environ()
 			if out, err := cmd.CombinedOutput(); err != nil {
 				fail("check.sh failed (%v):\n%s", err, out)
 			}
@@ -568,22 +499,19 @@ func TestMain(m *testing.M) {
 // naming without the clients, so that make test catches a broken scenario
 // before make e2e-clients runs it.
 func TestScenariosParse(t *testing.T) {
-	w := &world{vars: map[string]string{}}
-	for _, name := range []string{"WORK", "REMOTE", "OUTSIDE", "SG", "HOME", "SECRET", "SECRET_LINE", "SECRET_B64"} {
-		w.vars[name] = "/x/" + strings.ToLower(name) + `"quoted"`
-	}
+	w := &world{World: &e2eharness.World{Vars: e2eharness.StubVars("WORK", "REMOTE", "OUTSIDE", "SG", "HOME", "SECRET", "SECRET_LINE", "SECRET_B64", "BARE_SECRET")}}
 	for _, sc := range loadScenarios(t) {
-		if sc.doc == "" {
-			t.Errorf("%s: no description above the first section", sc.filePath)
+		if sc.Doc == "" {
+			t.Errorf("%s: no description above the first section", sc.File)
 		}
 		for _, c := range clients {
-			if sc.runsIn(c.name) && len(parseCalls(t, w, c, sc.calls)) == 0 {
-				t.Errorf("%s: no calls", sc.filePath)
+			if runsIn(sc, c.name) && len(parseCalls(t, w, c, sc.Calls)) == 0 {
+				t.Errorf("%s: no calls", sc.File)
 			}
 		}
-		for _, e := range sc.expect {
-			if body, _ := forClient(e, ""); (strings.HasPrefix(body, "never ") || strings.HasPrefix(body, "read ")) && !sc.alone() {
-				t.Errorf("%s: expect %q needs option alone", sc.filePath, e)
+		for _, e := range sc.Expect {
+			if body, _ := forClient(e, ""); (strings.HasPrefix(body, "never ") || strings.HasPrefix(body, "read ")) && !alone(sc) {
+				t.Errorf("%s: expect %q needs option alone", sc.File, e)
 			}
 			for rest := e; strings.HasPrefix(rest, "["); {
 				var name string
@@ -591,7 +519,7 @@ func TestScenariosParse(t *testing.T) {
 				rest = strings.TrimSpace(rest)
 				name = strings.TrimPrefix(name, "!")
 				if !slices.ContainsFunc(clients, func(c client) bool { return c.name == name }) {
-					t.Errorf("%s: expect %q names no client", sc.filePath, e)
+					t.Errorf("%s: expect %q names no client", sc.File, e)
 				}
 			}
 		}

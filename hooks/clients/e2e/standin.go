@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
 // Call is one tool call the scripted model makes, already in the client's
@@ -39,8 +40,9 @@ type Result struct {
 	Text string // the tool result (function output, tool message, functionResponse) as text
 }
 
-// Server is a scripted stand-in model on 127.0.0.1. It speaks the wire
-// APIs of the clients under test on one port: the OpenAI Responses API
+// Server is a scripted stand-in model on 127.0.0.1 (the loopback,
+// refusing and timing part is the shared e2eharness.Standin). It speaks the
+// wire APIs of the clients under test on one port: the OpenAI Responses API
 // (POST /v1/responses, Codex), Chat Completions (POST /v1/chat/completions,
 // Copilot, opencode, Qwen Code, Droid) and Gemini's generateContent and
 // streamGenerateContent (Gemini CLI). Every request that offers the
@@ -49,91 +51,32 @@ type Result struct {
 // Requests without tools (titles, routers, summaries) get a short text.
 //
 // The same port is the clients' HTTP(S) proxy: a CONNECT or an absolute
-// URL for any other host is refused (403) and counted, so the tests see
-// every attempt to leave loopback that a client routes through its proxy.
+// URL for any other host is refused (403) and counted (Refused), so the
+// tests see every attempt to leave loopback that a client routes through
+// its proxy.
 type Server struct {
+	*e2eharness.Standin
 	calls []Call
 
 	mu        sync.Mutex
-	results   map[string]Result    // by call id
-	sent      map[string]time.Time // when the call's response was complete
-	gaps      []time.Duration      // sent → its result arrived, per call in order
-	toolReqs  int
-	answers   int
-	refused   []string // hosts of refused proxy requests, in order
-	unknown   []string // requests to the stand-in it had no answer for
+	results   e2eharness.Results[Result]
 	firstBody []byte   // the first request that offered tools, for SWARM_GUARD_E2E_DUMP
 	times     []string // "METHOD PATH at T" of every request, for SWARM_GUARD_E2E_DEBUG
 	bodies    [][]byte // every request's body, for Saw
-
-	ln  net.Listener
-	srv *http.Server
 }
 
 // NewServer listens on 127.0.0.1 on a free port and serves the script.
 func NewServer(calls []Call) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{calls: calls, results: map[string]Result{}, sent: map[string]time.Time{}, ln: ln}
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
-	return s, nil
+	s := &Server{calls: calls}
+	var err error
+	s.Standin, err = e2eharness.Listen(s)
+	return s, err
 }
-
-// URL is the stand-in's base URL, e.g. http://127.0.0.1:40123.
-func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
-
-// Close stops the server.
-func (s *Server) Close() error { return s.srv.Close() }
 
 // Results returns what the model was told for each scripted call, in order;
 // ok is false for a call whose result never came back.
 func (s *Server) Results() (res []Result, ok []bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.calls {
-		r, found := s.results[callID(i)]
-		res = append(res, r)
-		ok = append(ok, found)
-	}
-	return res, ok
-}
-
-// ToolRequests is how many requests offered the agent's tools.
-func (s *Server) ToolRequests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.toolReqs
-}
-
-// Gaps are, per call, the time from the end of the response that made the
-// call to the request carrying its result: the client's whole handling of
-// the call, hooks included, without the model's time.
-func (s *Server) Gaps() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.gaps...)
-}
-
-// Refused lists the hosts the clients tried to reach through the proxy,
-// with a count each, e.g. "telemetry.factory.ai:443 x2".
-func (s *Server) Refused() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := map[string]int{}
-	for _, h := range s.refused {
-		m[h]++
-	}
-	return m
-}
-
-// Unknown lists the requests to the stand-in it had no answer for.
-func (s *Server) Unknown() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.unknown...)
+	return s.results.InOrder(len(s.calls), callID)
 }
 
 // Requests lists every request the stand-in served, with its time.
@@ -171,17 +114,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Gemini CLI) would otherwise wait for the stand-in's, which a real API
 	// closes after seconds and Go's server never does.
 	w.Header().Set("Connection", "close")
-	if r.Method == http.MethodConnect || r.URL.IsAbs() && r.URL.Host != s.ln.Addr().String() {
-		host := r.Host
-		if r.URL.IsAbs() {
-			host = r.URL.Host
-		}
-		s.mu.Lock()
-		s.refused = append(s.refused, host)
-		s.mu.Unlock()
-		http.Error(w, "swarm-guard e2e: the stand-in refuses every request that leaves 127.0.0.1", http.StatusForbidden)
-		return
-	}
 	arrived := time.Now()
 	s.mu.Lock()
 	s.times = append(s.times, fmt.Sprintf("%s %s at %s", r.Method, r.URL.Path, arrived.Format("15:04:05.000")))
@@ -204,14 +136,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		(strings.HasSuffix(path, ":streamGenerateContent") || strings.HasSuffix(path, ":generateContent")):
 		s.gemini(w, body, strings.HasSuffix(path, ":streamGenerateContent"), arrived)
 	case r.Method == http.MethodPost && strings.Contains(path, "/models/") && strings.HasSuffix(path, ":countTokens"):
-		writeJSON(w, map[string]any{"totalTokens": 100})
+		e2eharness.WriteJSON(w, map[string]any{"totalTokens": 100})
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
-		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "mock-model", "object": "model", "owned_by": "e2e"}}})
+		e2eharness.WriteJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "mock-model", "object": "model", "owned_by": "e2e"}}})
 	default:
-		s.mu.Lock()
-		s.unknown = append(s.unknown, r.Method+" "+r.URL.String())
-		s.mu.Unlock()
-		http.Error(w, `{"error":{"message":"not scripted","type":"not_found"}}`, http.StatusNotFound)
+		s.NotScripted(w, r, `{"error":{"message":"not scripted","type":"not_found"}}`)
 	}
 }
 
@@ -226,9 +155,9 @@ type turn struct {
 // next records a turn and returns the index of the next call, -1 when the
 // script is done.
 func (s *Server) next(t turn, body []byte, arrived time.Time) int {
+	s.CountToolRequest()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.toolReqs++
 	if s.firstBody == nil {
 		s.firstBody = body
 		if dump := os.Getenv("SWARM_GUARD_E2E_DUMP"); dump != "" {
@@ -241,33 +170,13 @@ func (s *Server) next(t turn, body []byte, arrived time.Time) int {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if _, seen := s.results[id]; !seen {
-			if sent, ok := s.sent[id]; ok {
-				s.gaps = append(s.gaps, arrived.Sub(sent))
-			}
-		}
-		s.results[id] = Result{Text: t.results[id]}
+		s.ResultArrived(id, arrived)
+		s.results.Set(id, Result{Text: t.results[id]})
 	}
 	if t.made < len(s.calls) {
 		return t.made
 	}
 	return -1
-}
-
-func (s *Server) markSent(id string) {
-	if id == "" {
-		return
-	}
-	s.mu.Lock()
-	s.sent[id] = time.Now()
-	s.mu.Unlock()
-}
-
-func (s *Server) nextAnswer() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.answers++
-	return s.answers
 }
 
 // isScripted tells a call id of the script, and which call it is.
@@ -305,27 +214,4 @@ func flatten(raw json.RawMessage) string {
 		}
 	}
 	return string(raw)
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client sees a short body
-}
-
-// sse writes one server-sent event; name may be empty.
-func sse(w http.ResponseWriter, name string, data any) {
-	b, _ := json.Marshal(data)
-	if name != "" {
-		fmt.Fprintf(w, "event: %s\n", name)
-	}
-	fmt.Fprintf(w, "data: %s\n\n", b)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func startSSE(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
 }

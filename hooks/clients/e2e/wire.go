@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
 )
 
 // Chat Completions (Copilot CLI, opencode, Qwen Code, Droid).
@@ -28,7 +30,7 @@ func (s *Server) chat(w http.ResponseWriter, body []byte, arrived time.Time) {
 		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
 		return
 	}
-	n := s.nextAnswer()
+	n := s.NextAnswer()
 	if len(req.Tools) == 0 {
 		s.chatAnswer(w, req.Stream, n, "ok", nil, "")
 		return
@@ -70,29 +72,29 @@ func (s *Server) chatAnswer(w http.ResponseWriter, stream bool, n int, text stri
 		} else {
 			msg["tool_calls"] = toolCalls
 		}
-		writeJSON(w, map[string]any{"id": respID, "object": "chat.completion", "created": time.Now().Unix(), "model": "mock-model",
+		e2eharness.WriteJSON(w, map[string]any{"id": respID, "object": "chat.completion", "created": time.Now().Unix(), "model": "mock-model",
 			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
-		s.markSent(id)
+		s.MarkSent(id)
 		return
 	}
-	startSSE(w)
+	e2eharness.StartSSE(w)
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{"id": respID, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": "mock-model",
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
 	if call == nil {
-		sse(w, "", chunk(map[string]any{"role": "assistant", "content": text}, nil))
+		e2eharness.SSE(w, "", chunk(map[string]any{"role": "assistant", "content": text}, nil))
 	} else {
-		sse(w, "", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, nil))
+		e2eharness.SSE(w, "", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, nil))
 	}
-	sse(w, "", chunk(map[string]any{}, finish))
-	sse(w, "", map[string]any{"id": respID, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": "mock-model",
+	e2eharness.SSE(w, "", chunk(map[string]any{}, finish))
+	e2eharness.SSE(w, "", map[string]any{"id": respID, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": "mock-model",
 		"choices": []any{}, "usage": usage})
 	fmt.Fprint(w, "data: [DONE]\n\n")
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	s.markSent(id)
+	s.MarkSent(id)
 }
 
 // OpenAI Responses API (Codex).
@@ -113,7 +115,7 @@ func (s *Server) responses(w http.ResponseWriter, body []byte, arrived time.Time
 		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
 		return
 	}
-	n := s.nextAnswer()
+	n := s.NextAnswer()
 	respID := fmt.Sprintf("resp_e2e_%04d", n)
 	var item map[string]any
 	id := ""
@@ -163,16 +165,16 @@ func (s *Server) responses(w http.ResponseWriter, body []byte, arrived time.Time
 		return r
 	}
 	if !req.Stream {
-		writeJSON(w, resp("completed", []any{item}))
-		s.markSent(id)
+		e2eharness.WriteJSON(w, resp("completed", []any{item}))
+		s.MarkSent(id)
 		return
 	}
-	startSSE(w)
-	sse(w, "response.created", map[string]any{"type": "response.created", "sequence_number": 0, "response": resp("in_progress", []any{})})
-	sse(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item})
-	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": item})
-	sse(w, "response.completed", map[string]any{"type": "response.completed", "sequence_number": 3, "response": resp("completed", []any{item})})
-	s.markSent(id)
+	e2eharness.StartSSE(w)
+	e2eharness.SSE(w, "response.created", map[string]any{"type": "response.created", "sequence_number": 0, "response": resp("in_progress", []any{})})
+	e2eharness.SSE(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item})
+	e2eharness.SSE(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": item})
+	e2eharness.SSE(w, "response.completed", map[string]any{"type": "response.completed", "sequence_number": 3, "response": resp("completed", []any{item})})
+	s.MarkSent(id)
 }
 
 // Gemini generateContent / streamGenerateContent (Gemini CLI).
@@ -206,7 +208,7 @@ func (s *Server) gemini(w http.ResponseWriter, body []byte, stream bool, arrived
 		http.Error(w, `{"error":{"code":400,"message":"bad json","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
 		return
 	}
-	s.nextAnswer()
+	s.NextAnswer()
 	hasTools := false
 	for _, t := range req.Tools {
 		hasTools = hasTools || len(t.FunctionDeclarations) > 0
@@ -244,13 +246,13 @@ func (s *Server) gemini(w http.ResponseWriter, body []byte, stream bool, arrived
 		"modelVersion":  "mock-model",
 	}
 	if !stream {
-		writeJSON(w, resp)
-		s.markSent(id)
+		e2eharness.WriteJSON(w, resp)
+		s.MarkSent(id)
 		return
 	}
-	startSSE(w)
-	sse(w, "", resp)
-	s.markSent(id)
+	e2eharness.StartSSE(w)
+	e2eharness.SSE(w, "", resp)
+	s.MarkSent(id)
 }
 
 // geminiResponseText is a functionResponse's response object as the model
