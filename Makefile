@@ -12,7 +12,7 @@ VERSION ?= $(shell git describe --tags --match 'v0.*' 2>/dev/null || echo v0.0.0
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_FLAGS := -trimpath -ldflags '-s -w -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)'
 
-.PHONY: action-test actionlint dist dist-archives dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e e2e-clients mcp-real
+.PHONY: action-test actionlint dist dist-archives dist-test hook-managers all build install test test-short bench bench-all fuzz lint scan-self demo clean e2e e2e-clients e2e-cost mcp-real
 
 all: build
 
@@ -86,6 +86,16 @@ e2e:
 # scripted model stand-in on 127.0.0.1: hooks/clients/e2e.
 e2e-clients:
 	GO="$(GO)" BIN="$(BIN)" bash hooks/clients/e2e/e2e-clients.sh
+
+# docs/clients-cost.md, the results file of what swarm-guard adds to a tool
+# call in each client over a no-op hook: only the timing tests of make e2e
+# and make e2e-clients, with E2E_ROUNDS rounds (method: docs/clients.md).
+E2E_ROUNDS ?= 7
+e2e-cost:
+	SWARM_GUARD_E2E_ROUNDS=$(E2E_ROUNDS) COST_FILE="$(CURDIR)/docs/clients-cost.md" GO="$(GO)" BIN="$(BIN)" \
+		bash hooks/claude/e2e/e2e.sh -run TestTiming -timeout 30m
+	SWARM_GUARD_E2E_ROUNDS=$(E2E_ROUNDS) COST_FILE="$(CURDIR)/docs/clients-cost.md" GO="$(GO)" BIN="$(BIN)" \
+		bash hooks/clients/e2e/e2e-clients.sh -test.run TestTiming -test.timeout 60m
 
 # The reference filesystem MCP server (npm, pinned, installed into a cache
 # directory once) driven for real through the PreToolUse hook:

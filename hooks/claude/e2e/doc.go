@@ -19,7 +19,10 @@
 // SWARM_GUARD_E2E_DEBUG=1 logs every result; SWARM_GUARD_E2E_DUMP=FILE
 // writes the last conversation the stand-in received (where to look when
 // the client changes its requests). SWARM_GUARD_E2E_TIMING_EARLIER=1 adds
-// the earlier sh -c launcher to the timing scenario. CLAUDE_CODE_VERSION
+// the earlier sh -c launcher to the timing scenario;
+// SWARM_GUARD_E2E_ROUNDS sets TestTiming's rounds (default 6, 0 skips it)
+// and SWARM_GUARD_E2E_COST_FILE the results file it writes (e2e.sh:
+// bin/clients-cost.md, or COST_FILE). CLAUDE_CODE_VERSION
 // picks another client: with 2.1.138 the hook-command scenarios
 // (binary-missing-without-onfailure, hook-shell-env, earlier-launcher,
 // delete-outside, force-push) pass, and write-outside fails because that

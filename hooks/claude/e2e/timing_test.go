@@ -6,27 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-// timingCalls are ten ordinary Bash calls of an agent at work: reads,
-// git queries and small writes inside the worktree, none denied.
-var timingCalls = []string{
-	`Bash {"command": "ls"}`,
-	`Bash {"command": "git status --short"}`,
-	`Bash {"command": "cat README.md"}`,
-	`Bash {"command": "echo x >> notes.txt"}`,
-	`Bash {"command": "grep -n demo README.md"}`,
-	`Bash {"command": "git diff --stat"}`,
-	`Bash {"command": "wc -l README.md notes.txt"}`,
-	`Bash {"command": "printf 'a\\n' > out.txt"}`,
-	`Bash {"command": "git log --oneline -1"}`,
-	`Bash {"command": "ls -la"}`,
-}
+	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
+	"github.com/swarm-guard/swarm-guard/hooks/internal/machine"
+)
 
 // noopHooks registers `true` for the same events and matcher as
 // swarm-guard: the client's own cost of running a hook.
@@ -63,59 +50,63 @@ func earlierLauncher(installed string) string {
 	return strings.ReplaceAll(installed, string(cur), string(old))
 }
 
-// TestTiming runs the same ten Bash calls through the client with no hooks,
-// with no-op hooks and with swarm-guard's installed hooks, interleaved in
-// the same run, and reports what swarm-guard adds per tool call over a
-// no-op hook as a ratio to what the no-op hook itself costs (goal: ≤ 1).
+// TestTiming runs the same ten Bash calls (e2eharness.TimingCommands) through the client with no hooks,
+// with no-op hooks, with swarm-guard's installed hooks and with
+// swarm-guard by absolute path, one run of each per round, the first in
+// turn (e2eharness.Measure), and reports what swarm-guard adds per tool
+// call over a no-op hook: the median and interquartile range of the
+// differences of the same call in the same round, and that median as a
+// ratio to what the no-op hook itself costs over no hooks (goal: ≤ 1).
 // A call's cost is the stand-in's view: from the end of the tool_use
 // response to the request that carries the result, i.e. the client's
 // whole handling of the call, hooks included. It asserts that every call
-// ran; the numbers are reported, never asserted (machines differ).
-// SWARM_GUARD_E2E_ROUNDS sets the rounds (default 6).
+// ran; the numbers are reported, never asserted (machines differ), and
+// written into $SWARM_GUARD_E2E_COST_FILE when it is set.
+// SWARM_GUARD_E2E_ROUNDS sets the rounds (default 6; 0 skips it).
 func TestTiming(t *testing.T) {
 	claude := clientPath(t)
-	rounds := 6
-	if n, err := strconv.Atoi(os.Getenv("SWARM_GUARD_E2E_ROUNDS")); err == nil && n > 0 {
-		rounds = n
+	rounds := e2eharness.Rounds(6)
+	if rounds == 0 {
+		t.Skip(e2eharness.RoundsEnv + "=0")
 	}
+	started, loadBefore := time.Now(), machine.Load()
 	w := newWorld(t, claude)
 	w.install(t)
 	settings := filepath.Join(w.Work, ".claude", "settings.json")
 	installed, err := os.ReadFile(settings)
 	must(t, err)
-	configs := []struct {
-		name     string
-		settings string
-	}{
-		{"no hooks", "{}\n"},
-		{"no-op hooks", noopHooks},
-		{"swarm-guard", string(installed)},
+	const (
+		none = iota
+		noop
+		guard
+		direct
+		earlier
+	)
+	configs := []struct{ name, settings string }{
+		none:  {"no hooks", "{}\n"},
+		noop:  {"no-op hooks", noopHooks},
+		guard: {"swarm-guard", string(installed)},
 		// The binary by absolute path in exec form, no shell: what the
 		// lookup's one shell costs.
-		{"swarm-guard direct", directHooks(w.Vars["SG"])},
+		direct: {"swarm-guard direct", directHooks(w.Vars["SG"])},
 	}
 	if os.Getenv("SWARM_GUARD_E2E_TIMING_EARLIER") != "" {
-		configs = append(configs, struct {
-			name     string
-			settings string
-		}{"earlier launcher", earlierLauncher(string(installed))})
+		configs = append(configs, struct{ name, settings string }{"earlier launcher", earlierLauncher(string(installed))})
 	}
-	calls := w.parseCalls(t, timingCalls)
-	// gaps[round][config][call]
-	gaps := make([][][]time.Duration, rounds)
+	var calls []Call
+	for _, cmd := range e2eharness.TimingCommands {
+		input, _ := json.Marshal(map[string]string{"command": cmd})
+		calls = append(calls, Call{Tool: "Bash", Input: input})
+	}
 	// The client's own timing of each hook process, from its debug log:
 	// hookTimes[config][event].
 	hookTimes := make([]map[string][]time.Duration, len(configs))
-	for c := range hookTimes {
-		hookTimes[c] = map[string][]time.Duration{}
-	}
 	debugLog := filepath.Join(w.Root, "client-debug.log")
-	for round := range rounds {
-		gaps[round] = make([][]time.Duration, len(configs))
-		for i := range configs {
-			// Rotate the order so that no configuration always runs first.
-			c := (i + round) % len(configs)
-			must(t, os.WriteFile(settings, []byte(configs[c].settings), 0o644))
+	var variants []e2eharness.Variant
+	for c, cfg := range configs {
+		hookTimes[c] = map[string][]time.Duration{}
+		variants = append(variants, e2eharness.Variant{Name: cfg.name, Run: func(testing.TB) []time.Duration {
+			must(t, os.WriteFile(settings, []byte(cfg.settings), 0o644))
 			os.Remove(debugLog)
 			res := w.runClient(t, w.Work, calls, nil, []string{"--dangerously-skip-permissions", "--debug-file", debugLog}, nil)
 			if log, err := os.ReadFile(debugLog); err == nil {
@@ -127,75 +118,55 @@ func TestTiming(t *testing.T) {
 			results, arrived := res.server.Results()
 			for k := range calls {
 				if !arrived[k] || results[k].IsError {
-					t.Fatalf("%s: call %d did not run cleanly (arrived=%v): %q\n%s", configs[c].name, k+1, arrived[k], results[k].Told(), tail(res.output, 2000))
+					t.Fatalf("%s: call %d did not run cleanly (arrived=%v): %q\n%s", cfg.name, k+1, arrived[k], results[k].Told(), tail(res.output, 2000))
 				}
 			}
 			if res.exitCode != 0 {
-				t.Fatalf("%s: client exit %d\n%s", configs[c].name, res.exitCode, tail(res.output, 2000))
+				t.Fatalf("%s: client exit %d\n%s", cfg.name, res.exitCode, tail(res.output, 2000))
 			}
-			if g := res.server.Gaps(); len(g) != len(calls) {
-				t.Fatalf("%s: %d call timings, want %d", configs[c].name, len(g), len(calls))
+			gaps := res.server.Gaps()
+			if len(gaps) != len(calls) {
+				t.Fatalf("%s: %d call timings, want %d", cfg.name, len(gaps), len(calls))
 			}
-			gaps[round][c] = res.server.Gaps()
-		}
-	}
-	if os.Getenv("SWARM_GUARD_E2E_DEBUG") != "" {
-		for r, g := range gaps {
-			for c := range configs {
-				t.Logf("round %d %-12s %v", r+1, configs[c].name, g[c])
+			if os.Getenv("SWARM_GUARD_E2E_DEBUG") != "" {
+				t.Logf("%-18s %v", cfg.name, gaps)
 			}
-		}
+			return gaps
+		}})
 	}
-	// Other processes on the machine only ever add time, and calls differ
-	// in cost (git status is not ls): take each call's best time over the
-	// rounds, per configuration, and compare a call with the same call.
-	best := make([][]time.Duration, len(configs))
-	for c := range configs {
-		for k := range calls {
-			b := gaps[0][c][k]
-			for _, g := range gaps[1:] {
-				b = min(b, g[c][k])
-			}
-			best[c] = append(best[c], b)
-		}
-	}
-	var noopDiffs, addedDiffs []time.Duration
-	for k := range calls {
-		noopDiffs = append(noopDiffs, best[1][k]-best[0][k])
-		addedDiffs = append(addedDiffs, best[2][k]-best[1][k])
-	}
-	noop, added := median(noopDiffs), median(addedDiffs)
+	m := e2eharness.Measure(t, rounds, variants)
+	added, noopCost := m.Added(guard, noop), m.Added(noop, none)
 	ratio := "no ratio: the no-op hook cost nothing measurable in this run"
-	if noop > 0 {
-		ratio = fmt.Sprintf("%.1f× the no-op hook's cost (goal ≤ 1×)", float64(added)/float64(noop))
+	if noopCost.Median > 0 {
+		ratio = fmt.Sprintf("%.1f× the no-op hook's cost (goal ≤ 1×)", float64(added.Median)/float64(noopCost.Median))
 	}
-	t.Logf("timing: Bash tool call in claude %s, best of %d rounds per call, median over %d calls: no hooks %s, no-op hooks %s, swarm-guard %s; "+
-		"no-op hook cost %s; swarm-guard adds %s over no-op = %s",
-		clientVersion(claude), rounds, len(calls), ms(median(best[0])), ms(median(best[1])), ms(median(best[2])),
-		ms(noop), ms(added), ratio)
-	var directDiffs []time.Duration
-	for k := range calls {
-		directDiffs = append(directDiffs, best[3][k]-best[1][k])
+	version := clientVersion(claude)
+	var notes []string
+	note := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log("timing: " + line)
+		notes = append(notes, line)
 	}
-	if direct := median(directDiffs); noop > 0 {
-		t.Logf("timing: swarm-guard by absolute path in exec form (no shell, no lookup): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
-			ms(median(best[3])), ms(direct), float64(direct)/float64(noop))
+	note("Bash tool call in claude %s, %d rounds, %d calls a run: no hooks %s, no-op hooks %s, swarm-guard %s; "+
+		"the no-op hook costs %s over no hooks; swarm-guard adds %s over the no-op hook = %s",
+		version, rounds, len(calls), e2eharness.Ms(m.Call(none)), e2eharness.Ms(m.Call(noop)), e2eharness.Ms(m.Call(guard)),
+		noopCost, added, ratio)
+	if d := m.Added(direct, noop); noopCost.Median > 0 {
+		note("swarm-guard by absolute path in exec form (no shell, no lookup): %s per call, adds %s over the no-op hook = %.1f× the no-op hook's cost",
+			e2eharness.Ms(m.Call(direct)), d, float64(d.Median)/float64(noopCost.Median))
 	}
-	if len(configs) > 4 && noop > 0 {
-		var diffs []time.Duration
-		for k := range calls {
-			diffs = append(diffs, best[4][k]-best[1][k])
-		}
-		t.Logf("timing: the earlier launcher (a second sh -c): %s per call, adds %s over no-op = %.1f× the no-op hook's cost",
-			ms(median(best[4])), ms(median(diffs)), float64(median(diffs))/float64(noop))
+	if len(configs) > earlier && noopCost.Median > 0 {
+		d := m.Added(earlier, noop)
+		note("the earlier launcher (a second sh -c): %s per call, adds %s over the no-op hook = %.1f× the no-op hook's cost",
+			e2eharness.Ms(m.Call(earlier)), d, float64(d.Median)/float64(noopCost.Median))
 	}
 	var byHook []string
 	sum := make([]time.Duration, len(configs)) // Pre + Post medians
-	for c := 1; c < len(configs); c++ {
+	for c := noop; c < len(configs); c++ {
 		for _, ev := range []string{"PreToolUse", "PostToolUse"} {
 			if d := hookTimes[c][ev]; len(d) > 0 {
-				byHook = append(byHook, fmt.Sprintf("%s %s %s", configs[c].name, ev, ms(median(d))))
-				sum[c] += median(d)
+				byHook = append(byHook, fmt.Sprintf("%s %s %s", configs[c].name, ev, e2eharness.Ms(e2eharness.Median(d))))
+				sum[c] += e2eharness.Median(d)
 			}
 		}
 	}
@@ -204,11 +175,20 @@ func TestTiming(t *testing.T) {
 		// steadier under load than the whole call, blind to the client's
 		// work around a hook.
 		logRatio := ""
-		if sum[1] > 0 && sum[2] > 0 {
+		if sum[noop] > 0 && sum[guard] > 0 {
 			logRatio = fmt.Sprintf("; by these, swarm-guard adds %s over no-op = %.1f× the no-op hooks' %s",
-				ms(sum[2]-sum[1]), float64(sum[2]-sum[1])/float64(sum[1]), ms(sum[1]))
+				e2eharness.Ms(sum[guard]-sum[noop]), float64(sum[guard]-sum[noop])/float64(sum[noop]), e2eharness.Ms(sum[noop]))
 		}
-		t.Logf("timing: the client's own timing of each hook process (debug log, median): %s%s", strings.Join(byHook, ", "), logRatio)
+		note("the client's own timing of each hook process (debug log, median): %s%s", strings.Join(byHook, ", "), logRatio)
+	}
+	if path := os.Getenv(e2eharness.CostFileEnv); path != "" {
+		sec := e2eharness.CostSection{
+			Key: "claude-code", Title: "Claude Code (make e2e)", Started: started, LoadBefore: loadBefore, Rounds: rounds, Variants: m.Variants, Calls: e2eharness.TimingCommands,
+			Rows:  []e2eharness.CostRow{{Client: "Claude Code", Version: version, NoopCall: m.Call(noop), GuardCall: m.Call(guard), Added: added}},
+			Notes: notes,
+		}
+		must(t, e2eharness.WriteCostSection(path, sec))
+		t.Logf("timing: wrote %s", path)
 	}
 }
 
@@ -216,14 +196,3 @@ func TestTiming(t *testing.T) {
 // e.g. "Hooks: PreToolUse:Bash [true] finished with status 0 (7ms)"; the
 // command may itself hold brackets (the installed lookup's [ -x ... ]).
 var hookFinished = regexp.MustCompile(`Hooks: (PreToolUse|PostToolUse):Bash \[.*\] finished with status \d+ \((\d+)ms\)`)
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }

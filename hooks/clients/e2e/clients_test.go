@@ -15,7 +15,6 @@ type hookMode int
 const (
 	hooksGuard hookMode = iota // swarm-guard, as installed for the client
 	hooksNoop                  // `true` on the same events: the client's own cost of a hook
-	hooksNone                  // no hooks at all
 )
 
 // client is one agent client under test: where its executable comes from,
@@ -42,9 +41,6 @@ type client struct {
 	// telemetry are the outside hosts the client is known to try (and the
 	// proxy refuses): reported, not failed. Any other host fails the run.
 	telemetry []string
-	// readsClaudeSettings: hooks this client reads from
-	// .claude/settings.json too (Copilot): the no-hook runs empty it.
-	readsClaudeSettings bool
 	// serial: this client's scenario runs go one at a time. Qwen Code
 	// 0.24.4 runs finished the script and then did not exit for minutes,
 	// two at once more often than one; the stand-in closing every
@@ -154,7 +150,7 @@ trust_level = "trusted"
 		},
 	},
 	{
-		name: "copilot", env: "SWARM_GUARD_E2E_COPILOT", installName: "copilot", readsClaudeSettings: true,
+		name: "copilot", env: "SWARM_GUARD_E2E_COPILOT", installName: "copilot",
 		shell: func(c string) Call {
 			return Call{Tool: "bash", Args: map[string]any{"command": c, "description": "scripted step"}}
 		},

@@ -26,5 +26,6 @@
 // exit code (a shell in front of the binaries) and writes a failed run's
 // record to DIR; SWARM_GUARD_E2E_WRAP="strace -f -o FILE" starts each
 // client under that command; SWARM_GUARD_E2E_ROUNDS sets TestTiming's
-// rounds (0 skips it).
+// rounds (default 3, 0 skips it) and SWARM_GUARD_E2E_COST_FILE the results
+// file it writes (the script: bin/clients-cost.md, or COST_FILE).
 package e2e

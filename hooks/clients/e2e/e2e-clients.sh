@@ -75,6 +75,12 @@ fi
 CGO_ENABLED=0 "$go" build -trimpath -ldflags '-s -w' -o "$bin/" ./cmd/...
 "$go" test -c -o "$bin/clients-e2e.test" ./hooks/clients/e2e
 export SWARM_GUARD_E2E_BIN="$(cd "$bin" && pwd)"
+# TestTiming writes its figures into the results file COST_FILE names
+# (make e2e-cost: docs/clients-cost.md), else into bin/clients-cost.md.
+cost="${COST_FILE:-$SWARM_GUARD_E2E_BIN/clients-cost.md}"
+case "$cost" in /*) ;; *) cost="$PWD/$cost" ;; esac
+export SWARM_GUARD_E2E_COST_FILE="$cost"
+export SWARM_GUARD_E2E_COMMIT="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 # The scenarios' repositories live next to the cache, not under /tmp,
 # which the default policy lets agents write to.
 export SWARM_GUARD_E2E_ROOT="$(dirname "$cache")/clients-work"

@@ -109,10 +109,6 @@ func configure(t *testing.T, w *world, c client, mode hookMode) {
 		c.hooks(t, w, pre, post)
 	case hooksNoop:
 		c.hooks(t, w, "true", "true")
-	case hooksNone:
-		if c.readsClaudeSettings {
-			writeFile(t, filepath.Join(w.Work, ".claude", "settings.json"), []byte("{}\n"))
-		}
 	}
 }
 

@@ -120,3 +120,16 @@ func TestCheckRefused(t *testing.T) {
 		t.Fatalf("a known host failed the run: %q", msg)
 	}
 }
+
+func TestInstalledVersion(t *testing.T) {
+	for path, want := range map[string]string{
+		"/root/.cache/swarm-guard/clients/openai-codex@0.169.0/node_modules/.bin/codex":  "0.169.0",
+		"/c/factory-cli-linux-x64@0.225.2/node_modules/@factory/cli-linux-x64/bin/droid": "0.225.2",
+		"/c/google-gemini-cli@0.61.0-preview.1/node_modules/.bin/gemini":                 "0.61.0-preview.1",
+		"/usr/local/bin/codex": "unknown",
+	} {
+		if got := installedVersion(path); got != want {
+			t.Errorf("installedVersion(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -8,10 +8,11 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/swarm-guard/swarm-guard/hooks/internal/machine"
 )
 
 var (
@@ -63,7 +64,7 @@ func main() {
 	commit := flag.String("commit", "", "the commit measured")
 	benchtime := flag.String("benchtime", "", "the -benchtime of the run")
 	flag.Parse()
-	h := header{date: time.Now().UTC(), machine: machine(), commit: *commit, benchtime: *benchtime}
+	h := header{date: time.Now().UTC(), machine: machineLine(), commit: *commit, benchtime: *benchtime}
 	var b bytes.Buffer
 	if err := run(os.Stdin, &b, h); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
@@ -80,27 +81,13 @@ func main() {
 	fmt.Printf("benchtable: wrote %s\n", *out)
 }
 
-// machine describes this machine: CPU model (from /proc/cpuinfo where
+// machineLine describes this machine: CPU model (from /proc/cpuinfo where
 // there is one), number of CPUs, OS and architecture, and the load
 // average when the run ended.
-func machine() string {
-	model := ""
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-				model = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	s := fmt.Sprintf("%d CPUs, %s/%s", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
-	if model != "" {
-		s = model + ", " + s
-	}
-	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(data)); len(f) >= 3 {
-			s += ", load average " + strings.Join(f[:3], " ") + " at the end of the run"
-		}
+func machineLine() string {
+	s := machine.Describe()
+	if load := machine.Load(); load != "" {
+		s += ", load average " + load + " at the end of the run"
 	}
 	return s
 }

@@ -20,6 +20,11 @@
 //     the agent's clone (and optionally another agent's worktree), a
 //     directory outside them, a HOME of its own and copies of the built
 //     binaries, with the variables scenarios expand ($WORK, $SECRET ...).
+//   - Measure times the same calls (TimingCommands) in hook configurations
+//     in interleaved rounds and compares two configurations by the
+//     differences of the same call in the same round (median and
+//     interquartile range); WriteCostSection puts a suite's figures into
+//     the results file (docs/clients-cost.md under make e2e-cost).
 //
 // It is a test helper: only test binaries import it.
 package e2eharness
