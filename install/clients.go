@@ -22,6 +22,20 @@ func planClients(o Options) ([]Change, []string, error) {
 		if c == clients.Claude {
 			continue // the Claude Code settings are always installed
 		}
+		if c == clients.Copilot {
+			// Copilot CLI runs the Claude Code hooks, installed above; the
+			// hook file of its own an earlier install wrote would start a
+			// second swarm-guard for every call.
+			ch, err := planClientRemoval(o, clients.Copilot, clientconfig.CopilotHooksPath(o.Root), clientconfig.HasCopilotHooks,
+				"Copilot CLI runs swarm-guard from .claude/settings.json; this file started a second swarm-guard on every call")
+			if err != nil {
+				return nil, nil, err
+			}
+			if ch != nil {
+				out = append(out, *ch)
+			}
+			continue
+		}
 		p := clientconfig.ClientConfigPath(o.Root, c)
 		old, err := readOptional(p)
 		if err != nil {
@@ -49,8 +63,6 @@ func clientSummary(c clients.Name) string {
 		return "Codex hooks: PreToolUse and PostToolUse run swarm-guard hook --client codex (a crash or missing binary blocks: exit 2)"
 	case clients.Gemini:
 		return "Gemini CLI hooks: BeforeTool and AfterTool run swarm-guard hook --client gemini"
-	case clients.Copilot:
-		return "Copilot CLI hooks: preToolUse and postToolUse run swarm-guard hook --client copilot"
 	case clients.OpenCode:
 		return "opencode plugin: runs swarm-guard hook --client opencode before and after every tool, and blocks when it cannot"
 	case clients.Qwen:
@@ -63,64 +75,81 @@ func clientSummary(c clients.Name) string {
 
 // planClientsRemoval removes swarm-guard from every client config that
 // has it, restoring a file install changed byte for byte when nothing
-// else changed in it since.
+// else changed in it since. Copilot CLI's guard is the Claude Code
+// settings, which uninstall handles; an earlier install's hook file of
+// Copilot's own goes too.
 func planClientsRemoval(o Options) ([]Change, error) {
 	var out []Change
 	for _, c := range clients.Others {
-		p := clientconfig.ClientConfigPath(o.Root, c)
-		cur, err := readOptional(p)
+		p, has, why := clientconfig.ClientConfigPath(o.Root, c), func(d []byte) bool { return clientconfig.HasClientHooks(c, d) }, "it only held swarm-guard's hooks"
+		if c == clients.Copilot {
+			p, has = clientconfig.CopilotHooksPath(o.Root), clientconfig.HasCopilotHooks
+		}
+		ch, err := planClientRemoval(o, c, p, has, why)
 		if err != nil {
 			return nil, err
 		}
-		if cur == nil || !clientconfig.HasClientHooks(c, cur) {
-			continue
+		if ch != nil {
+			out = append(out, *ch)
 		}
-		bk := ""
-		if o.StateDir != "" {
-			bk = backupPath(o.StateDir, p)
-		}
-		orig, err := readOptional(bk)
-		if err != nil {
-			return nil, err
-		}
-		stripped, err := clientconfig.StripClientConfig(c, cur)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		if orig != nil && !clientconfig.HasClientHooks(c, orig) {
-			origStripped, err := clientconfig.StripClientConfig(c, orig)
-			if err == nil && (clientconfig.WholeFile(c) || bytes.Equal(origStripped, stripped)) {
-				out = append(out, Change{Path: p, Action: "restore", Summary: "the file as it was before install",
-					do: func() error {
-						if err := writeAtomic(p, orig, fileMode(p, 0o644)); err != nil {
-							return err
-						}
-						return removeBackup(bk)
-					}})
-				continue
-			}
-		}
-		if stripped == nil || clientconfig.IsEmptyObject(stripped) {
-			out = append(out, Change{Path: p, Action: "remove", Summary: "it only held swarm-guard's hooks",
-				do: func() error {
-					if err := os.Remove(p); err != nil {
-						return fmt.Errorf("remove %s: %w", p, err)
-					}
-					removeEmptyDirs(filepath.Dir(p), o.Root)
-					return removeBackup(bk)
-				}})
-			continue
-		}
-		mode := fileMode(p, 0o644)
-		out = append(out, Change{Path: p, Action: "update", Summary: "swarm-guard's hooks removed, everything else kept",
-			do: func() error {
-				if err := writeAtomic(p, stripped, mode); err != nil {
-					return err
-				}
-				return removeBackup(bk)
-			}})
 	}
 	return out, nil
+}
+
+// planClientRemoval removes swarm-guard's hooks from p, client c's config
+// (has tells whether a content holds them), restoring the file install
+// changed when nothing else changed in it since, removing it (why) when
+// nothing else is left; nil when p holds no hooks of swarm-guard.
+func planClientRemoval(o Options, c clients.Name, p string, has func([]byte) bool, why string) (*Change, error) {
+	cur, err := readOptional(p)
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil || !has(cur) {
+		return nil, nil
+	}
+	bk := ""
+	if o.StateDir != "" {
+		bk = backupPath(o.StateDir, p)
+	}
+	orig, err := readOptional(bk)
+	if err != nil {
+		return nil, err
+	}
+	stripped, err := clientconfig.StripClientConfig(c, cur)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if orig != nil && !has(orig) {
+		origStripped, err := clientconfig.StripClientConfig(c, orig)
+		if err == nil && (clientconfig.WholeFile(c) || bytes.Equal(origStripped, stripped)) {
+			return &Change{Path: p, Action: "restore", Summary: "the file as it was before install",
+				do: func() error {
+					if err := writeAtomic(p, orig, fileMode(p, 0o644)); err != nil {
+						return err
+					}
+					return removeBackup(bk)
+				}}, nil
+		}
+	}
+	if stripped == nil || clientconfig.IsEmptyObject(stripped) {
+		return &Change{Path: p, Action: "remove", Summary: why,
+			do: func() error {
+				if err := os.Remove(p); err != nil {
+					return fmt.Errorf("remove %s: %w", p, err)
+				}
+				removeEmptyDirs(filepath.Dir(p), o.Root)
+				return removeBackup(bk)
+			}}, nil
+	}
+	mode := fileMode(p, 0o644)
+	return &Change{Path: p, Action: "update", Summary: "swarm-guard's hooks removed, everything else kept",
+		do: func() error {
+			if err := writeAtomic(p, stripped, mode); err != nil {
+				return err
+			}
+			return removeBackup(bk)
+		}}, nil
 }
 
 // removeEmptyDirs removes dir and its parents up to root while they are
@@ -161,7 +190,7 @@ func ClientNotes(cs []clients.Name, root string) []string {
 		case clients.Gemini:
 			out = append(out, "Gemini CLI runs shell commands with git hooks switched off (core.hooksPath empty), so swarm-guard's hook denies a Gemini agent's git commit and git push and tells it to run them with the hooks on (unset GIT_CONFIG_COUNT; ...); in an untrusted folder Gemini refuses to start: trust this folder, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
 		case clients.Copilot:
-			out = append(out, "Copilot CLI skips repository hooks silently in a folder it does not trust: trust this folder when copilot asks (headless: copilot -p ... --trust-folder; swarm-guard run -- copilot ... adds it)")
+			out = append(out, "Copilot CLI runs the Claude Code hooks of .claude/settings.json (one swarm-guard per call; no file of its own is needed), but skips repository hooks silently in a folder it does not trust: trust this folder when copilot asks (headless: copilot -p ... --trust-folder; swarm-guard run -- copilot ... adds it)")
 		case clients.OpenCode:
 			out = append(out, "opencode run --pure and OPENCODE_PURE skip every plugin, swarm-guard's too: swarm-guard run refuses them and doctor flags OPENCODE_PURE")
 		case clients.Qwen:

@@ -66,19 +66,6 @@ func clientHookCommand(ts *testscript.TestScript, c clients.Name, post bool, dat
 		var script string
 		ts.Check(json.Unmarshal(m[1], &script))
 		return script
-	case clients.Copilot:
-		var f struct {
-			Hooks map[string][]struct{ Bash string }
-		}
-		ts.Check(json.Unmarshal(data, &f))
-		ev := "preToolUse"
-		if post {
-			ev = "postToolUse"
-		}
-		for _, h := range f.Hooks[ev] {
-			return h.Bash
-		}
-		return ""
 	}
 	var doc map[string]json.RawMessage
 	ts.Check(json.Unmarshal(data, &doc))

@@ -107,7 +107,9 @@ func runHook(c *cli, args []string) error {
 			client = clients.Detect(data)
 			if cwd, ok := clients.CopilotClaudeFormat(data); ok && copilotHooksInstalled(cwd) {
 				// Copilot CLI runs .claude/settings.json's hooks
-				// and its own for the same call: its own judge it.
+				// and the hook file of its own an earlier install
+				// wrote for the same call: that one judges it
+				// (install --client copilot removes it).
 				return nil
 			}
 		}
@@ -158,17 +160,18 @@ func hookClient(args []string) (client clients.Name, post bool, rest []string, e
 }
 
 // copilotHooksInstalled reports whether the project holding dir has
-// swarm-guard's Copilot CLI hooks (.github/hooks/swarm-guard.json, a
-// guard file the agent may not change), looking up to the worktree's root.
-// Copilot loads them and .claude/settings.json under the same condition
-// (a trusted folder), so where they are the Claude-format call is theirs
-// to judge.
+// the Copilot CLI hook file earlier installs wrote
+// (.github/hooks/swarm-guard.json, a guard file the agent may not
+// change), looking up to the worktree's root. Copilot loads it and
+// .claude/settings.json under the same condition (a trusted folder), so
+// where it is the Claude-format call is its to judge: one decision and
+// one audit record per call until install --client copilot removes it.
 func copilotHooksInstalled(dir string) bool {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return false
 	}
 	for {
-		if clientconfig.HasClientHooksIn(dir, clients.Copilot) {
+		if clientconfig.CopilotHooksIn(dir) {
 			return true
 		}
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {

@@ -29,6 +29,7 @@ const fixtureUsage = `usage:
   sg-fakesecret mcpresult TOOL KIND SECRETS   print a PostToolUse event whose MCP TOOL result holds one
   sg-fakesecret mcpcall TOOL KEY KIND SECRETS print a PreToolUse event of MCP TOOL whose argument KEY holds one
   sg-fakesecret bashoutput KIND SECRETS [CMD] print a PostToolUse event of a Bash call (CMD, else ./show-config) whose stdout holds one
+  sg-fakesecret copilotoutput KIND SECRETS   print Copilot CLI's Claude-format PostToolUse of a bash call whose result holds one
   sg-fakesecret conflict FILE                 write FILE with unresolved merge-conflict markers
   sg-fakesecret absent SECRETS FILE...        fail if a FILE holds any secret listed in SECRETS
   sg-fakesecret expand FILE...                replace $VARS in FILEs (testscript does not expand file contents)
@@ -159,6 +160,20 @@ func fakeSecretFixture(args []string) int {
 		resp := map[string]any{"stdout": "config:\n" + s.Line + "\ndone", "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
 		out, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": wd, "hook_event_name": "PostToolUse", "tool_name": "Bash",
 			"tool_input": map[string]any{"command": command}, "tool_response": resp, "tool_use_id": "t1", "duration_ms": 5})
+		fmt.Println(string(out))
+	case args[0] == "copilotoutput" && len(args) == 3:
+		// Copilot CLI running the Claude Code hooks: the PostToolUse of a
+		// bash call that printed a secret, its result as Copilot sends it
+		// (tool_result, text_result_for_llm; a timestamp, no
+		// transcript_path or tool_use_id).
+		s, err := makeSecret(args[1], args[2])
+		if err != nil {
+			return fail("%v", err)
+		}
+		wd, _ := os.Getwd()
+		out, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "session_id": "c1", "timestamp": "2026-11-27T23:31:01.398Z", "cwd": wd,
+			"tool_name": "Bash", "tool_input": map[string]any{"command": "./show-config", "description": "show the config"},
+			"tool_result": map[string]any{"result_type": "success", "text_result_for_llm": "config:\n" + s.Line + "\ndone\n<shellId: 0 completed with exit code 0>"}})
 		fmt.Println(string(out))
 	case args[0] == "conflict" && len(args) == 2:
 		body := "intro\n" + strings.Repeat("<", 7) + " HEAD\nours\n" + strings.Repeat("=", 7) + "\ntheirs\n" + strings.Repeat(">", 7) + " feature\n"

@@ -48,15 +48,18 @@ func ClientHookCommand(c clients.Name, post bool) string {
 	return "sh -c '" + ClientScript(c, post) + "'"
 }
 
-// ClientConfigPath is the committed file install writes for client c.
+// ClientConfigPath is the committed file whose hooks guard client c. For
+// Copilot CLI it is Claude Code's .claude/settings.json, which every
+// install writes: Copilot runs its hooks and honours every answer the
+// guard needs there (a denial with its reason, the output withheld after a
+// tool, a warning), so a file of Copilot's own would only start a second
+// swarm-guard for every call (CopilotHooksPath).
 func ClientConfigPath(root string, c clients.Name) string {
 	switch c {
 	case clients.Codex:
 		return filepath.Join(root, ".codex", "hooks.json")
 	case clients.Gemini:
 		return filepath.Join(root, ".gemini", "settings.json")
-	case clients.Copilot:
-		return filepath.Join(root, ".github", "hooks", "swarm-guard.json")
 	case clients.OpenCode:
 		return filepath.Join(root, ".opencode", "plugins", "swarm-guard.js")
 	case clients.Qwen:
@@ -65,6 +68,26 @@ func ClientConfigPath(root string, c clients.Name) string {
 		return filepath.Join(root, ".factory", "hooks.json")
 	}
 	return SettingsPath(root)
+}
+
+// CopilotHooksPath is the hook file in Copilot CLI's own format that
+// installs before 2026-11-28 wrote for it. Copilot runs it and
+// .claude/settings.json for every call, two swarm-guard processes where
+// one judges (the Claude-format one steps aside while this file is
+// there): install --client copilot now removes it, and uninstall too.
+func CopilotHooksPath(root string) string {
+	return filepath.Join(root, ".github", "hooks", "swarm-guard.json")
+}
+
+// HasCopilotHooks reports whether data, a file at CopilotHooksPath, runs
+// swarm-guard.
+func HasCopilotHooks(data []byte) bool { return hasClientLauncher(clients.Copilot, data) }
+
+// CopilotHooksIn reports whether the worktree at root has the hook file
+// of CopilotHooksPath running swarm-guard.
+func CopilotHooksIn(root string) bool {
+	data, err := os.ReadFile(CopilotHooksPath(root))
+	return err == nil && HasCopilotHooks(data)
 }
 
 // clientEvent is one event a client's config registers.
@@ -80,7 +103,7 @@ type clientLayout struct {
 	wrapped bool   // under a "hooks" member (Droid: the events are the document)
 	matcher string // every tool
 	named   bool   // handlers carry a "name" (Gemini)
-	whole   bool   // the file is swarm-guard's alone (Copilot, opencode)
+	whole   bool   // the file is swarm-guard's alone (opencode; Copilot's CopilotHooksPath)
 }
 
 func layoutOf(c clients.Name) clientLayout {
@@ -103,19 +126,7 @@ func layoutOf(c clients.Name) clientLayout {
 func ClientConfig(c clients.Name, old []byte) ([]byte, error) {
 	switch c {
 	case clients.Copilot:
-		hook := func(post bool, timeout int) []any {
-			h := newObject()
-			h.set("type", "command")
-			h.set("bash", ClientHookCommand(c, post))
-			h.set("timeoutSec", json.Number(fmt.Sprint(timeout)))
-			return []any{h}
-		}
-		root, hooks := newObject(), newObject()
-		root.set("version", json.Number("1"))
-		hooks.set("preToolUse", hook(false, 30))
-		hooks.set("postToolUse", hook(true, 60))
-		root.set("hooks", hooks)
-		return marshalJSON(root), nil
+		return nil, fmt.Errorf("Copilot CLI runs the Claude Code hooks of %s; it has no config of its own to write", SettingsPath("."))
 	case clients.OpenCode:
 		return []byte(OpenCodePlugin()), nil
 	}
@@ -179,6 +190,14 @@ func StripClientConfig(c clients.Name, cur []byte) ([]byte, error) {
 // HasClientHooks reports whether data, client c's config, runs
 // swarm-guard.
 func HasClientHooks(c clients.Name, data []byte) bool {
+	if c == clients.Copilot {
+		return HasAnyOurHooks(data)
+	}
+	return hasClientLauncher(c, data)
+}
+
+// hasClientLauncher reports whether data holds the launcher of client c.
+func hasClientLauncher(c clients.Name, data []byte) bool {
 	// In a JSON or JavaScript string the launcher's quotes are escaped.
 	return bytes.Contains(data, []byte(clientLauncherMark+string(c))) ||
 		bytes.Contains(data, []byte(`"$sg\" hook --client `+string(c))) ||
@@ -188,6 +207,10 @@ func HasClientHooks(c clients.Name, data []byte) bool {
 // ClientHooksCurrent reports whether data runs exactly the hooks this
 // version writes (doctor: an older launcher is worth rewriting).
 func ClientHooksCurrent(c clients.Name, data []byte) bool {
+	if c == clients.Copilot {
+		current, err := HasOurHooks(data, "")
+		return err == nil && current
+	}
 	if layoutOf(c).whole {
 		want, _ := ClientConfig(c, nil)
 		return bytes.Equal(data, want)

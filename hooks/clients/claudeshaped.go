@@ -29,6 +29,9 @@ type claudeEvent struct {
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
+	// Copilot CLI running Claude-format hooks sends the result as
+	// tool_result: {"result_type","text_result_for_llm"}.
+	ToolResult json.RawMessage `json:"tool_result"`
 }
 
 func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
@@ -59,7 +62,11 @@ func (c claudeShaped) normalize(data []byte, _ bool) (*event, error) {
 			t.kind, t.mcp = kindMCP, in.ToolName
 		}
 	}
-	return t.event(ev, in.ToolResponse)
+	response := in.ToolResponse
+	if len(response) == 0 {
+		response = in.ToolResult
+	}
+	return t.event(ev, response)
 }
 
 func (c claudeShaped) render(ev *event, v verdict) Answer {

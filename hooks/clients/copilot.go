@@ -16,9 +16,18 @@ import (
 // with exit 0: the model reads "Denied by preToolUse hook: <reason>"
 // (exit 2 denies too but the reason is dropped). After a tool,
 // {"modifiedResult":{"resultType":"success","textResultForLlm":TEXT}}
-// makes TEXT what the model reads. Copilot also runs the Claude-format
-// hooks of .claude/settings.json; such an event (hook_event_name set) is
-// read and answered as Claude's, which Copilot honours.
+// makes TEXT what the model reads.
+//
+// Copilot also runs the Claude-format hooks of .claude/settings.json, and
+// that is how install guards it (one swarm-guard per call; a file of its
+// own would start a second). Such an event (hook_event_name set, a
+// timestamp, no transcript_path) carries Claude's tool names (Bash, Write)
+// with Copilot's arguments, and after a tool the result as tool_result
+// {"result_type","text_result_for_llm"}. It is read and answered as
+// Claude's, and Copilot 1.0.102 honours the answers: a denial's reason
+// reaches the model ("Denied by preToolUse hook: <reason>"), and after a
+// tool {"decision":"block","reason":TEXT} makes TEXT what the model reads
+// (make e2e-clients, bash-prints-secret).
 type copilot struct{}
 
 type copilotEvent struct {
@@ -110,11 +119,10 @@ func (copilot) warnsBefore() bool { return true }
 
 // CopilotClaudeFormat reports whether data is Copilot CLI running the
 // Claude Code hooks of .claude/settings.json (Detect's Copilot event in
-// Claude's format), and the cwd it names. Copilot runs those hooks and
-// its own for the same call: where the project has swarm-guard's own
-// Copilot hooks too, the caller lets them alone judge it (one audit
-// record, and the reason reaches the model, which the Claude-format
-// answer's does not).
+// Claude's format), and the cwd it names. Where the project still has the
+// hook file of Copilot's own an earlier install wrote, Copilot runs both
+// for the same call, and the caller lets that one alone judge it (one
+// audit record).
 func CopilotClaudeFormat(data []byte) (cwd string, ok bool) {
 	var in copilotEvent
 	if Detect(data) != Copilot || json.Unmarshal(data, &in) != nil || in.HookEventName == "" {

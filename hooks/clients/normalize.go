@@ -305,7 +305,7 @@ func outputText(raw json.RawMessage) string {
 		return string(raw)
 	}
 	var parts []string
-	for _, k := range []string{"stdout", "output", "llmContent", "textResultForLlm", "content", "text", "result", "stderr", "error"} {
+	for _, k := range []string{"stdout", "output", "llmContent", "textResultForLlm", "text_result_for_llm", "content", "text", "result", "stderr", "error"} {
 		v, ok := obj[k]
 		if !ok {
 			continue

@@ -60,6 +60,12 @@ func checkClient(c clients.Name, e clientEnv) (checks []Result, present bool) {
 	_, statErr := os.Stat(install.ClientDir(e.Root, c))
 	dirPresent := statErr == nil
 	onPath := e.LookPath != nil && install.ClientOnPath(c, e.LookPath) != ""
+	ownCopilotHooks := c == clients.Copilot && clientconfig.CopilotHooksIn(e.Root)
+	if c == clients.Copilot && !dirPresent && !onPath && !ownCopilotHooks {
+		// Its guard is the Claude Code settings, here in every
+		// installed repository: they say nothing of Copilot.
+		return nil, false
+	}
 	if !configured && !dirPresent && !onPath {
 		return nil, false
 	}
@@ -89,6 +95,11 @@ func checkClient(c clients.Name, e clientEnv) (checks []Result, present bool) {
 			checks = append(checks, fail(name, off+" sets hooksConfig.enabled to false, so Qwen Code runs no hook", "remove hooksConfig.enabled from "+off))
 		}
 	case clients.Copilot:
+		if ownCopilotHooks {
+			own, _ := filepath.Rel(e.Root, clientconfig.CopilotHooksPath(e.Root))
+			checks = append(checks, warn(name, "Copilot CLI runs both "+own+" (an earlier install's) and "+rel+", so two swarm-guard processes start for every call where one judges it",
+				"swarm-guard install --client copilot (it removes "+own+")"))
+		}
 		if e.Getenv("COPILOT_ALLOW_ALL") != "true" && !copilotTrusts(e) {
 			checks = append(checks, warn(name, "Copilot CLI skips this repository's hooks silently unless the folder is trusted, and "+filepath.Join(copilotHome(e), "config.json")+" does not list it",
 				"start copilot here once and trust the folder; headless: copilot -p ... --trust-folder (swarm-guard run -- copilot adds it)"))
