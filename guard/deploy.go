@@ -10,13 +10,11 @@ import (
 // A production deploy through a platform's CLI puts the agent's branch in
 // front of the project's users, like publishing a package (publish.go): a
 // human's call under oversight (rule oversight, effect.ForgeAction with
-// Op ForgeAdmin; checkpoint asks a human). Previews, dry runs, builds and
-// local dev servers change nothing the users see and stay allowed. The
-// npx, bunx and pnpm dlx spellings reach these handlers too: npxRun
-// re-invokes the tool they run (npx convex deploy is convex deploy).
-
-// insteadDeploy is what an agent may do instead of a production deploy.
-const insteadDeploy = "deploy a preview instead (vercel without --prod, netlify deploy without --prod, wrangler versions upload, firebase hosting:channel:deploy, convex dev) or run it locally, and leave the production deploy to a human (a task may run with --oversight autonomous)"
+// Op ForgeAdmin; checkpoint asks a human; the rule offers a preview
+// instead). Previews, dry runs, builds and local dev servers change
+// nothing the users see and stay allowed. The npx, bunx and pnpm dlx
+// spellings reach these handlers too: npxRun re-invokes the tool they run
+// (npx convex deploy is convex deploy).
 
 func (a *analyzer) deploy(inv *shell.Invocation) {
 	words := make([]string, 0, len(inv.Argv)-1)
@@ -27,14 +25,15 @@ func (a *analyzer) deploy(inv *shell.Invocation) {
 		}
 		words = append(words, x.Text)
 	}
-	if does := deploys(inv.Name, words); does != "" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeAdmin, By: inv.Name, Does: does, Instead: insteadDeploy})
+	if args, does := deploys(inv.Name, words); does != 0 {
+		a.forgeOp(inv, effect.ForgeAdmin, args, does)
 	}
 }
 
-// deploys says what a platform CLI deploys to production, completing
-// "<program> ...", or "" for a preview, a dry run or anything else.
-func deploys(prog string, words []string) string {
+// deploys says what a platform CLI deploys to production: the words that
+// say so (args) and what it does; does is 0 for a preview, a dry run or
+// anything else.
+func deploys(prog string, words []string) (args string, does effect.ForgeDoes) {
 	var pos []string
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -57,90 +56,90 @@ func deploys(prog string, words []string) string {
 	}
 	has := func(flags ...string) bool { return hasFlagWord(words, flags...) }
 	if has("--dry-run", "--dryrun") {
-		return ""
+		return "", 0
 	}
 	switch prog {
 	case "vercel":
 		switch at(0) {
 		case "", "deploy":
 			if has("--prod", "--production") {
-				return "--prod deploys the project to production"
+				return "--prod", effect.DeploysProject
 			}
 		case "promote", "rollback":
-			return at(0) + " changes what production serves"
+			return at(0), effect.ChangesProduction
 		}
 	case "netlify":
 		if at(0) == "deploy" && has("--prod", "--production", "--prodIfUnlocked", "-p") {
-			return "deploy --prod deploys the site to production"
+			return "deploy --prod", effect.DeploysSite
 		}
 	case "fly", "flyctl":
 		switch at(0) {
 		case "deploy":
 			if !has("--build-only") {
-				return "deploy deploys the app"
+				return "deploy", effect.DeploysApp
 			}
 		case "launch":
 			if !has("--no-deploy") {
-				return "launch creates and deploys the app"
+				return "launch", effect.LaunchesApp
 			}
 		}
 	case "railway":
 		switch at(0) {
 		case "up", "redeploy", "down":
-			return at(0) + " changes the service's deployment"
+			return at(0), effect.ChangesDeployment
 		}
 	case "firebase":
 		if at(0) == "deploy" {
-			return "deploy deploys the project to production"
+			return "deploy", effect.DeploysProject
 		}
 	case "wrangler":
 		switch {
 		case at(0) == "deploy" || at(0) == "publish":
-			return at(0) + " deploys the Worker"
+			return at(0), effect.DeploysWorker
 		case at(0) == "versions" && at(1) == "deploy", at(0) == "rollback":
-			return strings.TrimSpace(at(0)+" "+at(1)) + " changes what the Worker serves"
+			return strings.TrimSpace(at(0) + " " + at(1)), effect.ChangesWorker
 		case at(0) == "pages" && at(1) == "deploy":
 			for i, w := range words {
 				if v, ok := strings.CutPrefix(w, "--branch="); ok && v != "main" && v != "master" && v != "production" {
-					return "" // a preview branch
+					return "", 0 // a preview branch
 				} else if w == "--branch" && i+1 < len(words) && words[i+1] != "main" && words[i+1] != "master" && words[i+1] != "production" {
-					return ""
+					return "", 0
 				}
 			}
-			return "pages deploy deploys the site (to production from the production branch)"
+			return "pages deploy", effect.DeploysPages
 		}
 	case "supabase":
 		switch {
 		case at(0) == "db" && at(1) == "push" && !has("--local"):
-			return "db push applies the migrations to the linked project's database"
+			return "db push", effect.PushesMigrations
 		case at(0) == "db" && at(1) == "reset" && has("--linked", "--db-url"):
-			return "db reset --linked resets the linked project's database"
+			return "db reset --linked", effect.ResetsDatabase
 		case at(0) == "functions" && at(1) == "deploy":
-			return "functions deploy deploys the Edge Functions"
+			return "functions deploy", effect.DeploysEdgeFunctions
 		}
 	case "render":
 		if at(0) == "deploys" && at(1) == "create" {
-			return "deploys create deploys the service"
+			return "deploys create", effect.DeploysService
 		}
 	case "heroku":
 		switch at(0) {
 		case "container:release", "releases:rollback", "builds:create", "pipelines:promote":
-			return at(0) + " changes what the app runs"
+			return at(0), effect.ChangesApp
 		}
 	case "convex":
 		if at(0) == "deploy" && !has("--preview-create", "--preview-name") {
-			return "deploy deploys the functions to the production deployment"
+			return "deploy", effect.DeploysFunctions
 		}
 	case "serverless", "sls":
 		if at(0) == "deploy" && !has("--noDeploy") {
-			return "deploy deploys the service"
+			return "deploy", effect.DeploysService
 		}
 	case "amplify":
 		if at(0) == "publish" || at(0) == "push" {
-			return at(0) + " deploys the backend"
+			return at(0), effect.DeploysBackend
 		}
 	}
-	return ""
+	return "", 0
 }
 
 // deployValueOpts are the deploy CLIs' options that take the next word

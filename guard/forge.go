@@ -24,9 +24,10 @@ import (
 
 // forgeOp hands one operation of a forge CLI or HTTP client to the
 // oversight judge (guard/rules/oversight.go), which decides it by the
-// oversight mode.
-func (a *analyzer) forgeOp(inv *shell.Invocation, op effect.ForgeOp, does string) {
-	a.judge(inv, effect.ForgeAction{Op: op, By: inv.Name, Does: does})
+// oversight mode: args are the call's own words after the program's
+// name, does what the call does.
+func (a *analyzer) forgeOp(inv *shell.Invocation, op effect.ForgeOp, args string, does effect.ForgeDoes) {
+	a.judge(inv, effect.ForgeAction{Op: op, By: inv.Name, Args: args, Does: does})
 }
 
 // workflowRun: gh workflow run WORKFLOW [--ref BRANCH] runs a CI workflow
@@ -82,7 +83,7 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 		pos = append(pos, w)
 	}
 	if len(pos) > 0 && pos[0] == "\x00" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "runs a subcommand only known at run time, which may merge or delete", Unread: "the " + inv.Name + " command"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: effect.UnreadSubcommand})
 		return
 	}
 	has := func(flags ...string) bool { return hasFlagWord(words, flags...) }
@@ -101,67 +102,67 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 			case "merge":
 				switch {
 				case has("--admin"):
-					a.forgeOp(inv, effect.ForgeBypass, "pr merge --admin")
+					a.forgeOp(inv, effect.ForgeBypass, "pr merge --admin", effect.MergesPastChecks)
 				case has("--auto") && !has("--disable-auto"):
 					// the forge merges once the required checks pass
-					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Does: "pr merge merges a pull request", Target: at(2), Own: a.ownPRSelector(at(2))})
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Args: "pr merge", Does: effect.MergesPullRequest, Target: at(2), Own: a.ownPRSelector(at(2))})
 				default:
-					a.forgeOp(inv, effect.ForgeMerge, "pr merge merges a pull request")
+					a.forgeOp(inv, effect.ForgeMerge, "pr merge", effect.MergesPullRequest)
 				}
 			case "review":
 				if has("--approve", "-a") {
-					a.forgeOp(inv, effect.ForgeApprove, "pr review --approve approves a pull request")
+					a.forgeOp(inv, effect.ForgeApprove, "pr review --approve", effect.ApprovesPullRequest)
 				}
 			case "close", "reopen":
 				if at(2) != "" {
-					a.forgeOp(inv, effect.ForgeState, "pr "+verb+" "+at(2)+" closes or reopens a pull request that may be another agent's")
+					a.forgeOp(inv, effect.ForgeState, "pr "+verb+" "+at(2), effect.ClosesPullRequest)
 				}
 			case "ready", "lock", "unlock":
 			}
 		case "repo":
 			switch verb {
 			case "delete", "archive", "unarchive", "rename", "edit", "transfer", "deploy-key":
-				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb+" changes or deletes the repository")
+				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb, effect.ChangesRepository)
 			case "sync":
 				if has("--force") {
-					a.forgeOp(inv, effect.ForgeAdmin, "repo sync --force overwrites a branch with another repository's")
+					a.forgeOp(inv, effect.ForgeAdmin, "repo sync --force", effect.OverwritesBranch)
 				}
 			}
 		case "release":
 			switch verb {
 			case "create", "delete", "delete-asset", "edit", "upload":
-				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb, effect.ChangesRelease)
 			}
 		case "secret", "variable", "ruleset":
 			if verb != "list" && verb != "view" && verb != "check" && verb != "" {
-				a.forgeOp(inv, effect.ForgeAdmin, group+" "+verb+" changes the repository's settings")
+				a.forgeOp(inv, effect.ForgeAdmin, group+" "+verb, effect.ChangesSettings)
 			}
 		case "issue":
 			switch verb {
 			case "delete", "transfer", "lock", "unlock", "pin", "unpin":
-				a.forgeOp(inv, effect.ForgeAdmin, "issue "+verb+" deletes, moves or locks an issue")
+				a.forgeOp(inv, effect.ForgeAdmin, "issue "+verb, effect.MovesIssue)
 			case "close", "reopen":
 				// Like gh pr close N: whether the work is done is the
 				// overseer's call, the same through MCP and gh api.
-				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Does: "issue " + verb + " closes or reopens an issue that may be another agent's or a human's", Issue: true})
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Args: "issue " + verb, Does: effect.ClosesIssue, Issue: true})
 			}
 		case "workflow":
 			switch verb {
 			case "disable", "enable":
-				a.forgeOp(inv, effect.ForgeAdmin, "workflow "+verb+" switches a CI workflow on or off")
+				a.forgeOp(inv, effect.ForgeAdmin, "workflow "+verb, effect.SwitchesWorkflow)
 			case "run":
 				a.workflowRun(inv)
 			}
 		case "run", "cache", "label":
 			if verb == "delete" {
-				a.forgeOp(inv, effect.ForgeAdmin, group+" delete deletes the repository's "+group+"s")
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeAdmin, By: inv.Name, Args: group + " delete", Does: effect.DeletesAll, Subject: group})
 			}
 			if group == "run" && verb == "cancel" {
-				a.forgeOp(inv, effect.ForgeAdmin, "run cancel cancels a CI run, which may be another agent's or a release's")
+				a.forgeOp(inv, effect.ForgeAdmin, "run cancel", effect.CancelsRun)
 			}
 		case "gist", "ssh-key", "gpg-key":
 			if verb == "delete" {
-				a.forgeOp(inv, effect.ForgeAdmin, group+" delete deletes the account's "+group+", which other work may use")
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeAdmin, By: inv.Name, Args: group + " delete", Does: effect.DeletesAccountItem, Subject: group})
 			}
 		case "alias":
 			a.ghAlias(inv, pos)
@@ -175,12 +176,12 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 				a.x.Reinvoke(inv, append([]shell.Word{{Text: "git", Src: inv.Argv[0].Src}}, inv.Args()...), "hub")
 				break // a local git merge
 			}
-			a.forgeOp(inv, effect.ForgeMerge, "merge merges a pull request")
+			a.forgeOp(inv, effect.ForgeMerge, "merge", effect.MergesPullRequest)
 		case "delete":
-			a.forgeOp(inv, effect.ForgeAdmin, "delete deletes the repository")
+			a.forgeOp(inv, effect.ForgeAdmin, "delete", effect.DeletesRepository)
 		case "release":
 			if verb == "create" || verb == "delete" || verb == "edit" {
-				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb, effect.ChangesRelease)
 			}
 		case "api":
 			a.forgeAPI(inv, words)
@@ -195,36 +196,36 @@ func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 			switch verb {
 			case "merge", "accept":
 				if has("--auto-merge", "--when-pipeline-succeeds") {
-					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Does: "mr " + verb + " merges a merge request", Target: at(2), Own: a.ownPRSelector(at(2))})
+					a.judge(inv, effect.ForgeAction{Op: effect.ForgeAutoMerge, By: inv.Name, Args: "mr " + verb, Does: effect.MergesMergeRequest, Target: at(2), Own: a.ownPRSelector(at(2))})
 				} else {
-					a.forgeOp(inv, effect.ForgeMerge, "mr "+verb+" merges a merge request")
+					a.forgeOp(inv, effect.ForgeMerge, "mr "+verb, effect.MergesMergeRequest)
 				}
 			case "approve":
-				a.forgeOp(inv, effect.ForgeApprove, "mr approve approves a merge request")
+				a.forgeOp(inv, effect.ForgeApprove, "mr approve", effect.ApprovesMergeRequest)
 			case "close", "reopen", "delete":
 				if at(2) != "" || verb == "delete" {
-					a.forgeOp(inv, effect.ForgeState, "mr "+verb+" closes, reopens or deletes a merge request that may be another agent's")
+					a.forgeOp(inv, effect.ForgeState, "mr "+verb, effect.ClosesMergeRequest)
 				}
 			}
 		case "issue":
 			if verb == "close" || verb == "reopen" || verb == "delete" {
-				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Does: "issue " + verb + " closes, reopens or deletes an issue that may be another agent's or a human's", Issue: true})
+				a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: inv.Name, Args: "issue " + verb, Does: effect.ClosesIssueGitLab, Issue: true})
 			}
 		case "repo":
 			if verb == "delete" || verb == "archive" || verb == "transfer" {
-				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb+" changes or deletes the repository")
+				a.forgeOp(inv, effect.ForgeAdmin, "repo "+verb, effect.ChangesRepository)
 			}
 		case "release":
 			if verb == "create" || verb == "delete" || verb == "upload" {
-				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb+" publishes or deletes a release")
+				a.forgeOp(inv, effect.ForgeAdmin, "release "+verb, effect.ChangesRelease)
 			}
 		case "variable":
 			if verb == "set" || verb == "delete" || verb == "update" {
-				a.forgeOp(inv, effect.ForgeAdmin, "variable "+verb+" changes the project's settings")
+				a.forgeOp(inv, effect.ForgeAdmin, "variable "+verb, effect.ChangesProject)
 			}
 		case "ci":
 			if verb == "delete" || verb == "cancel" {
-				a.forgeOp(inv, effect.ForgeAdmin, "ci "+verb+" deletes or cancels a pipeline, which may be another agent's or a release's")
+				a.forgeOp(inv, effect.ForgeAdmin, "ci "+verb, effect.CancelsPipeline)
 			}
 		case "api":
 			a.forgeAPI(inv, words)
@@ -284,11 +285,11 @@ func (a *analyzer) forgeAPI(inv *shell.Invocation, words []string) {
 			// deletes nothing (gh api repos/$(gh repo view ...)/pulls/9/reviews).
 			return
 		}
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Does: "api calls an endpoint only known at run time", Unread: "the endpoint"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeUnread, By: inv.Name, Args: "api", Does: effect.UnreadEndpoint})
 		return
 	}
 	if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
-		fa.By, fa.Does = inv.Name, "api "+method+" "+endpoint+" "+fa.Does
+		fa.By, fa.Args = inv.Name, "api "+method+" "+endpoint
 		a.judge(inv, fa)
 	}
 }
@@ -375,7 +376,7 @@ func (a *analyzer) forgeHTTP(inv *shell.Invocation) {
 	}
 	for _, method := range methods {
 		if fa, ok := swarm.ForgeAPIAction(method, endpoint, body); ok {
-			fa.By, fa.Does = inv.Name, method+" "+endpoint+" "+fa.Does
+			fa.By, fa.Args = inv.Name, method+" "+endpoint
 			a.judge(inv, fa)
 			return
 		}
@@ -388,7 +389,7 @@ func (a *analyzer) forgeHTTP(inv *shell.Invocation) {
 func (a *analyzer) ghAlias(inv *shell.Invocation, pos []string) {
 	if len(pos) < 2 || pos[1] != "set" {
 		if len(pos) >= 2 && pos[1] == "import" {
-			a.forgeOp(inv, effect.ForgeAdmin, "alias import defines gh subcommands the guard cannot see")
+			a.forgeOp(inv, effect.ForgeAdmin, "alias import", effect.DefinesAliases)
 		}
 		return
 	}
@@ -397,7 +398,7 @@ func (a *analyzer) ghAlias(inv *shell.Invocation, pos []string) {
 	}
 	exp := pos[3]
 	if exp == "\x00" {
-		a.forgeOp(inv, effect.ForgeAdmin, "alias set defines a gh subcommand only known at run time")
+		a.forgeOp(inv, effect.ForgeAdmin, "alias set", effect.DefinesUnreadAlias)
 		return
 	}
 	shell := strings.HasPrefix(exp, "!")

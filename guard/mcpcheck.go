@@ -141,25 +141,23 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 	forge := effect.ForgeAction{By: where, MCP: true}
 	switch {
 	case t.Merge:
-		forge.Op, forge.Does = effect.ForgeMerge, "merges a pull request"
+		forge.Op, forge.Does = effect.ForgeMerge, effect.MergesPullRequest
 	case approve:
-		forge.Op, forge.Does = effect.ForgeApprove, "approves a pull request"
+		forge.Op, forge.Does = effect.ForgeApprove, effect.ApprovesPullRequest
 	case t.Forge && access == mcp.Destructive && !t.WritesRef:
 		// Whatever access the server has: oversight, not the server's
 		// access, decides. Deleting a branch is judged like git push
 		// --delete instead: the branch ownership rules above.
-		forge.Op, forge.Does = effect.ForgeAdmin, "deletes or administers on the forge"
+		forge.Op, forge.Does = effect.ForgeAdmin, effect.Administers
 	}
 	if forge.Op != 0 {
 		a.judge(inv, forge)
 	}
 	if st := mcpString(args, "state"); t.Forge && t.SetsPRState && st != "" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true,
-			Does: "sets a pull request's state to " + st + ", closing or reopening a pull request that may be another agent's"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true, Does: effect.SetsPullRequestState, Subject: st})
 	}
 	if st := mcpString(args, "state"); t.Forge && t.SetsIssueState && st != "" {
-		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true, Issue: true,
-			Does: "sets an issue's state to " + st + ", closing or reopening an issue that may be another agent's or a human's"})
+		a.judge(inv, effect.ForgeAction{Op: effect.ForgeState, By: where, MCP: true, Issue: true, Does: effect.SetsIssueState, Subject: st})
 	}
 
 	// Access: what the call needs against what the policy gives its

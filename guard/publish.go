@@ -27,14 +27,17 @@ func (a *analyzer) publish(inv *shell.Invocation) {
 		}
 		words = append(words, x.Text)
 	}
-	if does := publishes(inv.Name, words); does != "" {
-		a.forgeOp(inv, effect.ForgeAdmin, does)
+	if p := publishes(inv.Name, words); p.Does != 0 {
+		p.Op, p.By = effect.ForgeAdmin, inv.Name
+		a.judge(inv, p)
 	}
 }
 
-// publishes says what a command publishes, completing "<program> ...",
-// or "" when it publishes nothing.
-func publishes(prog string, words []string) string {
+// publishes says what a command publishes: the words that say so (Args),
+// what it does and to where (Subject); Does is 0 when it publishes
+// nothing.
+func publishes(prog string, words []string) effect.ForgeAction {
+	type fa = effect.ForgeAction
 	// The operands, skipping the values of options that take one: in
 	// npm --registry https://r.example publish and docker --context prod
 	// push img the subcommand is the word after the option's value. cargo
@@ -75,7 +78,7 @@ func publishes(prog string, words []string) string {
 			_, v, ok = strings.Cut(w, "=")
 		}
 		if ok && Loopback(urlHost(v)) {
-			return ""
+			return fa{}
 		}
 	}
 	switch prog {
@@ -85,33 +88,33 @@ func publishes(prog string, words []string) string {
 			sub = at(1)
 		}
 		if sub == "publish" && !dry {
-			return "publish publishes the package to the npm registry"
+			return fa{Args: "publish", Does: effect.PublishesPackage, Subject: "the npm registry"}
 		}
 	case "cargo":
 		if at(0) == "publish" && !dry && !has("-n") {
-			return "publish publishes the crate to crates.io"
+			return fa{Args: "publish", Does: effect.PublishesCrate}
 		}
 	case "twine":
 		if at(0) == "upload" {
-			return "upload publishes the package to PyPI"
+			return fa{Args: "upload", Does: effect.PublishesPackage, Subject: "PyPI"}
 		}
 	case "poetry", "uv", "flit", "hatch":
 		if at(0) == "publish" && !dry {
-			return "publish publishes the package to PyPI"
+			return fa{Args: "publish", Does: effect.PublishesPackage, Subject: "PyPI"}
 		}
 	case "gem":
 		if at(0) == "push" {
-			return "push publishes the gem to RubyGems"
+			return fa{Args: "push", Does: effect.PublishesGem}
 		}
 	case "docker", "podman", "buildah":
-		img := ""
+		img, built := "", false
 		switch {
 		case at(0) == "push":
 			img = at(1)
 		case at(0) == "image" && at(1) == "push":
 			img = at(2)
 		case at(0) == "buildx" && at(1) == "build" && has("--push"), at(0) == "build" && has("--push"):
-			img = "the image it builds"
+			built = true
 			for i, w := range words {
 				if (w == "-t" || w == "--tag") && i+1 < len(words) {
 					img = words[i+1]
@@ -120,31 +123,34 @@ func publishes(prog string, words []string) string {
 				}
 			}
 		default:
-			return ""
+			return fa{}
 		}
 		if localRegistry(img) {
-			return ""
+			return fa{}
 		}
-		return "push publishes " + img + " to its registry"
+		if built && img == "" {
+			return fa{Args: "push", Does: effect.PublishesBuiltImage}
+		}
+		return fa{Args: "push", Does: effect.PublishesImage, Subject: img}
 	case "helm":
 		if at(0) == "push" {
-			return "push publishes the chart to its registry"
+			return fa{Args: "push", Does: effect.PublishesChart}
 		}
 	case "dotnet", "nuget":
 		if at(0) == "push" || at(0) == "nuget" && at(1) == "push" {
-			return "push publishes the package to NuGet"
+			return fa{Args: "push", Does: effect.PublishesPackage, Subject: "NuGet"}
 		}
 	case "vsce", "ovsx":
 		if at(0) == "publish" || at(0) == "unpublish" {
-			return at(0) + " publishes or withdraws the extension on the marketplace"
+			return fa{Args: at(0), Does: effect.PublishesExtension}
 		}
 	case "goreleaser":
 		if (at(0) == "release" || at(0) == "") && !has("--snapshot") && !skips(words, "publish") {
-			return "release publishes a release with its artifacts"
+			return fa{Args: "release", Does: effect.PublishesArtifacts}
 		}
 	case "lerna", "changeset":
 		if at(0) == "publish" && !dry {
-			return "publish publishes the workspace's packages"
+			return fa{Args: "publish", Does: effect.PublishesWorkspace}
 		}
 	case "gradle", "gradlew":
 		for _, p := range pos {
@@ -152,25 +158,25 @@ func publishes(prog string, words []string) string {
 			// publishToMavenLocal stays on this machine.
 			task := p[strings.LastIndex(p, ":")+1:]
 			if strings.HasPrefix(task, "publish") && !strings.HasSuffix(task, "ToMavenLocal") || task == "closeAndReleaseRepository" || task == "uploadArchives" {
-				return p + " publishes the artifacts to the remote repository"
+				return fa{Args: p, Does: effect.PublishesToRepository}
 			}
 		}
 	case "mvn", "mvnw":
 		for _, p := range pos {
 			if p == "deploy" || p == "deploy:deploy" || p == "release:perform" {
-				return p + " publishes the artifacts to the remote repository"
+				return fa{Args: p, Does: effect.PublishesToRepository}
 			}
 		}
 	case "deno", "jsr":
 		if at(0) == "publish" && !dry {
-			return "publish publishes the package to JSR"
+			return fa{Args: "publish", Does: effect.PublishesPackage, Subject: "JSR"}
 		}
 	case "semantic-release":
 		if !dry && !has("-d") {
-			return "publishes a release and its packages"
+			return fa{Does: effect.PublishesReleasePackages}
 		}
 	}
-	return ""
+	return fa{}
 }
 
 // localRegistry reports whether an image name points at a registry on

@@ -201,3 +201,42 @@ func TestGuardChangeExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestForgeExamples runs the call beside each sentence of the oversight
+// rule (guard/rules/oversight.go, forgeDoes) through the whole engine
+// under the default oversight: a shell command must do that, and every
+// call must be denied by the rule; the safe twin must not be.
+func TestForgeExamples(t *testing.T) {
+	eng := New(corpusPolicy())
+	overseen := func(d Decision) bool {
+		for _, f := range d.Findings {
+			if f.Rule == policy.RuleOversight {
+				return true
+			}
+		}
+		return false
+	}
+	for d := effect.MergesPullRequest; d <= effect.PublishesReleasePackages; d++ {
+		deny, allow := rules.ForgeExamples(d)
+		if deny == "" {
+			t.Errorf("forge does %d: no example", d)
+			continue
+		}
+		if !overseen(checkExample(eng, deny)) {
+			t.Errorf("forge does %d: %s is not denied by %s", d, deny, policy.RuleOversight)
+		}
+		if !strings.HasPrefix(deny, "mcp__") {
+			made := false
+			mark := fmt.Sprintf(" Does:%d ", d)
+			eng.Explaining(func(line string) {
+				made = made || strings.HasPrefix(line, "effect: effect.ForgeAction {") && strings.Contains(line, mark)
+			}).CheckCommand(deny, testEnv())
+			if !made {
+				t.Errorf("forge does %d: %s does not do that (%v)", d, deny, eng.Explain(deny, testEnv()))
+			}
+		}
+		if allow != "" && overseen(checkExample(eng, allow)) {
+			t.Errorf("forge does %d: the safe twin %s is denied by %s", d, allow, policy.RuleOversight)
+		}
+	}
+}

@@ -19,15 +19,25 @@ const (
 	ForgeBypass                       // merges past the branch protection and the required checks (gh pr merge --admin)
 )
 
-// ForgeAction is one operation on the forge.
+// ForgeAction is one operation on the forge. The tool code says what
+// the call does (Does) in the call's own words (By, Args); the oversight
+// rule writes every sentence (guard/rules/oversight.go, forgeDoes),
+// beside a call that does each.
 type ForgeAction struct {
 	Op ForgeOp
 	// By names who asks, as a reason says it: "gh", "glab", "curl",
 	// "MCP server github, tool merge_pull_request".
 	By string
-	// Does says what the call does in its tool's words, following By:
-	// "pr merge merges a pull request", "api DELETE repos/o/r deletes".
-	Does string
+	// Args are the call's own words after By, as written: "pr merge",
+	// "pr close 12", "api DELETE repos/o/r", "DELETE /repos/o/r",
+	// "--prod"; "" when By says it all (an MCP tool).
+	Args string
+	// Does is what the call does.
+	Does ForgeDoes
+	// Subject is the word a Does names inside its sentence: the state an
+	// MCP tool sets, the GraphQL mutation, what is deleted ("run",
+	// "gist").
+	Subject string
 	// Target is the pull request a ForgeAutoMerge names (a number, a
 	// branch, a URL); "" for the current branch's.
 	Target string
@@ -39,12 +49,89 @@ type ForgeAction struct {
 	// MCP: requested through an MCP server's tool rather than a CLI or
 	// an HTTP client (the alternatives name no shell commands then).
 	MCP bool
-	// Unread names what a ForgeUnread call leaves to run time, as the
-	// alternative asks to write it: "the gh command", "the endpoint".
-	Unread string
-	// Instead, when set, is the safer form of the same tool the denial
-	// offers (a preview deploy instead of a production one).
-	Instead string
 }
+
+// ForgeDoes is what a forge call does, as the oversight rule words it.
+type ForgeDoes int
+
+const (
+	// Pull and merge requests.
+	MergesPullRequest    ForgeDoes = iota + 1 // gh pr merge, PUT …/pulls/N/merge, an MCP merge tool
+	MergesMergeRequest                        // glab mr merge
+	MergesBranch                              // POST …/merges: a branch into another, no pull request
+	MergesPastChecks                          // gh pr merge --admin
+	ApprovesPullRequest                       // gh pr review --approve, an approving review
+	ApprovesMergeRequest                      // glab mr approve
+	ClosesPullRequest                         // gh pr close N, PATCH …/pulls/N state
+	ClosesMergeRequest                        // glab mr close, reopen or delete
+	SetsPullRequestState                      // an MCP tool sets a pull request's state (Subject)
+
+	// Issues.
+	ClosesIssue       // gh issue close, PATCH …/issues/N state
+	ClosesIssueGitLab // glab issue close, reopen or delete
+	MovesIssue        // gh issue delete, transfer, lock, pin …
+	SetsIssueState    // an MCP tool sets an issue's state (Subject)
+
+	// The repository, its settings, releases and CI.
+	ChangesRepository  // gh repo delete, archive, rename, edit …
+	DeletesRepository  // hub delete
+	OverwritesBranch   // gh repo sync --force
+	ChangesRelease     // gh release create, delete …
+	PublishesRelease   // POST …/releases
+	ChangesSettings    // gh secret set, PUT …/protection, PATCH repos/o/r
+	ChangesProject     // glab variable set
+	SwitchesWorkflow   // gh workflow disable or enable
+	DeletesAll         // gh run|cache|label delete: the repository's Subject (run, cache, label)
+	DeletesAccountItem // gh gist|ssh-key|gpg-key delete: the account's Subject
+	CancelsRun         // gh run cancel
+	CancelsPipeline    // glab ci delete or cancel
+	DefinesAliases     // gh alias import
+	DefinesUnreadAlias // gh alias set with an expansion only known at run time
+	Deletes            // an API DELETE
+	MovesRef           // …/git/refs: moves or deletes a branch or tag
+	SetsStatus         // …/statuses, …/check-runs
+	CommitsFile        // PUT …/contents/: a commit straight onto a branch
+	Administers        // an MCP tool that deletes or administers
+
+	// GraphQL.
+	RunsMutation     // a mutation named Subject
+	RunsReadMutation // a mutation sent with GET
+	SendsUnreadQuery // a document from a file or stdin
+
+	// Calls only known at run time.
+	UnreadSubcommand // a forge CLI's subcommand
+	UnreadEndpoint   // an API endpoint
+
+	// Production deploys through a platform's CLI.
+	DeploysProject       // vercel --prod, firebase deploy
+	ChangesProduction    // vercel promote, rollback
+	DeploysSite          // netlify deploy --prod
+	DeploysApp           // fly deploy
+	LaunchesApp          // fly launch
+	ChangesDeployment    // railway up, redeploy, down
+	DeploysWorker        // wrangler deploy
+	ChangesWorker        // wrangler versions deploy, rollback
+	DeploysPages         // wrangler pages deploy
+	PushesMigrations     // supabase db push
+	ResetsDatabase       // supabase db reset --linked
+	DeploysEdgeFunctions // supabase functions deploy
+	DeploysService       // render deploys create, serverless deploy
+	ChangesApp           // heroku container:release …
+	DeploysFunctions     // convex deploy
+	DeploysBackend       // amplify publish, push
+
+	// Publishing a package or an image: a release.
+	PublishesPackage         // npm publish, twine upload, dotnet nuget push, deno publish: to Subject (the registry)
+	PublishesCrate           // cargo publish
+	PublishesGem             // gem push
+	PublishesImage           // docker push Subject
+	PublishesBuiltImage      // docker build --push without a tag
+	PublishesChart           // helm push
+	PublishesExtension       // vsce publish, unpublish
+	PublishesArtifacts       // goreleaser release
+	PublishesWorkspace       // lerna publish, changeset publish
+	PublishesToRepository    // gradle publish, mvn deploy
+	PublishesReleasePackages // semantic-release
+)
 
 func (ForgeAction) isEffect() {}

@@ -235,31 +235,7 @@ func ChangeExamples(c effect.Change) (deny, allow string) {
 // {subject} and {pattern}, the policy's Agent-Id key in place of
 // {agent-key}.
 func (w changeWords) says(x effect.GuardChange, f *Facts) string {
-	var b strings.Builder
-	b.Grow(len(w.Says) + len(x.Command) + len(x.Subject) + len(x.Pattern))
-	s := w.Says
-	for {
-		i := strings.IndexByte(s, '{')
-		j := strings.IndexByte(s[i+1:], '}') + i + 1
-		if i < 0 || j <= i {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		switch s[i+1 : j] {
-		case "command":
-			b.WriteString(x.Command)
-		case "subject":
-			b.WriteString(x.Subject)
-		case "pattern":
-			b.WriteString(x.Pattern)
-		case "agent-key":
-			b.WriteString(agentKey(f))
-		default:
-			b.WriteString(s[i : j+1])
-		}
-		s = s[j+1:]
-	}
+	return fill(w.Says, "command", x.Command, "subject", x.Subject, "pattern", x.Pattern, "agent-key", agentKey(f))
 }
 
 // agentKey is the trailer key by which the git hooks name the agent.

@@ -11,13 +11,13 @@ import (
 // The oversight judge on forge effects: the same effect from gh and from
 // an MCP server gets the same verdict, by mode.
 func TestJudgeOversight(t *testing.T) {
-	gh := effect.ForgeAction{Op: effect.ForgeMerge, By: "gh", Does: "pr merge merges a pull request"}
-	mcpMerge := effect.ForgeAction{Op: effect.ForgeMerge, By: "MCP server github, tool merge_pull_request", Does: "merges a pull request", MCP: true}
-	autoOwn := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Does: "pr merge merges a pull request", Own: true}
-	autoOther := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Does: "pr merge merges a pull request", Target: "12"}
-	admin := effect.ForgeAction{Op: effect.ForgeAdmin, By: "gh", Does: "repo delete changes or deletes the repository"}
-	issue := effect.ForgeAction{Op: effect.ForgeState, By: "gh", Does: "issue close closes or reopens an issue", Issue: true}
-	unread := effect.ForgeAction{Op: effect.ForgeUnread, By: "gh", Does: "runs a subcommand only known at run time", Unread: "the gh command"}
+	gh := effect.ForgeAction{Op: effect.ForgeMerge, By: "gh", Args: "pr merge", Does: effect.MergesPullRequest}
+	mcpMerge := effect.ForgeAction{Op: effect.ForgeMerge, By: "MCP server github, tool merge_pull_request", Does: effect.MergesPullRequest, MCP: true}
+	autoOwn := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Args: "pr merge", Does: effect.MergesPullRequest, Own: true}
+	autoOther := effect.ForgeAction{Op: effect.ForgeAutoMerge, By: "gh", Args: "pr merge", Does: effect.MergesPullRequest, Target: "12"}
+	admin := effect.ForgeAction{Op: effect.ForgeAdmin, By: "gh", Args: "repo delete", Does: effect.ChangesRepository}
+	issue := effect.ForgeAction{Op: effect.ForgeState, By: "gh", Args: "issue close", Does: effect.ClosesIssue, Issue: true}
+	unread := effect.ForgeAction{Op: effect.ForgeUnread, By: "gh", Does: effect.UnreadSubcommand}
 	const (
 		gated = policy.OversightPRGated
 		auto  = policy.OversightAutonomous
@@ -78,8 +78,15 @@ func TestJudgeOversight(t *testing.T) {
 	if v := judgeOversight(mcpMerge, &Facts{Oversight: check})[0]; !strings.HasSuffix(v.Reason, "(checkpoint: a human approves this call)") || strings.Contains(v.Instead, "gh ") {
 		t.Errorf("mcp merge under checkpoint: %+v", v)
 	}
-	if v := judgeOversight(unread, &Facts{Oversight: gated})[0]; v.Instead != "write the gh command literally" {
-		t.Errorf("unread alternative: %q", v.Instead)
+	if v := judgeOversight(unread, &Facts{Oversight: gated})[0]; v.Instead != "write the gh command literally" || v.Reason != "gh runs a subcommand only known at run time, which may merge or delete" {
+		t.Errorf("unread: %+v", v)
+	}
+	if v := judgeOversight(mcpMerge, &Facts{Oversight: auto})[0]; v.Reason != "MCP server github, tool merge_pull_request merges a pull request at once, without the required checks auto-merge waits for" {
+		t.Errorf("mcp merge under autonomous: %q", v.Reason)
+	}
+	state := effect.ForgeAction{Op: effect.ForgeState, By: "MCP server github, tool update_issue", Does: effect.SetsIssueState, Subject: "closed", Issue: true, MCP: true}
+	if v := judgeOversight(state, &Facts{Oversight: gated})[0]; !strings.HasPrefix(v.Reason, "MCP server github, tool update_issue sets an issue's state to closed, closing") {
+		t.Errorf("mcp issue state: %q", v.Reason)
 	}
 }
 
@@ -107,6 +114,27 @@ func TestOversightAction(t *testing.T) {
 	} {
 		if got := oversightAction(c.mode, c.fa); got != c.want {
 			t.Errorf("oversightAction(%s, %+v) = %q, want %q", c.mode, c.fa, got, c.want)
+		}
+	}
+}
+
+// Every thing a forge call may do has its sentence and a call that does
+// it (run through the engine by guard's TestForgeExamples).
+func TestForgeWords(t *testing.T) {
+	if len(forgeDoes) != int(effect.PublishesReleasePackages) {
+		t.Errorf("%d things a forge call does are worded, want all %d", len(forgeDoes), effect.PublishesReleasePackages)
+	}
+	for d := effect.MergesPullRequest; d <= effect.PublishesReleasePackages; d++ {
+		w, ok := forgeDoes[d]
+		if !ok || w.Deny == "" || w.Says == "" {
+			t.Errorf("forge does %d: %+v, want an example and a sentence", d, w)
+			continue
+		}
+		fa := effect.ForgeAction{Op: effect.ForgeAdmin, By: "BY", Args: "ARGS", Does: d, Subject: "SUBJECT"}
+		vs := JudgeEffect(fa, &Facts{Oversight: policy.OversightPRGated})
+		if len(vs) != 1 || !strings.HasPrefix(vs[0].Reason, "BY ARGS ") || strings.ContainsAny(vs[0].Reason+vs[0].Instead, "{}") || vs[0].Instead == "" ||
+			strings.Contains(w.Says, "{subject}") != strings.Contains(vs[0].Reason, "SUBJECT") {
+			t.Errorf("forge does %d: %+v", d, vs)
 		}
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
-// Must-deny and must-allow examples of ForgeAPIWrite: a non-empty answer
-// is an operation oversight reserves for humans.
-func TestForgeAPIWrite(t *testing.T) {
+// Must-deny and must-allow examples of ForgeAPIAction: an action is an
+// operation oversight reserves for humans.
+func TestForgeAPIHumanOnly(t *testing.T) {
 	for _, c := range []struct {
 		method, endpoint, body string
 		human                  bool
@@ -38,9 +38,9 @@ func TestForgeAPIWrite(t *testing.T) {
 		{"DELETE", "/api/v3/repos/o/r", "", true},
 		{"GET", "/api/v3/repos/o/r", "", false},
 	} {
-		got := ForgeAPIWrite(c.method, c.endpoint, c.body)
-		if (got != "") != c.human {
-			t.Errorf("ForgeAPIWrite(%s %s %q) = %q, want human-only %v", c.method, c.endpoint, c.body, got, c.human)
+		got, ok := ForgeAPIAction(c.method, c.endpoint, c.body)
+		if ok != c.human || ok != (got.Does != 0) {
+			t.Errorf("ForgeAPIAction(%s %s %q) = %+v, %v, want human-only %v", c.method, c.endpoint, c.body, got, ok, c.human)
 		}
 	}
 }
@@ -65,7 +65,7 @@ func TestForgeAPIAction(t *testing.T) {
 		{"PUT", "repos/o/r/branches/main/protection", "", effect.ForgeAdmin, false},
 	} {
 		fa, ok := ForgeAPIAction(c.method, c.endpoint, c.body)
-		if !ok || fa.Op != c.op || fa.Issue != c.issue || fa.Does != ForgeAPIWrite(c.method, c.endpoint, c.body) {
+		if !ok || fa.Op != c.op || fa.Issue != c.issue || fa.Does == 0 {
 			t.Errorf("ForgeAPIAction(%s %s %q) = %+v, %v; want op %d issue %v", c.method, c.endpoint, c.body, fa, ok, c.op, c.issue)
 		}
 	}
