@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Interpreter code that reads the whole environment (exfiltration's
@@ -25,14 +27,15 @@ var codeEnvPatterns = sync.OnceValue(func() []*regexp.Regexp {
 	}
 })
 
-// codeEnvDump names the environment when code reads all of it, or "".
-func codeEnvDump(code string) string {
+// codeEnvDump is the environment as a secret source when code reads all
+// of it (Via: the expression that reads it, os.environ), or none.
+func codeEnvDump(code string) *effect.Source {
 	for _, re := range codeEnvPatterns() {
 		if m := re.FindString(code); m != "" {
-			return "the environment (" + strings.TrimSpace(strings.TrimRight(m, "(),};")) + ")"
+			return &effect.Source{Kind: effect.EnvironmentDump, Via: strings.TrimSpace(strings.TrimRight(m, "(),};"))}
 		}
 	}
-	return ""
+	return nil
 }
 
 var codeNetworkRe = sync.OnceValue(func() *regexp.Regexp {
@@ -57,23 +60,23 @@ func codeURLHosts(code string) []string {
 
 // interpreterEnvDump is the taint of an interpreter stage whose inline code
 // prints the whole environment: python3 -c 'print(dict(os.environ))' | nc.
-func interpreterEnvDump(words []string) string {
+func interpreterEnvDump(words []string) *effect.Source {
 	if len(words) < 3 {
-		return ""
+		return nil
 	}
 	switch name := path.Base(words[0]); {
 	case strings.HasPrefix(name, "python"), name == "node", name == "nodejs", name == "bun", name == "deno",
 		strings.HasPrefix(name, "ruby"), strings.HasPrefix(name, "perl"), strings.HasPrefix(name, "php"):
 	default:
-		return ""
+		return nil
 	}
 	for i, w := range words[1 : len(words)-1] {
 		switch w {
 		case "-c", "-e", "-E", "-pe", "-ne", "-le", "--eval", "-r", "eval":
-			if d := codeEnvDump(words[i+2]); d != "" {
+			if d := codeEnvDump(words[i+2]); d != nil {
 				return d
 			}
 		}
 	}
-	return ""
+	return nil
 }

@@ -13,7 +13,10 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-// Secret exfiltration: a secret source flowing into a network sink.
+// Secret exfiltration: a secret source flowing into a network sink. This
+// file recognises the sources and the sinks and writes no reason: each
+// source is an effect.Source (its kind and detail), and the rule's judge
+// writes the words.
 //
 // Sources are environment dumps (env, printenv, export -p, set, declare -x,
 // /proc/*/environ), token printers (gh auth token, git credential fill,
@@ -36,26 +39,27 @@ var credentialName = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // varSecret is the taint of expanding $name: what its value was assigned
-// from, or "$NAME" for a credential variable from the environment.
-func (a *analyzer) varSecret(name string, st *shell.State) string {
+// from, or the variable itself when it is a credential variable from the
+// environment.
+func (a *analyzer) varSecret(name string, st *shell.State) *effect.Source {
 	for _, v := range st.Vars[name] {
-		if v.Secret != "" {
+		if v.Secret != nil {
 			return v.Secret
 		}
 	}
 	if _, assigned := st.Vars[name]; !assigned && (credentialName().MatchString(name) || a.env.Secrets[name] != "") {
-		return "$" + name
+		return &effect.Source{Kind: effect.CredentialVariable, Name: name}
 	}
-	return ""
+	return nil
 }
 
 // secretSource says which secret source runs in stmts (a substitution or
-// a pipeline stage), or "".
-func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
-	found := ""
+// a pipeline stage), or none.
+func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) *effect.Source {
+	var found *effect.Source
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
-			if found != "" {
+			if found != nil {
 				return false
 			}
 			switch x := n.(type) {
@@ -71,10 +75,10 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 					}
 				}
 				found = secretCall(words)
-				if found == "" {
+				if found == nil {
 					found = interpreterEnvDump(words)
 				}
-				if found == "" && len(words) > 0 && (words[0] == "echo" || words[0] == "printf") {
+				if found == nil && len(words) > 0 && (words[0] == "echo" || words[0] == "printf") {
 					found = a.x.PrintedSecret(x.Args[1:], st)
 				}
 			case *syntax.DeclClause:
@@ -90,27 +94,27 @@ func (a *analyzer) secretSource(stmts []*syntax.Stmt, st *shell.State) string {
 						names++
 					}
 					if print && names == 0 {
-						found = "the environment (" + v + ")"
+						found = &effect.Source{Kind: effect.EnvironmentDump, Via: v}
 					}
 				}
 			case *syntax.Redirect:
 				lit := shell.WordLiteral(x.Word)
-				if src := environSource(lit); src != "" {
+				if src := environSource(lit); src != nil {
 					found = src
 				} else if x.Op == syntax.RdrIn && lit != "" {
 					found = a.fileSecret(shell.Word{Text: lit, Src: lit}, st) // curl -d @- URL < .env
 				}
 			}
-			return found == ""
+			return found == nil
 		})
 	}
 	return found
 }
 
 // secretCall recognises a simple command that prints secrets.
-func secretCall(words []string) string {
+func secretCall(words []string) *effect.Source {
 	if len(words) == 0 {
-		return ""
+		return nil
 	}
 	name := path.Base(words[0])
 	args := words[1:]
@@ -124,49 +128,49 @@ func secretCall(words []string) string {
 		return out
 	}
 	for _, w := range args {
-		if src := environSource(w); src != "" {
+		if src := environSource(w); src != nil {
 			return src
 		}
 	}
 	if (strings.HasPrefix(name, "git-credential-") || strings.HasPrefix(name, "docker-credential-")) && hasWord(args, "get") {
-		return name + " get" // a credential helper run by hand prints the secret it stores
+		return credentialCommand(name + " get") // a credential helper run by hand prints the secret it stores
 	}
 	switch name {
 	case "env":
 		for _, w := range operands() {
 			if !strings.Contains(w, "=") {
-				return "" // env runs a command
+				return nil // env runs a command
 			}
 		}
-		return "the environment (env)"
+		return &effect.Source{Kind: effect.EnvironmentDump, Via: name}
 	case "printenv":
 		ops := operands()
 		if len(ops) == 0 {
-			return "the environment (printenv)"
+			return &effect.Source{Kind: effect.EnvironmentDump, Via: name}
 		}
 		for _, o := range ops {
 			if credentialName().MatchString(o) {
-				return "$" + o
+				return &effect.Source{Kind: effect.CredentialVariable, Name: o}
 			}
 		}
 	case "set":
 		if len(args) == 0 {
-			return "the environment (set)"
+			return &effect.Source{Kind: effect.EnvironmentDump, Via: name}
 		}
 	case "export", "declare", "typeset":
 		if len(operands()) == 0 {
 			for _, w := range args {
 				if strings.ContainsAny(w, "px") {
-					return "the environment (" + name + ")"
+					return &effect.Source{Kind: effect.EnvironmentDump, Via: name}
 				}
 			}
 			if len(args) == 0 && name == "export" {
-				return "the environment (export)"
+				return &effect.Source{Kind: effect.EnvironmentDump, Via: name}
 			}
 		}
 	case "gh":
 		if len(args) >= 2 && args[0] == "auth" && (args[1] == "token" || args[1] == "status" && hasWord(args, "-t", "--show-token")) {
-			return "gh auth token"
+			return credentialCommand("gh auth token")
 		}
 	case "git":
 		sub, rest := gitSubcommand(args)
@@ -174,30 +178,30 @@ func secretCall(words []string) string {
 		case "credential", "credential-store", "credential-cache", "credential-manager", "credential-manager-core",
 			"credential-osxkeychain", "credential-libsecret", "credential-wincred", "credential-oauth":
 			if hasWord(rest, "fill", "get") {
-				return "git " + sub + " " + map[bool]string{true: "fill", false: "get"}[hasWord(rest, "fill")]
+				return credentialCommand("git " + sub + " " + map[bool]string{true: "fill", false: "get"}[hasWord(rest, "fill")])
 			}
 		case "bundle":
 			// git bundle create - --all writes every commit to stdout.
 			if len(rest) >= 2 && rest[0] == "create" && rest[1] == "-" {
-				return repositorySource + "history (git bundle)"
+				return &effect.Source{Kind: effect.RepositoryBundle}
 			}
 		case "archive":
 			if !hasWord(rest, "-o") && !slices.ContainsFunc(rest, func(w string) bool { return strings.HasPrefix(w, "--output") }) {
-				return repositorySource + "files (git archive)"
+				return &effect.Source{Kind: effect.RepositoryArchive}
 			}
 		case "format-patch":
 			if hasWord(rest, "--stdout") {
-				return repositorySource + "commits (git format-patch --stdout)"
+				return &effect.Source{Kind: effect.RepositoryPatches}
 			}
 		case "config":
 			if hasWord(rest, "--list", "-l") {
-				return "git config --list"
+				return credentialCommand("git config --list")
 			}
 			for _, w := range rest {
 				// http.extraheader holds the CI's token (actions/checkout
 				// writes "AUTHORIZATION: basic ..." there).
 				if lw := strings.ToLower(w); credentialName().MatchString(w) || strings.Contains(lw, "credential") || strings.HasSuffix(lw, ".extraheader") {
-					return "git config " + w
+					return credentialCommand("git config " + w)
 				}
 			}
 		}
@@ -207,50 +211,56 @@ func secretCall(words []string) string {
 			args[0] == "ecr" && (args[1] == "get-login-password" || args[1] == "get-authorization-token") ||
 			args[0] == "sso" && args[1] == "get-role-credentials" ||
 			args[0] == "codeartifact" && args[1] == "get-authorization-token") {
-			return "aws " + args[0] + " " + args[1]
+			return credentialCommand("aws " + args[0] + " " + args[1])
 		}
 	case "kubectl", "oc":
 		// kubectl config view prints credentials only with --raw or
 		// --flatten (redacted otherwise).
 		if len(args) >= 2 && args[0] == "config" && args[1] == "view" && hasWord(args, "--raw", "--flatten") {
-			return name + " config view --raw"
+			return credentialCommand(name + " config view --raw")
 		}
 	case "npm", "pnpm", "yarn":
 		if len(args) >= 3 && args[0] == "config" && args[1] == "get" {
 			for _, k := range args[2:] {
 				if lk := strings.ToLower(k); strings.Contains(lk, "_auth") || strings.Contains(lk, "token") || strings.Contains(lk, "password") {
-					return name + " config get " + k
+					return credentialCommand(name + " config get " + k)
 				}
 			}
 		}
 	case "gcloud":
 		for _, w := range args {
 			if w == "print-access-token" || w == "print-identity-token" {
-				return "gcloud auth " + w
+				return credentialCommand("gcloud auth " + w)
 			}
 		}
 	case "az":
 		if hasWord(args, "get-access-token") {
-			return "az account get-access-token"
+			return credentialCommand("az account get-access-token")
 		}
 	case "heroku":
 		if hasWord(args, "auth:token") {
-			return "heroku auth:token"
+			return credentialCommand("heroku auth:token")
 		}
 	case "security":
 		if hasWord(args, "find-generic-password", "find-internet-password") && hasWord(args, "-w", "-g") {
-			return "security find-generic-password"
+			return credentialCommand("security find-generic-password")
 		}
 	case "op":
 		if hasWord(args, "read") || len(args) >= 2 && args[0] == "item" && args[1] == "get" {
-			return "op read"
+			return credentialCommand("op read")
 		}
 	case "vault":
 		if hasWord(args, "read") || len(args) >= 2 && args[0] == "kv" && args[1] == "get" {
-			return "vault read"
+			return credentialCommand("vault read")
 		}
 	}
-	return ""
+	return nil
+}
+
+// credentialCommand is the source of a command that prints a stored
+// credential, named as the command is recognised.
+func credentialCommand(cmd string) *effect.Source {
+	return &effect.Source{Kind: effect.CredentialCommand, Name: cmd}
 }
 
 func hasWord(words []string, any ...string) bool {
@@ -278,29 +288,29 @@ func gitSubcommand(args []string) (string, []string) {
 	return "", nil
 }
 
-// environSource names the secret a file holds as a secret source, or "":
+// environSource is the secret source a file is, or none:
 // the environment a /proc/<pid>/environ path holds, another process's
 // (read outright is already secret-file's) or the shell's own
 // (/proc/self/environ), which is what env prints: fine on the terminal, a
 // secret when sent; and a container's secret file under /run/secrets.
-func environSource(p string) string {
+func environSource(p string) *effect.Source {
 	if isEnvironFile(p) {
-		return "the environment of another process (" + p + ")"
+		return &effect.Source{Kind: effect.ProcessEnvironment, Name: p}
 	}
 	// The secrets a container is given as files (docker build's RUN
 	// --mount=type=secret, compose and swarm secrets, Kubernetes
 	// projections by convention) are read from /run/secrets.
 	if name, ok := strings.CutPrefix(path.Clean(p), "/run/secrets/"); ok && name != "" && !strings.ContainsAny(name, "*?[") {
-		return "the secret file " + path.Clean(p)
+		return &effect.Source{Kind: effect.SecretFile, Name: path.Clean(p)}
 	}
 	rest, ok := strings.CutPrefix(path.Clean(p), "/proc/")
 	if !ok {
-		return ""
+		return nil
 	}
 	if pid, file, ok := strings.Cut(rest, "/"); ok && file == "environ" && (pid == "self" || pid == "thread-self") {
-		return "the environment (" + p + ")"
+		return &effect.Source{Kind: effect.EnvironmentDump, Via: p}
 	}
-	return ""
+	return nil
 }
 
 // isEnvironFile reports whether p is another process's environment:
@@ -317,11 +327,11 @@ func isEnvironFile(p string) bool {
 // stageSecret is the taint of what a pipeline stage prints: the secrets
 // it reads itself, or those on its standard input, which every filter
 // (base64, gzip, openssl, sed) passes on in some form.
-func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
+func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) *effect.Source {
 	if s == nil {
-		return ""
+		return nil
 	}
-	if src := a.secretSource([]*syntax.Stmt{s}, st); src != "" {
+	if src := a.secretSource([]*syntax.Stmt{s}, st); src != nil {
 		return src
 	}
 	// A file the command filled with secrets earlier, read by name:
@@ -332,7 +342,7 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && (len(a.bodies) > 0 || secretReaders[path.Base(shell.WordLiteral(ce.Args[0]))]) {
 		for _, w := range ce.Args[1:] {
 			if v := shell.WordLiteral(w); v != "" {
-				if sec := a.fileSecret(shell.Word{Text: v}, st); sec != "" {
+				if sec := a.fileSecret(shell.Word{Text: v}, st); sec != nil {
 					return sec
 				}
 			}
@@ -342,20 +352,20 @@ func (a *analyzer) stageSecret(s *syntax.Stmt, st *shell.State) string {
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && isArchiver(path.Base(shell.WordLiteral(ce.Args[0]))) {
 		for _, w := range ce.Args[1:] {
 			if v := shell.WordLiteral(w); v != "" && !strings.HasPrefix(v, "-") {
-				if sec := a.repositoryCopy(shell.Word{Text: v}, st); sec != "" {
+				if sec := a.repositoryCopy(shell.Word{Text: v}, st); sec != nil {
 					return sec
 				}
 			}
 		}
 	}
-	if a.x.StdinSecret == "" {
-		return ""
+	if a.x.StdinSecret == nil {
+		return nil
 	}
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 		if name, ok := a.x.StaticWord(ce.Args[0], st); ok {
 			switch path.Base(name) {
 			case "wc", "true", "false", ":", "sleep":
-				return ""
+				return nil
 			}
 		}
 	}
@@ -381,66 +391,62 @@ func isArchiver(name string) bool {
 	return false
 }
 
-// repositorySource starts the name of every source that is the
-// repository's own content (effect.Secret.Repository).
-const repositorySource = "the repository's "
-
 // repositoryCopy names the repository when a copy's local operand is the
 // worktree's top level or its git dir: scp -r . host: sends every commit
 // in .git. A part of the worktree (scp -r src host:) is not the history.
-func (a *analyzer) repositoryCopy(x shell.Word, st *shell.State) string {
+func (a *analyzer) repositoryCopy(x shell.Word, st *shell.State) *effect.Source {
 	if !x.Static() || remoteSpecHost(x) != "" || a.env == nil || a.env.Root == "" {
-		return ""
+		return nil
 	}
 	for _, p := range a.resolveArg(x, st).paths {
 		p = strings.TrimSuffix(p, "/")
 		switch {
 		case p == a.env.Root:
-			return repositorySource + "history (" + x.Text + ", with its .git)"
+			return &effect.Source{Kind: effect.RepositoryCopy, Name: x.Text}
 		case p == a.env.Root+"/.git" || a.env.CommonDir != "" && p == a.env.CommonDir:
-			return repositorySource + "history (" + x.Text + ")"
+			return &effect.Source{Kind: effect.GitDirCopy, Name: x.Text}
 		}
 	}
-	return ""
+	return nil
 }
 
 // fileSecret is the taint of a file the command wrote earlier.
-func (a *analyzer) fileSecret(x shell.Word, st *shell.State) string {
+func (a *analyzer) fileSecret(x shell.Word, st *shell.State) *effect.Source {
 	if !x.Static() {
-		return ""
+		return nil
 	}
 	for _, p := range a.resolveArg(x, st).paths {
-		if src := environSource(p); src != "" {
+		if src := environSource(p); src != nil {
 			return src
 		}
 		if a.isSecret(p) {
 			// A secret file is a secret source whatever [rules]
 			// secret-file says: reading it may be allowed, sending it
 			// off the machine is exfiltration.
-			return "the secret file " + p
+			return &effect.Source{Kind: effect.SecretFile, Name: p}
 		}
 		for _, b := range a.bodies[p] {
-			if b.Secret != "" {
+			if b.Secret != nil {
 				return b.Secret
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // exfilSink judges a network client: does a secret leave with it, and
 // does it go to a host the policy allows?
 func (a *analyzer) exfilSink(inv *shell.Invocation) {
 	args := inv.Args()
-	stdin := ""
+	var stdin *effect.Source
 	if inv.Stdin != nil {
 		stdin = inv.Stdin.Secret
 	}
 	var hosts []string
-	var sent []string         // secrets this call sends
+	var sent []*effect.Source // secrets this call sends
 	var inURL []effect.Secret // secrets written into its URLs (webtools.go)
-	send := func(s string) {
-		if s != "" {
+	send := func(s *effect.Source) {
+		if s != nil {
 			sent = append(sent, s)
 		}
 	}
@@ -647,11 +653,11 @@ func (a *analyzer) loginPassword(prog string, args []shell.Word) []effect.Secret
 		if placeholderValue(pass) {
 			return
 		}
-		shown := "****"
 		if pair {
-			shown = user + ":****"
+			found = append(found, effect.Secret{Source: effect.Source{Kind: effect.LoginOption, Name: user, Via: opt}})
+		} else {
+			found = append(found, effect.Secret{Source: effect.Source{Kind: effect.PasswordOption, Via: opt}})
 		}
-		found = append(found, effect.Secret{Source: "the password given with " + opt + " (" + shown + ")"})
 	}
 	// The login options: their names, and whether the value is user:pw
 	// (pair) or the password alone.
@@ -728,7 +734,7 @@ func (a *analyzer) loginPassword(prog string, args []shell.Word) []effect.Secret
 	}
 	if len(away) > 0 {
 		for i := range found {
-			found[i].Source += " for " + strings.Join(away, ", ")
+			found[i].For = away
 		}
 	}
 	return found
@@ -766,16 +772,13 @@ func urlSecret(x shell.Word) []effect.Secret {
 }
 
 // sendEffect is what a network client sends: secrets are the taints of
-// its data, "$NAME" for a credential variable.
-func sendEffect(by string, hosts, sent []string) effect.Send {
+// its data.
+func sendEffect(by string, hosts []string, sent []*effect.Source) effect.Send {
 	e := effect.Send{By: by, Hosts: hosts}
 	if len(sent) > 0 {
 		e.Secrets = make([]effect.Secret, len(sent))
 		for i, s := range sent {
-			e.Secrets[i] = effect.Secret{Source: s, Variable: strings.TrimPrefix(s, "$"), Repository: strings.HasPrefix(s, repositorySource)}
-			if e.Secrets[i].Variable == s {
-				e.Secrets[i].Variable = ""
-			}
+			e.Secrets[i] = effect.Secret{Source: *s}
 		}
 	}
 	return e
@@ -784,7 +787,7 @@ func sendEffect(by string, hosts, sent []string) effect.Send {
 // bodyFlags sends the secrets of a forge CLI's text arguments (titles,
 // bodies, comments) and of the files its file flags name ("-" is standard
 // input).
-func (a *analyzer) bodyFlags(args []shell.Word, st *shell.State, send func(string), stdin string, fileFlags ...string) {
+func (a *analyzer) bodyFlags(args []shell.Word, st *shell.State, send func(*effect.Source), stdin *effect.Source, fileFlags ...string) {
 	for i := 0; i < len(args); i++ {
 		x := args[i]
 		send(x.Secret)
@@ -936,21 +939,21 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 		return
 	}
 	args := inv.Args()
-	secretIn := func(xs []shell.Word) string {
+	secretIn := func(xs []shell.Word) *effect.Source {
 		for _, x := range xs {
-			if sec := a.fileSecret(x, inv.State); sec != "" {
+			if sec := a.fileSecret(x, inv.State); sec != nil {
 				return sec
 			}
 			if isArchiver(inv.Name) {
-				if sec := a.repositoryCopy(x, inv.State); sec != "" {
+				if sec := a.repositoryCopy(x, inv.State); sec != nil {
 					return sec
 				}
 			}
 		}
-		return ""
+		return nil
 	}
-	carry := func(dest shell.Word, sec string) {
-		a.recordBody(inv, dest, &shell.Input{Secret: sec, Desc: "an archive of " + sec, File: true})
+	carry := func(dest shell.Word, sec *effect.Source) {
+		a.recordBody(inv, dest, &shell.Input{Secret: sec, Desc: "an archive of secrets", File: true})
 	}
 	switch inv.Name {
 	case "tar", "bsdtar":
@@ -976,7 +979,7 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 				files = append(files, x)
 			}
 		}
-		if sec := secretIn(files); sec != "" && archive.Text != "" {
+		if sec := secretIn(files); sec != nil && archive.Text != "" {
 			carry(archive, sec)
 		}
 	case "zip", "7z", "7za":
@@ -990,7 +993,7 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 			ops = ops[1:] // the command letter: a, u
 		}
 		if len(ops) >= 2 {
-			if sec := secretIn(ops[1:]); sec != "" {
+			if sec := secretIn(ops[1:]); sec != nil {
 				carry(ops[0], sec)
 			}
 		}
@@ -1022,7 +1025,7 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 		if out.Text == "" && inv.Name == "gpg" && len(ins) > 0 {
 			out = shell.Word{Text: ins[len(ins)-1].Text + ".gpg"}
 		}
-		if sec := secretIn(ins); sec != "" && out.Text != "" {
+		if sec := secretIn(ins); sec != nil && out.Text != "" {
 			carry(out, sec)
 		}
 	default:
@@ -1034,7 +1037,7 @@ func (a *analyzer) packedSecret(inv *shell.Invocation) {
 				}
 				continue
 			}
-			if sec := a.fileSecret(x, inv.State); sec != "" && x.Static() {
+			if sec := a.fileSecret(x, inv.State); sec != nil && x.Static() {
 				carry(shell.Word{Text: x.Text + ext}, sec)
 			}
 		}

@@ -86,7 +86,7 @@ func (a *analyzer) recordCopy(inv *shell.Invocation, src, dest shell.Word) {
 		}
 		// cp /proc/self/environ f: f holds the environment, as env > f
 		// would make it.
-		if secret := environSource(sp[0]); secret != "" {
+		if secret := environSource(sp[0]); secret != nil {
 			a.recordBody(inv, shell.Word{Text: d}, &shell.Input{Dynamic: true, Desc: sp[0], Secret: secret})
 		}
 	}

@@ -449,13 +449,13 @@ func (a *analyzer) gitSub(g *gitCtx, sub string, args []shell.Word, aliases map[
 		// upload of it later is the repository leaving (exfil.go).
 		if len(args) >= 2 && args[0].Text == "create" && args[1].Static() && args[1].Text != "-" {
 			a.writePath(inv, args[1], "git bundle writes")
-			a.recordBody(inv, args[1], &shell.Input{Secret: repositorySource + "history (git bundle)", Desc: "a git bundle", File: true})
+			a.recordBody(inv, args[1], &shell.Input{Secret: &effect.Source{Kind: effect.RepositoryBundle}, Desc: "a git bundle", File: true})
 		}
 	case "archive":
 		p := shell.ParseOpts(args, shell.Spec{Short: "o", Long: shell.Longs("output", "format", "prefix", "remote", "exec", "add-file", "add-virtual-file")})
 		for _, o := range p.Values("o", "output") {
 			a.writePath(inv, o, "git archive writes")
-			a.recordBody(inv, o, &shell.Input{Secret: repositorySource + "files (git archive)", Desc: "a git archive", File: true})
+			a.recordBody(inv, o, &shell.Input{Secret: &effect.Source{Kind: effect.RepositoryArchive}, Desc: "a git archive", File: true})
 		}
 		for _, f := range p.Values("add-file") {
 			a.readPath(inv, f)

@@ -505,8 +505,8 @@ func (a *analyzer) code(inv *shell.Invocation, lang string, c shell.Word) {
 		a.judge(inv, effect.UnreadCode{By: inv.Name, How: effect.EvalDownload})
 		return
 	}
-	if dump := codeEnvDump(text); whole && dump != "" && codeNetworks(text) {
-		a.judge(inv, sendEffect(inv.Name, codeURLHosts(text), []string{dump}))
+	if dump := codeEnvDump(text); whole && dump != nil && codeNetworks(text) {
+		a.judge(inv, sendEffect(inv.Name, codeURLHosts(text), []*effect.Source{dump}))
 	}
 	sites := 0
 	spans := stringSpans(text, lang)

@@ -12,11 +12,13 @@ import (
 // what only the tool families know: secrets (exfil.go), the known output
 // of commands (stdin.go) and prompt strings (envvars.go).
 
-func (a *analyzer) SecretSource(stmts []*syntax.Stmt, st *shell.State) string {
+func (a *analyzer) SecretSource(stmts []*syntax.Stmt, st *shell.State) *effect.Source {
 	return a.secretSource(stmts, st)
 }
 
-func (a *analyzer) VarSecret(name string, st *shell.State) string { return a.varSecret(name, st) }
+func (a *analyzer) VarSecret(name string, st *shell.State) *effect.Source {
+	return a.varSecret(name, st)
+}
 
 func (a *analyzer) KnownOutput(s *syntax.Stmt, st *shell.State) (string, bool) {
 	return a.knownOutput(s, st)

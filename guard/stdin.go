@@ -41,7 +41,7 @@ func (a *analyzer) Redirect(r shell.Redirect, st *shell.State) {
 func (a *analyzer) redirectBody(r shell.Redirect, st *shell.State) {
 	s := r.Stmt
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !shell.Fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == "" {
+	if !ok || len(ce.Args) == 0 || !mayPrintKnownText(ce) && !shell.Fetches([]*syntax.Stmt{s}) && a.stageSecret(s, st) == nil {
 		return
 	}
 	var body *shell.Input
@@ -69,7 +69,7 @@ func mayPrintKnownText(ce *syntax.CallExpr) bool {
 
 func (a *analyzer) stageOutput(s *syntax.Stmt, st *shell.State) *shell.Input {
 	in := a.stageOutputText(s, st)
-	if sec := a.stageSecret(s, st); sec != "" {
+	if sec := a.stageSecret(s, st); sec != nil {
 		in.Secret = sec
 	}
 	return in

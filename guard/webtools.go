@@ -180,17 +180,15 @@ func (w webURL) userinfoSecret() (effect.Secret, bool) {
 	if !w.hasUser || Loopback(w.host) {
 		return effect.Secret{}, false // a credential for a service on this machine does not leave it
 	}
-	secret, shown, what := w.pass, w.user+":****@", "the password"
+	secret, src := w.pass, effect.Source{Kind: effect.URLPassword, Name: w.user, Via: w.host}
 	if strings.EqualFold(w.pass, "x-oauth-basic") {
-		secret, shown, what = w.user, "****:"+w.pass+"@", "the token"
+		// the user is the token, the password the marker that says so
+		secret, src = w.user, effect.Source{Kind: effect.URLToken, Name: w.pass, Via: w.host}
 	}
 	if placeholderValue(secret) {
 		return effect.Secret{}, false
 	}
-	return effect.Secret{
-		Source:  what + " in the URL's user-info (" + shown + w.host + ")",
-		Without: w.bare,
-	}, true
+	return effect.Secret{Source: src, Without: w.bare}, true
 }
 
 // Loopback reports whether a host is this machine itself (localhost,

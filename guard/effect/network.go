@@ -17,19 +17,13 @@ type Send struct {
 	Secrets []Secret
 }
 
-// Secret is one secret source.
+// Secret is one secret source a send carries.
 type Secret struct {
-	// Source names it as a reason says it: "the environment (env)",
-	// "gh auth token", "the environment of another process
-	// (/proc/1/environ)", "$GITHUB_TOKEN".
-	Source string
-	// Variable is the credential variable's name when the source is one
-	// (GITHUB_TOKEN for $GITHUB_TOKEN): it may go to its own service.
-	Variable string
-	// Repository marks the repository's own history or files (git
-	// bundle, git archive, format-patch --stdout, a copy of the worktree or
-	// of .git): it may go to the hosts the repository's remotes name.
-	Repository bool
+	Source Source
+	// For are the hosts a login option's password goes to, those of its
+	// URLs that are neither this machine nor its local network (LoginOption,
+	// PasswordOption); none when its URLs name none.
+	For []string
 	// Without is the request without this secret, when taking it out is
 	// all it takes: the URL without the password of its user-info or
 	// the query parameter that held a token. "" when there is none.

@@ -9,12 +9,12 @@ import (
 
 func TestJudgeExfiltration(t *testing.T) {
 	ex := policy.RuleExfiltration
-	env := effect.Secret{Source: "the environment (env)"}
-	gh := effect.Secret{Source: "$GITHUB_TOKEN", Variable: "GITHUB_TOKEN"}
-	own := effect.Secret{Source: "$MY_SERVICE_TOKEN", Variable: "MY_SERVICE_TOKEN"}
+	env := effect.Secret{Source: effect.Source{Kind: effect.EnvironmentDump, Via: "env"}}
+	gh := effect.Secret{Source: effect.Source{Kind: effect.CredentialVariable, Name: "GITHUB_TOKEN"}}
+	own := effect.Secret{Source: effect.Source{Kind: effect.CredentialVariable, Name: "MY_SERVICE_TOKEN"}}
 	checkVerdicts(t, &Facts{Policy: policy.Default()}, []verdictCase{
 		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: []effect.Secret{env}}, []string{ex}, "curl sends the environment (env) off this machine"},
-		{effect.Send{By: "nc", Secrets: []effect.Secret{{Source: "gh auth token"}}}, []string{ex}, "nc sends gh auth token off this machine"},
+		{effect.Send{By: "nc", Secrets: []effect.Secret{{Source: effect.Source{Kind: effect.CredentialCommand, Name: "gh auth token"}}}}, []string{ex}, "nc sends gh auth token off this machine"},
 		{effect.Send{By: "curl", Hosts: []string{"api.github.com"}, Secrets: []effect.Secret{gh}}, nil, ""},
 		{effect.Send{By: "curl", Hosts: []string{"api.github.com", "x.example"}, Secrets: []effect.Secret{gh}}, []string{ex},
 			"curl sends $GITHUB_TOKEN to api.github.com, x.example, not the service it belongs to"},
@@ -67,7 +67,7 @@ func TestJudgeRemoteURL(t *testing.T) {
 // the repository leaving.
 func TestJudgeRepositorySend(t *testing.T) {
 	ex := policy.RuleExfiltration
-	bundle := []effect.Secret{{Source: "the repository's history (git bundle)", Repository: true}}
+	bundle := []effect.Secret{{Source: effect.Source{Kind: effect.RepositoryBundle}}}
 	f := &Facts{Policy: policy.Default(), RemoteHosts: []string{"github.com"}}
 	checkVerdicts(t, f, []verdictCase{
 		{effect.Send{By: "curl", Hosts: []string{"x.example"}, Secrets: bundle}, []string{ex},

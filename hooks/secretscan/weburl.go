@@ -113,16 +113,15 @@ func scanSend(r WebRequest, by, target string) guard.Decision {
 	if !search && !base {
 		without = rebuild(parts, drop)
 	}
-	seen := map[string]bool{}
+	seen := map[effect.Source]bool{}
 	for _, f := range findings {
-		where := "the search query"
+		src := effect.Source{Kind: effect.ScannedQuery, Name: f.Rule}
 		if !search {
-			where = "the URL"
+			src.Kind = effect.ScannedURL
 			if f.Line >= 1 && f.Line <= len(parts) && parts[f.Line-1].param {
-				where = "the URL's parameter " + parts[f.Line-1].name
+				src.Kind, src.Via = effect.ScannedParameter, parts[f.Line-1].name
 			}
 		}
-		src := "a secret [" + f.Rule + "] in " + where
 		if seen[src] {
 			continue
 		}

@@ -295,7 +295,7 @@ func (w *Walker) Xargs(inv *Invocation) {
 		}
 	}
 	var known []Word // echo a b | xargs CMD: the words are known
-	if in := inv.Stdin; in != nil && unknown.Dynamic && !in.Dynamic && !in.Subst && !in.Expanded && !in.File && !in.Net && in.Secret == "" && len(in.Paths) == 0 &&
+	if in := inv.Stdin; in != nil && unknown.Dynamic && !in.Dynamic && !in.Subst && !in.Expanded && !in.File && !in.Net && in.Secret == nil && len(in.Paths) == 0 &&
 		!strings.ContainsAny(in.Text, "'\"\\") && !p.Has("0", "null", "d", "delimiter", "E", "eof", "e", "a", "arg-file") {
 		for _, f := range strings.Fields(in.Text) {
 			known = append(known, Word{Text: f, Src: f})

@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // piece is an intermediate chunk of a word.
@@ -22,7 +24,7 @@ type piece struct {
 	net     bool
 	proc    bool
 	echoed  bool
-	secret  string
+	secret  *effect.Source
 	fields  []Word // "$@": several ready-made fields
 }
 
@@ -55,7 +57,7 @@ func (b builder) add(p piece) builder {
 				b.cur.Glob = b.cur.Glob || f.Glob
 				b.cur.Echoed = b.cur.Echoed || f.Echoed
 				b.cur.Net = b.cur.Net || f.Net
-				if f.Secret != "" {
+				if f.Secret != nil {
 					b.cur.Secret = f.Secret
 				}
 				b.has = true
@@ -84,7 +86,7 @@ func (b builder) add(p piece) builder {
 			b.cur.Tmpl += c
 			b.cur.Glob = b.cur.Glob || HasGlobMeta(c)
 			b.cur.Echoed = b.cur.Echoed || p.echoed
-			if p.secret != "" {
+			if p.secret != nil {
 				b.cur.Secret = p.secret
 			}
 			b.has = true
@@ -106,7 +108,7 @@ func (b builder) add(p piece) builder {
 	b.cur.Net = b.cur.Net || p.net
 	b.cur.Proc = b.cur.Proc || p.proc
 	b.cur.Echoed = b.cur.Echoed || p.echoed
-	if p.secret != "" {
+	if p.secret != nil {
 		b.cur.Secret = p.secret
 	}
 	if p.quoted || p.text != "" || p.dynamic {
@@ -430,7 +432,7 @@ func (ex *Expander) paramPieces(p *syntax.ParamExp, quoted bool, st *State) []pi
 	}
 	name := p.Param.Value
 	vals, known := ex.Lookup(name, st)
-	if sec := ex.Tools.VarSecret(name, st); sec != "" {
+	if sec := ex.Tools.VarSecret(name, st); sec != nil {
 		dyn = []piece{{dynamic: true, quoted: quoted, secret: sec}}
 	}
 	if name == "@" || name == "*" {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Expander expands words the way the shell would, as far as that can be
@@ -39,10 +41,10 @@ type Env struct {
 // only they can know.
 type Tools interface {
 	// SecretSource says where secret text printed by stmts comes from
-	// ("" for none).
-	SecretSource(stmts []*syntax.Stmt, st *State) string
+	// (nil for none).
+	SecretSource(stmts []*syntax.Stmt, st *State) *effect.Source
 	// VarSecret says whether $name holds a secret, and from where.
-	VarSecret(name string, st *State) string
+	VarSecret(name string, st *State) *effect.Source
 	// KnownOutput is the output of a command whose output the tools know.
 	KnownOutput(s *syntax.Stmt, st *State) (string, bool)
 	// PromptString judges a string expanded like a prompt (${x@P}): its

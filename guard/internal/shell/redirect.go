@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Redirect is what one redirection of a statement does to files, as data
@@ -194,7 +196,7 @@ func (w *Walker) wordInput(word *syntax.Word, st *State, desc string) *Input {
 	for _, alt := range alts {
 		for _, f := range alt {
 			in.Net = in.Net || f.Net
-			if in.Secret == "" {
+			if in.Secret == nil {
 				in.Secret = f.Secret // nc host <<< "$GITHUB_TOKEN"
 			}
 		}
@@ -238,29 +240,29 @@ func wordFetches(word *syntax.Word) bool {
 // variable among the words ($X, "$X", "a${X}b"), as Tools.VarSecret says.
 // A plain loop, no walk, since echo runs on the hot path (substitutions
 // are sources of their own, see Tools.SecretSource).
-func (ex *Expander) PrintedSecret(words []*syntax.Word, st *State) string {
+func (ex *Expander) PrintedSecret(words []*syntax.Word, st *State) *effect.Source {
 	for _, word := range words {
-		if s := ex.partsSecret(word.Parts, st); s != "" {
+		if s := ex.partsSecret(word.Parts, st); s != nil {
 			return s
 		}
 	}
-	return ""
+	return nil
 }
 
-func (ex *Expander) partsSecret(parts []syntax.WordPart, st *State) string {
+func (ex *Expander) partsSecret(parts []syntax.WordPart, st *State) *effect.Source {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.ParamExp:
 			if x.Param != nil {
-				if s := ex.Tools.VarSecret(x.Param.Value, st); s != "" {
+				if s := ex.Tools.VarSecret(x.Param.Value, st); s != nil {
 					return s
 				}
 			}
 		case *syntax.DblQuoted:
-			if s := ex.partsSecret(x.Parts, st); s != "" {
+			if s := ex.partsSecret(x.Parts, st); s != nil {
 				return s
 			}
 		}
 	}
-	return ""
+	return nil
 }

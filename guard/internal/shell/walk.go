@@ -298,7 +298,7 @@ func (w *Walker) binaryCmd(c *syntax.BinaryCmd, st *State, in *Input) {
 			} else {
 				sin = w.output(prev, st) // secret if prev's input or prev itself was
 			}
-			w.StdinSecret = ""
+			w.StdinSecret = nil
 			if sin != nil {
 				w.StdinSecret = sin.Secret
 			}

@@ -20,10 +20,10 @@ type recorder struct {
 	done int
 }
 
-func (r *recorder) SecretSource([]*syntax.Stmt, *State) string      { return "" }
-func (r *recorder) VarSecret(string, *State) string                 { return "" }
-func (r *recorder) KnownOutput(*syntax.Stmt, *State) (string, bool) { return "", false }
-func (r *recorder) PromptString(*Invocation, Word, *State)          {}
+func (r *recorder) SecretSource([]*syntax.Stmt, *State) *effect.Source { return nil }
+func (r *recorder) VarSecret(string, *State) *effect.Source            { return nil }
+func (r *recorder) KnownOutput(*syntax.Stmt, *State) (string, bool)    { return "", false }
+func (r *recorder) PromptString(*Invocation, Word, *State)             {}
 func (r *recorder) Judge(_ *Invocation, e effect.Effect) {
 	switch x := e.(type) {
 	case effect.Variable:

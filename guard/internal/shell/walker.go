@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Walker is the shell core's walk (walk.go): it walks a script's
@@ -19,8 +21,8 @@ type Walker struct {
 	Expander
 	Families Families
 	// StdinSecret is where secret text on the standard input of the
-	// pipeline stage being walked comes from; "" for none.
-	StdinSecret string
+	// pipeline stage being walked comes from; nil for none.
+	StdinSecret *effect.Source
 
 	nodes    int  // syntax nodes visited, bounded by MaxNodes
 	depth    int  // nesting depth of scripts and substitutions

@@ -8,6 +8,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/swarm-guard/swarm-guard/guard/effect"
 )
 
 // Word is one shell word after the expansion the analysis can do statically.
@@ -17,10 +19,10 @@ type Word struct {
 	Glob    bool   // unquoted glob metacharacters remain in s
 	Net     bool   // dynamic text that comes from a network fetch
 	Proc    bool   // a process substitution <(...)
-	// Secret says where Secret text in the word comes from: "the
-	// environment (env)", "gh auth token", or "$NAME" for a credential
-	// variable (exfil.go). "" when none.
-	Secret string
+	// Secret is where secret text in the word comes from (the
+	// environment, gh auth token, a credential variable: package guard's
+	// exfil.go recognises them); nil when none.
+	Secret *effect.Source
 	// Echoed marks text the guard computed from a $(echo ...) or similar:
 	// known, but spelled to hide it, so never trusted as a command name.
 	Echoed bool
