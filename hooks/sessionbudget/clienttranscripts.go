@@ -9,8 +9,9 @@ import (
 
 // The transcripts of agent clients other than Claude Code, as each wrote
 // them in make e2e-clients (2026-11-27). The hook gets the file's path
-// from the client's event (transcript_path); Copilot CLI and opencode send
-// none, so [budget] max_tokens cannot count their tokens. Droid's
+// from the client's event (transcript_path). Copilot CLI sends none, but
+// its session file is found from the session id (copilot.go); opencode
+// names none, so [budget] max_tokens cannot count its tokens. Droid's
 // transcript holds no usage: its reader is in droid.go.
 //
 //   - Codex 0.169 (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): after
@@ -47,6 +48,8 @@ func readerFor(client string) lineReader {
 		return geminiLine
 	case "qwen":
 		return qwenLine
+	case "copilot":
+		return copilotLine
 	}
 	return nil
 }

@@ -36,6 +36,13 @@ func qwenAssistant(uuid string, prompt, cached, out, thoughts int64) string {
 
 const qwenOther = `{"uuid":"8f41e6f8","type":"tool_result","provenance":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"response":{"output":"usageMetadata"}}}]}}` + "\n"
 
+func copilotUsage(callID string, in, cacheRead, out int64) string {
+	return fmt.Sprintf(`{"type":"session.usage_record","data":{"usage":{"model":"mock-model","modelDisplayName":"mock-model","inputTokens":%d,"outputTokens":%d,"cacheReadTokens":%d,"cacheWriteTokens":0,"reasoningTokens":3,"cost":0.0,"duration":108,"initiator":"user","interactionType":"conversation-agent","isByok":true,"apiCallId":%q}},"id":"a1","timestamp":"2026-11-27T23:54:57.102Z"}`+"\n",
+		in, out, cacheRead, callID)
+}
+
+const copilotOther = `{"type":"hook.start","data":{"hookInvocationId":"5bac7ce9","hookType":"preToolUse","input":{"sessionId":"491fce91","toolName":"bash","toolArgs":{"command":"echo session.usage_record"}}},"id":"a2","timestamp":"2026-11-27T23:54:57.185Z"}` + "\n"
+
 // TestClientTranscripts reads each client's transcript as it grows: only
 // complete lines, each model response once, the cached part of the input
 // as cache reads (outside the budget), and a limit passed when the
@@ -58,6 +65,11 @@ func TestClientTranscripts(t *testing.T) {
 			geminiMessage("m1", 100, 0, 10, 0, true) + geminiOther,
 			geminiMessage("m2", 500, 400, 20, 30, false),
 		}, []int64{110, 110, 260}},
+		{"copilot", []string{
+			copilotOther + copilotUsage("chatcmpl-1", 100, 0, 10),
+			copilotOther + copilotUsage("chatcmpl-2", 300, 200, 10),
+			copilotUsage("chatcmpl-3", 800, 0, 100),
+		}, []int64{110, 220, 1120}},
 		{"qwen", []string{
 			qwenAssistant("a1", 100, 0, 10, 0),
 			qwenOther + qwenAssistant("a2", 300, 200, 10, 5),
@@ -88,8 +100,8 @@ func TestClientTranscripts(t *testing.T) {
 }
 
 // TestClientTranscriptUnread: a client whose transcript swarm-guard does
-// not read (Copilot CLI, opencode: neither names one today) counts its
-// tool calls and no tokens, even when its event names a file.
+// not read (opencode names none) counts its tool calls and no tokens,
+// even when its event names a file.
 func TestClientTranscriptUnread(t *testing.T) {
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "session.jsonl")
@@ -97,11 +109,28 @@ func TestClientTranscriptUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, err := Check(Request{StateDir: filepath.Join(dir, "state"), SessionID: "d1", TranscriptPath: transcript,
-		Client: "copilot", Limits: budget.HookLimits{Tokens: 10, ToolCalls: 5}, Now: time.Unix(0, 0)})
+		Client: "opencode", Limits: budget.HookLimits{Tokens: 10, ToolCalls: 5}, Now: time.Unix(0, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Exceeded != nil || v.ToolCalls != 1 || !v.Tokens.IsZero() {
 		t.Fatalf("got %+v, want one tool call, no tokens, nothing exceeded", v)
+	}
+}
+
+// TestCopilotTranscript: Copilot CLI's session file is found from the
+// session id its events carry, and only an id that is a plain file name
+// can name one.
+func TestCopilotTranscript(t *testing.T) {
+	for _, tc := range []struct{ home, id, want string }{
+		{"/h/.copilot", "491fce91-bc29-4e02-8eef-821886f6bba5", "/h/.copilot/session-state/491fce91-bc29-4e02-8eef-821886f6bba5/events.jsonl"},
+		{"/h/.copilot", "../../etc", ""},
+		{"/h/.copilot", "a/b", ""},
+		{"/h/.copilot", "", ""},
+		{"", "491fce91", ""},
+	} {
+		if got := CopilotTranscript(tc.home, tc.id); got != tc.want {
+			t.Errorf("CopilotTranscript(%q, %q) = %q, want %q", tc.home, tc.id, got, tc.want)
+		}
 	}
 }

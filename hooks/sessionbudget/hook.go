@@ -3,6 +3,8 @@ package sessionbudget
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
@@ -27,8 +29,16 @@ func HookCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy) guard.
 	if action == policy.Off {
 		return guard.Decision{}
 	}
+	transcript := in.TranscriptPath
+	if transcript == "" && in.Client == "copilot" && lim.Tokens > 0 {
+		home := os.Getenv("COPILOT_HOME")
+		if home == "" && ctx.Env != nil && ctx.Env.Home != "" {
+			home = filepath.Join(ctx.Env.Home, ".copilot")
+		}
+		transcript = CopilotTranscript(home, in.SessionID)
+	}
 	v, err := Check(Request{
-		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Client: in.Client, Limits: lim, Now: time.Now(),
+		StateDir: ctx.StateDir, SessionID: in.SessionID, TranscriptPath: transcript, Client: in.Client, Limits: lim, Now: time.Now(),
 	})
 	if err != nil {
 		alt := "a human must look at the budget state (swarm-guard budget show)"

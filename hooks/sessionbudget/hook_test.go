@@ -1,6 +1,7 @@
 package sessionbudget
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,6 +52,34 @@ func TestBudgetCheckDenies(t *testing.T) {
 	}
 	if want := "swarm-guard blocked this call (rule budget): this session has made 2 tool calls and the policy allows 1 per session ([budget] max_tool_calls). Instead: stop, and write down what is done and what is left; more work needs a new session or a higher limit in .swarm-guard.toml."; d.Message() != want {
 		t.Fatalf("message %q", d.Message())
+	}
+}
+
+// TestBudgetCheckCopilot: Copilot CLI's events name no transcript; the
+// hook reads the session file under ~/.copilot ($COPILOT_HOME when set)
+// named by the session id, and denies once its tokens pass the limit.
+func TestBudgetCheckCopilot(t *testing.T) {
+	for _, viaEnv := range []bool{false, true} {
+		home := t.TempDir()
+		copilotHome := filepath.Join(home, ".copilot")
+		t.Setenv("COPILOT_HOME", "")
+		if viaEnv {
+			copilotHome = filepath.Join(home, "elsewhere")
+			t.Setenv("COPILOT_HOME", copilotHome)
+		}
+		id := "491fce91-bc29-4e02-8eef-821886f6bba5"
+		must(t, os.MkdirAll(filepath.Join(copilotHome, "session-state", id), 0o755))
+		events := filepath.Join(copilotHome, "session-state", id, "events.jsonl")
+		ctx := &hookenv.Context{Env: &guard.Env{Home: home}, StateDir: filepath.Join(home, "state")}
+		pol := policy.Default().Clone()
+		pol.Budget.MaxTokens = 250
+		in := &event.Event{SessionID: id, Client: "copilot"}
+		for i, want := range []policy.Action{"", "", policy.Deny} {
+			appendTo(t, events, copilotUsage(fmt.Sprintf("chatcmpl-%d", i), 100, 0, 10))
+			if d := HookCheck(in, ctx, pol); d.Action != want || want != "" && d.Rule != policy.RuleBudget {
+				t.Fatalf("COPILOT_HOME set %v, call %d: %+v, want %q", viaEnv, i+1, d, want)
+			}
+		}
 	}
 }
 
