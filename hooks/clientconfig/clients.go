@@ -241,7 +241,12 @@ func ClientProgram(c clients.Name) string {
 // throws (which blocks the tool; the model reads the message) on any exit
 // but 0, on a spawn failure and after 30 s, so a guard that cannot run
 // blocks. After a tool, {"output": TEXT} replaces what the model reads; a
-// guard that fails there withholds the output.
+// guard that fails there withholds the output. opencode names no
+// transcript, but hands every plugin its message.updated events, whose
+// assistant messages carry their tokens: the plugin keeps each session's,
+// writes their sum to a small file before each call
+// ($XDG_STATE_HOME/swarm-guard/opencode/<session>.json) and names it as
+// the event's transcript_path, which [budget] max_tokens reads.
 func OpenCodePlugin() string {
 	pre, _ := json.Marshal(ClientScript(clients.OpenCode, false))
 	post, _ := json.Marshal(ClientScript(clients.OpenCode, true))
@@ -250,9 +255,39 @@ func OpenCodePlugin() string {
 // and after every tool call and fails closed: a guard that is missing, crashes or
 // takes over 30 s blocks the call. opencode run --pure (OPENCODE_PURE) skips plugins.
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 const PRE = ` + string(pre) + `;
 const POST = ` + string(post) + `;
+
+// Each session's assistant messages' tokens, by message id, from opencode's
+// message.updated events. Before each call their sum goes to a small file
+// the hook's [budget] max_tokens reads (opencode keeps no transcript file).
+const sessions = new Map();
+const usageDir = join(process.env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "swarm-guard", "opencode");
+
+function usageFile(sessionID) {
+  const messages = sessions.get(sessionID);
+  if (!messages || !/^[A-Za-z0-9_-]+$/.test(sessionID)) return undefined;
+  const t = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+  for (const m of messages.values()) {
+    t.input += m.input || 0;
+    t.output += m.output || 0;
+    t.reasoning += m.reasoning || 0;
+    t.cache.read += (m.cache && m.cache.read) || 0;
+    t.cache.write += (m.cache && m.cache.write) || 0;
+  }
+  try {
+    mkdirSync(usageDir, { recursive: true });
+    const file = join(usageDir, sessionID + ".json");
+    writeFileSync(file, JSON.stringify({ tokens: t }) + "\n");
+    return file;
+  } catch (e) {
+    return undefined; // the budget counts this session's calls, not its tokens
+  }
+}
 
 function guard(script, event, dir) {
   return spawnSync("/bin/sh", ["-c", script], {
@@ -266,9 +301,15 @@ function failure(r) {
 }
 
 export const SwarmGuard = async ({ directory }) => ({
+  event: async ({ event }) => {
+    const m = event && event.type === "message.updated" && event.properties ? event.properties.info : undefined;
+    if (!m || m.role !== "assistant" || !m.tokens || typeof m.sessionID !== "string") return;
+    if (!sessions.has(m.sessionID)) sessions.set(m.sessionID, new Map());
+    sessions.get(m.sessionID).set(m.id, m.tokens);
+  },
   "tool.execute.before": async (input, output) => {
     const r = guard(PRE, { hook_event_name: "tool.execute.before", session_id: input.sessionID, tool_use_id: input.callID,
-      cwd: directory, tool: input.tool, args: output.args }, directory);
+      cwd: directory, tool: input.tool, args: output.args, transcript_path: usageFile(input.sessionID) }, directory);
     if (r.error || r.status !== 0) throw new Error(failure(r));
   },
   "tool.execute.after": async (input, output) => {

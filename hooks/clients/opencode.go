@@ -34,6 +34,9 @@ type opencodeEvent struct {
 	Tool          string          `json:"tool"`
 	Args          json.RawMessage `json:"args"`
 	Output        json.RawMessage `json:"output"`
+	// The session's tokens so far, summed by the plugin from opencode's
+	// message.updated events into a small file (clientconfig.OpenCodePlugin).
+	TranscriptPath string `json:"transcript_path"`
 }
 
 func (opencode) normalize(data []byte, post bool) (*event, error) {
@@ -45,7 +48,7 @@ func (opencode) normalize(data []byte, post bool) (*event, error) {
 	if in.HookEventName != "tool.execute.before" && !ev.post {
 		return ev, errorf("the opencode plugin sent the event %q; reinstall it with swarm-guard install --client opencode", in.HookEventName)
 	}
-	t := &toolCall{tool: in.Tool, args: in.Args, post: ev.post, base: call{SessionID: in.SessionID, ToolUseID: in.ToolUseID, Cwd: in.Cwd, Client: OpenCode}}
+	t := &toolCall{tool: in.Tool, args: in.Args, post: ev.post, base: call{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, ToolUseID: in.ToolUseID, Cwd: in.Cwd, Client: OpenCode}}
 	switch in.Tool {
 	case "bash":
 		t.kind = kindShell

@@ -103,12 +103,16 @@ func plainName(s string) bool {
 }
 
 // readUsage accounts the tokens the session's client wrote since the last
-// call: Droid's in the settings file beside its transcript, the others'
-// in the transcript itself (clienttranscripts.go).
+// call: Droid's in the settings file beside its transcript, opencode's in
+// the file its plugin writes, the others' in the transcript itself
+// (clienttranscripts.go).
 func readUsage(t *budget.SessionTally, r Request) error {
-	if r.Client == "droid" {
+	switch r.Client {
+	case "droid":
 		p := droidSettingsPath(r.TranscriptPath)
-		return readDroid(t.File(p), p)
+		return readSnapshot(t.File(p), p, droidUsage)
+	case "opencode":
+		return readSnapshot(t.File(r.TranscriptPath), r.TranscriptPath, opencodeUsage)
 	}
 	if read := readerFor(r.Client); read != nil {
 		return readTranscripts(t, r.TranscriptPath, r.Client == "", read)
