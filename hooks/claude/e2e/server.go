@@ -54,7 +54,7 @@ func (r Result) Told() string { return strings.Join(append([]string{r.Text}, r.A
 // The whole conversation is sent again with every request: a result's
 // After is rebuilt from the latest request that holds it.
 func (s *Server) addAfter(id, text string) {
-	s.results.Update(id, func(r Result) Result {
+	s.Update(id, func(r Result) Result {
 		r.After = append(r.After, text)
 		return r
 	})
@@ -78,24 +78,18 @@ const FinalText = "All scripted steps are done."
 // checks) get a short text.
 type Server struct {
 	*e2eharness.Standin
-	calls []Call
+	*e2eharness.Told[Result] // Results: what the model was told, by call
+	calls                    []Call
 
-	mu      sync.Mutex // for record's walk through a request
-	results e2eharness.Results[Result]
+	mu sync.Mutex // for record's walk through a request
 }
 
 // NewServer listens on 127.0.0.1 on a free port and serves the script.
 func NewServer(calls []Call) (*Server, error) {
-	s := &Server{calls: calls}
+	s := &Server{calls: calls, Told: e2eharness.NewTold[Result](len(calls), toolUseID)}
 	var err error
 	s.Standin, err = e2eharness.Listen(s)
 	return s, err
-}
-
-// Results returns what the model was told for each scripted call, in order;
-// ok is false for a call whose result never came back.
-func (s *Server) Results() (res []Result, ok []bool) {
-	return s.results.InOrder(len(s.calls), toolUseID)
 }
 
 // messagesRequest is the part of a Messages API request the script needs.
@@ -192,7 +186,7 @@ func (s *Server) record(req messagesRequest, arrived time.Time) int {
 				}
 			case m.Role == "user" && b.Type == "tool_result" && strings.HasPrefix(b.ToolUseID, toolUsePrefix):
 				s.ResultArrived(b.ToolUseID, arrived)
-				s.results.Set(b.ToolUseID, Result{Text: resultText(b.Content), IsError: b.IsError})
+				s.Set(b.ToolUseID, Result{Text: resultText(b.Content), IsError: b.IsError})
 				current = b.ToolUseID
 			case b.Type == "text" && current != "":
 				s.addAfter(current, b.Text)

@@ -56,10 +56,10 @@ type Result struct {
 // its proxy.
 type Server struct {
 	*e2eharness.Standin
-	calls []Call
+	*e2eharness.Told[Result] // Results: what the model was told, by call
+	calls                    []Call
 
 	mu        sync.Mutex
-	results   e2eharness.Results[Result]
 	firstBody []byte   // the first request that offered tools, for SWARM_GUARD_E2E_DUMP
 	times     []string // "METHOD PATH at T" of every request, for SWARM_GUARD_E2E_DEBUG
 	bodies    [][]byte // every request's body, for Saw
@@ -67,16 +67,10 @@ type Server struct {
 
 // NewServer listens on 127.0.0.1 on a free port and serves the script.
 func NewServer(calls []Call) (*Server, error) {
-	s := &Server{calls: calls}
+	s := &Server{calls: calls, Told: e2eharness.NewTold[Result](len(calls), callID)}
 	var err error
 	s.Standin, err = e2eharness.Listen(s)
 	return s, err
-}
-
-// Results returns what the model was told for each scripted call, in order;
-// ok is false for a call whose result never came back.
-func (s *Server) Results() (res []Result, ok []bool) {
-	return s.results.InOrder(len(s.calls), callID)
 }
 
 // Requests lists every request the stand-in served, with its time.
@@ -171,7 +165,7 @@ func (s *Server) next(t turn, body []byte, arrived time.Time) int {
 	sort.Strings(ids)
 	for _, id := range ids {
 		s.ResultArrived(id, arrived)
-		s.results.Set(id, Result{Text: t.results[id]})
+		s.Set(id, Result{Text: t.results[id]})
 	}
 	if t.made < len(s.calls) {
 		return t.made

@@ -15,7 +15,8 @@
 //     API: it listens on 127.0.0.1 only, refuses and counts every request
 //     for another host (it is also the clients' HTTP(S) proxy), and times
 //     each scripted call from the end of the response that made it to the
-//     request carrying its result.
+//     request carrying its result. Told keeps what the model was told
+//     about each call, listed in call order.
 //   - NewWorld sets up one throwaway world with real git: a bare remote,
 //     the agent's clone (and optionally another agent's worktree), a
 //     directory outside them, a HOME of its own and copies of the built

@@ -105,14 +105,14 @@ func TestStandinGaps(t *testing.T) {
 	}
 }
 
-// TestResults: results come back in call order, a missing one marked.
-func TestResults(t *testing.T) {
-	var r Results[string]
+// TestTold: results come back in call order, a missing one marked.
+func TestTold(t *testing.T) {
+	r := NewTold[string](3, func(i int) string { return "c" + string(rune('0'+i)) })
 	r.Set("c1", "first")
 	r.Update("c1", func(s string) string { return s + " then more" })
 	r.Update("c2", func(s string) string { return s + "x" })
-	res, ok := r.InOrder(3, func(i int) string { return "c" + string(rune('0'+i)) })
+	res, ok := r.Results()
 	if !slices.Equal(res, []string{"", "first then more", "x"}) || !slices.Equal(ok, []bool{false, true, true}) {
-		t.Fatalf("InOrder = %q %v", res, ok)
+		t.Fatalf("Results = %q %v", res, ok)
 	}
 }
