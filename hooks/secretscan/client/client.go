@@ -10,7 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
 )
@@ -59,20 +59,41 @@ func Run(ctx context.Context, exe string, req wire.Request, produce func(Emit) e
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
-	// After a kill, stop waiting for output pipes a stray child of the
-	// scanner may still hold open.
-	cmd.WaitDelay = 100 * time.Millisecond
+	// The scanner's output comes through pipes this function reads itself,
+	// to their end, before it waits for the scanner: a scanner that exits
+	// has always been read in full, however slowly this process gets the
+	// CPU. (Buffers given to exec would be filled by goroutines that Wait
+	// waits for, bounded only by a WaitDelay that a loaded machine
+	// overruns.) Only a stopped scan (ctx done) stops reading early: its
+	// pipes are closed then, so a child the scanner left behind holding
+	// them open cannot keep the hook waiting.
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return wire.Result{}, fmt.Errorf("cannot start %s: %w", exe, err)
 	}
-	var stdout bytes.Buffer
-	stderr := &tailBuffer{max: 8 << 10}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	outR, err := cmd.StdoutPipe()
+	if err != nil {
+		return wire.Result{}, fmt.Errorf("cannot start %s: %w", exe, err)
+	}
+	errR, err := cmd.StderrPipe()
+	if err != nil {
+		return wire.Result{}, fmt.Errorf("cannot start %s: %w", exe, err)
+	}
 	if err := cmd.Start(); err != nil {
 		return wire.Result{}, fmt.Errorf("cannot start the secret scanner %s: %w", exe, err)
 	}
+	stopReading := context.AfterFunc(ctx, func() {
+		outR.Close()
+		errR.Close()
+	})
+	defer stopReading()
+	var stdout bytes.Buffer
+	stderr := &tailBuffer{max: 8 << 10}
+	var reading sync.WaitGroup
+	reading.Go(func() { _, _ = io.Copy(&stdout, outR) })
+	reading.Go(func() { _, _ = io.Copy(stderr, errR) })
 	sendErr := send(stdin, req, produce)
+	reading.Wait()
 	waitErr := cmd.Wait()
 
 	res, decodeErr := wire.DecodeResult(stdout.Bytes())

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/wire"
@@ -100,5 +103,51 @@ func TestRun(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, slow, wire.Request{}, nil); err == nil {
 		t.Fatal("a cancelled scan succeeded")
+	}
+}
+
+// A scanner's output is read to its end, however long after the scanner
+// exits it ends: on a loaded machine the last bytes can arrive long after
+// the exit is seen, and a scan that gave up on them failed ("WaitDelay
+// expired"). Here a child of the scanner writes the result a second after
+// the scanner itself has exited; the second stands for a slow machine and
+// decides nothing: the result is read whatever the delay.
+func TestRunReadsOutputToItsEnd(t *testing.T) {
+	exe := fakeScanner(t, t.TempDir(), `exec 3<&0; (cat <&3 >/dev/null; sleep 1; echo '{"version":1,"findings":[]}') & exit 0`)
+	res, err := Run(context.Background(), exe, wire.Request{}, nil)
+	if err != nil || res.Findings == nil {
+		t.Fatalf("findings %v, err %v", res.Findings, err)
+	}
+}
+
+// A stopped scan returns at once, even when the scanner left a child
+// behind that holds its output open: the hook never waits for that child.
+func TestRunStoppedWithStrayChild(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	exe := fakeScanner(t, dir, `sleep 300 & echo $! > "$0.tmp" && mv "$0.tmp" `+pidFile+`; wait`)
+	t.Cleanup(func() {
+		if data, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Stop the scan once the stray child runs (its pid file is written
+	// whole, by a rename).
+	produce := func(Emit) error {
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return nil
+			}
+			runtime.Gosched()
+		}
+	}
+	_, err := Run(ctx, exe, wire.Request{}, produce)
+	if err == nil || !strings.Contains(err.Error(), "was stopped") {
+		t.Fatalf("err = %v, want a stopped scan", err)
 	}
 }
