@@ -117,7 +117,7 @@ func runCheck(c *cli, args []string) error {
 	exe, _ := c.executable()
 	// The hook's own decision function, without the hook's effects: the
 	// same event gets the same answer here as in the hook.
-	a := decide.Decide(&ev, decide.Facts{Getenv: c.getenv, Now: c.now, Executables: hookenv.GuardExecutables(exe), PolicyFile: *policyFile, Trace: *trace})
+	a := decide.Decide(&ev, decide.Facts{Getenv: c.getenv, Now: c.now, Executables: hookenv.GuardExecutables(exe), PolicyFile: *policyFile, Trace: *trace, Deadline: hookDeadline})
 	d := a.Decision
 	res := checkResult{Root: a.Root, Cwd: a.Cwd, Policy: a.Policy, Findings: []guard.Finding{}, Lifted: a.Lifted, Notes: a.Notes, Trace: a.Trace}
 	res.Action, res.Rule, res.Reason, res.Trigger, res.Alternative = string(d.Action), d.Rule, d.Reason, d.Trigger, d.Alternative

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/audit"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
@@ -17,6 +18,12 @@ import (
 	"github.com/swarm-guard/swarm-guard/hooks/secretscan/watch"
 	"github.com/swarm-guard/swarm-guard/install"
 )
+
+// hookDeadline bounds a decision of hook and check (a secret scan before
+// a write takes nine tenths of it); 0 means decide.DefaultDeadline, one
+// second. Only the test binary changes it (deadline_test.go): the product
+// has no switch for it.
+var hookDeadline time.Duration
 
 func init() {
 	commands = append(commands, &command{
@@ -95,7 +102,7 @@ func runHook(c *cli, args []string) error {
 	exe, _ := self()
 	exes := hookenv.GuardExecutables(exe)
 	decide := func(stdin io.Reader) clients.Answer {
-		return clients.Answer(claude.Handle(claude.Runtime{Stdin: stdin, Getenv: c.getenv, Now: c.now, Executables: exes}))
+		return clients.Answer(claude.Handle(claude.Runtime{Stdin: stdin, Getenv: c.getenv, Now: c.now, Executables: exes, Deadline: hookDeadline}))
 	}
 	stdin := c.stdin
 	if client != clients.Claude {

@@ -52,6 +52,9 @@ func scriptParams(dir string) testscript.Params {
 				e.Setenv(k, v)
 			}
 			e.Setenv("LEFTHOOK_DIR", realLefthookDir())
+			// Decisions that scan for secrets must not hit the one-second
+			// deadline on a loaded test machine (deadline_test.go).
+			e.Setenv(envTestDeadline, "1m")
 			// testscript puts the registered commands (swarm-guard, ...)
 			// in a directory at the front of PATH: scripts that narrow
 			// PATH keep them with $SG_TESTBIN.

@@ -229,7 +229,7 @@ func preToolUse(in *event.Event, f Facts) Answer {
 			s.traceDecision("engine (MCP server access, oversight, arguments)", d)
 			d = guard.Stronger(d, b)
 			if !d.Stops() {
-				c := contentCheck(in, s.ctx, s.pol, nil)
+				c := contentCheck(in, s.ctx, s.pol, nil, secretsRunner(f.Deadline))
 				s.traceDecision("secrets in the arguments", c)
 				d = guard.Stronger(d, c)
 			}
@@ -280,7 +280,7 @@ func preToolUse(in *event.Event, f Facts) Answer {
 		sent := d.SentURLs() // the engine's walk, for the content check
 		d = guard.Stronger(d, b)
 		if !d.Stops() && (event.IsWriteTool(in.ToolName) || web || ti.Command != nil && in.ToolName != guard.ToolPowerShell) {
-			c := contentCheck(in, s.ctx, s.pol, sent)
+			c := contentCheck(in, s.ctx, s.pol, sent, secretsRunner(f.Deadline))
 			s.traceDecision("secrets in what the call writes or sends", c)
 			d = guard.Stronger(d, c)
 		}

@@ -25,7 +25,7 @@ func postToolUse(in *event.Event, f Facts) Answer {
 		return Answer{}
 	}
 	p := secretscan.PostToolUse(secretscan.PostRequest{
-		In: in, Ctx: s.ctx, Policy: s.pol, Runner: secretsRunner(), Now: f.Now(), Getenv: os.Getenv,
+		In: in, Ctx: s.ctx, Policy: s.pol, Runner: secretsRunner(f.Deadline), Now: f.Now(), Getenv: os.Getenv,
 		Duration:     time.Duration(in.DurationMS) * time.Millisecond,
 		StartWatcher: startWatcher(s.ctx, f),
 		Record:       f.Effects,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/swarm-guard/swarm-guard/guard"
 	"github.com/swarm-guard/swarm-guard/hooks/event"
@@ -19,7 +20,7 @@ import (
 // network clients of a Bash command, would send, after the engine passed
 // the call. The gitleaks engine runs in the swarm-guard-secrets process;
 // a Bash command without a URL never reaches it.
-func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy, sent []guard.SentURL) guard.Decision {
+func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy, sent []guard.SentURL, runner secretscan.Runner) guard.Decision {
 	switch in.ToolName {
 	case guard.ToolWebFetch, guard.ToolWebSearch, guard.ToolMonitor, guard.ToolBash:
 		// The URL or query of WebFetch, WebSearch, a Monitor's ws, and
@@ -33,17 +34,17 @@ func contentCheck(in *event.Event, ctx *hookenv.Context, pol *policy.Policy, sen
 		case err != nil:
 			return guard.Decision{}
 		case guard.IsWebTool(in.ToolName, ti):
-			return secretscan.CheckWeb(secretscan.WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: secretsRunner()})
+			return secretscan.CheckWeb(secretscan.WebRequest{Tool: in.ToolName, Input: ti, Env: ctx.Env, Policy: pol, Runner: runner})
 		case ti.Command != nil:
-			return secretscan.CheckCommandURLs(*ti.Command, sent, ctx.Env, pol, secretsRunner())
+			return secretscan.CheckCommandURLs(*ti.Command, sent, ctx.Env, pol, runner)
 		}
 		return guard.Decision{}
 	}
 	if guard.IsMCPTool(in.ToolName) {
-		return secretscan.CheckMCPArgs(secretscan.MCPRequest{Tool: in.ToolName, ToolInput: in.ToolInput, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner()})
+		return secretscan.CheckMCPArgs(secretscan.MCPRequest{Tool: in.ToolName, ToolInput: in.ToolInput, Root: ctx.Env.Root, Policy: pol, Runner: runner})
 	}
 	return secretscan.CheckContent(secretscan.ContentRequest{
-		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: secretsRunner(), Resolve: ctx.Env.Resolve,
+		Tool: in.ToolName, ToolInput: in.ToolInput, Decoded: in.File, Root: ctx.Env.Root, Policy: pol, Runner: runner, Resolve: ctx.Env.Resolve,
 	})
 }
 
@@ -68,9 +69,11 @@ func startWatcher(ctx *hookenv.Context, f Facts) func(watch.Paths) error {
 // secretsRunner runs the swarm-guard-secrets executable that sits next to
 // this one (symbolic links resolved), or the one on PATH. The executable
 // is looked up only when a scan runs. The scan server and the watcher are
-// this process's business: they follow its own environment.
-func secretsRunner() secretscan.Runner {
-	return secretscan.Runner{FindSelf: selfPath, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0"}
+// this process's business: they follow its own environment. A scan before
+// a call gets nine tenths of the decision's deadline (900 ms of the
+// default second), so that a slow scan ends with a message about the scan.
+func secretsRunner(deadline time.Duration) secretscan.Runner {
+	return secretscan.Runner{FindSelf: selfPath, Server: os.Getenv("SWARM_GUARD_BACKGROUND") != "0", Timeout: deadline - deadline/10}
 }
 
 // selfPath is this executable with symbolic links resolved; "" when it

@@ -19,9 +19,10 @@ import (
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
-// ContentTimeout bounds the scan before a write. It stays below the hook's
-// own one-second deadline so that a slow scan ends with a message about
-// the scan rather than a generic timeout, and the scanner is killed.
+// ContentTimeout bounds the scan before a write unless the Runner says
+// otherwise. It stays below the hook's own one-second deadline so that a
+// slow scan ends with a message about the scan rather than a generic
+// timeout, and the scanner is killed.
 const ContentTimeout = 900 * time.Millisecond
 
 // ContentRequest is a file tool call about to run.
@@ -84,13 +85,13 @@ func CheckContent(r ContentRequest) guard.Decision {
 	if !keywords.Clean(rel, c.Text) || customRules(r.Root) {
 		// Else provably nothing for the default rules to find: no
 		// scanner round trip (most source files).
-		ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
+		ctx, cancel := r.Runner.beforeCall()
 		defer cancel()
 		scanned, err := r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
 			return emit(wire.NewBlock(rel, "", 1, []byte(c.Text)))
 		})
 		if err != nil {
-			return scanFailed(err)
+			return scanFailed(err, r.Runner)
 		}
 		findings = append(scanned, findings...)
 	}
@@ -155,7 +156,7 @@ func decide(action policy.Action, reason, alternative string) guard.Decision {
 
 // scanFailed is the decision when the scan could not run: the guard could
 // not decide, which fail_mode governs.
-func scanFailed(err error) guard.Decision {
+func scanFailed(err error, r Runner) guard.Decision {
 	var nf *client.NotFoundError
 	reason := "the secret scan could not run: " + oneLine(err.Error())
 	alt := "retry once; if it fails again, a human must check the swarm-guard installation (swarm-guard doctor)"
@@ -163,7 +164,7 @@ func scanFailed(err error) guard.Decision {
 	case errors.As(err, &nf):
 		alt = "a human must install the scanner: make install puts swarm-guard-secrets next to swarm-guard"
 	case errors.Is(err, context.DeadlineExceeded):
-		reason = fmt.Sprintf("the secret scan did not finish within %v", ContentTimeout)
+		reason = fmt.Sprintf("the secret scan did not finish within %v", r.timeout())
 		alt = "write the file in smaller parts (a few hundred KB each)"
 	}
 	return guard.Decision{Action: policy.Deny, Rule: policy.RuleInternalError, Reason: reason, Alternative: alt}

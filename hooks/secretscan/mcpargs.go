@@ -1,7 +1,6 @@
 package secretscan
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -55,13 +54,13 @@ func CheckMCPArgs(r MCPRequest) guard.Decision {
 	// MayHoldSecret first: for a few short arguments it costs less than
 	// the keyword index Clean builds on first use.
 	if keywords.MayHoldSecret(args.text) && !keywords.Clean("", args.text) || customRules(r.Root) {
-		ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
+		ctx, cancel := r.Runner.beforeCall()
 		defer cancel()
 		scanned, err := r.Runner.run(ctx, r.Root, pol, func(emit client.Emit) error {
 			return emit(wire.NewBlock(r.Tool, "", 1, []byte(args.text)))
 		})
 		if err != nil {
-			return scanFailed(err)
+			return scanFailed(err, r.Runner)
 		}
 		found = append(scanned, found...)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -28,6 +29,23 @@ type Runner struct {
 	// --serve, started in the background when none answers): the hook
 	// then pays no scanner start-up and no rule compilation.
 	Server bool
+	// Timeout bounds one scan before a call (a write, a web request, an MCP
+	// tool's arguments); 0 means ContentTimeout. The hook gives it a share
+	// of its decision deadline.
+	Timeout time.Duration
+}
+
+// beforeCall is the context of one scan before a call: it ends after the
+// runner's Timeout.
+func (r Runner) beforeCall() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), r.timeout())
+}
+
+func (r Runner) timeout() time.Duration {
+	if r.Timeout > 0 {
+		return r.Timeout
+	}
+	return ContentTimeout
 }
 
 // run scans the blocks produce emits with the rules of root.

@@ -131,6 +131,12 @@ func TestCheckContentFailsClosed(t *testing.T) {
 		!strings.Contains(d.Reason, "did not finish within 900ms") || !strings.Contains(d.Alternative, "smaller parts") {
 		t.Fatalf("slow scanner decided %+v", d)
 	}
+	// The hook hands its share of a longer or shorter deadline to the scan.
+	slow.Timeout = 50 * time.Millisecond
+	if d := CheckContent(ContentRequest{Tool: "Write", ToolInput: in, Root: root, Policy: pol(nil), Runner: slow}); d.Rule != policy.RuleInternalError ||
+		!strings.Contains(d.Reason, "did not finish within 50ms") {
+		t.Fatalf("slow scanner with a 50ms timeout decided %+v", d)
+	}
 	// A door that is off needs no scanner.
 	for name, p := range map[string]*policy.Policy{
 		"door off": pol(func(p *policy.Policy) { p.Secrets.PreToolUse = false }),

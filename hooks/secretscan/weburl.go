@@ -1,7 +1,6 @@
 package secretscan
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"strings"
@@ -81,13 +80,13 @@ func scanSend(r WebRequest, by, target string) guard.Decision {
 	if keywords.Clean("", joined) && !customRules(r.Env.Root) {
 		return guard.Decision{}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ContentTimeout)
+	ctx, cancel := r.Runner.beforeCall()
 	defer cancel()
 	findings, err := r.Runner.run(ctx, r.Env.Root, pol, func(emit client.Emit) error {
 		return emit(wire.NewBlock(by, "", 1, []byte(joined)))
 	})
 	if err != nil {
-		return scanFailed(err)
+		return scanFailed(err, r.Runner)
 	}
 	if len(findings) == 0 {
 		return guard.Decision{}
