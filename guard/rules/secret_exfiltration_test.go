@@ -86,3 +86,40 @@ func TestJudgeRepositorySend(t *testing.T) {
 			"scp sends the repository's history (git bundle) to x.example, which none of the repository's remotes names (it has no remote)"},
 	})
 }
+
+// TestSourceWords: every kind of secret source has its words, the ones
+// the reasons have always said (testdata/golden holds them in context).
+func TestSourceWords(t *testing.T) {
+	for _, c := range []struct {
+		s    effect.Secret
+		want string
+	}{
+		{effect.Secret{Source: effect.Source{Kind: effect.CredentialVariable, Name: "GITHUB_TOKEN"}}, "$GITHUB_TOKEN"},
+		{effect.Secret{Source: effect.Source{Kind: effect.EnvironmentDump, Via: "/proc/self/environ"}}, "the environment (/proc/self/environ)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.ProcessEnvironment, Name: "/proc/1/environ"}}, "the environment of another process (/proc/1/environ)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.SecretFile, Name: "/w/.env"}}, "the secret file /w/.env"},
+		{effect.Secret{Source: effect.Source{Kind: effect.CredentialCommand, Name: "aws configure get"}}, "aws configure get"},
+		{effect.Secret{Source: effect.Source{Kind: effect.RepositoryBundle}}, "the repository's history (git bundle)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.RepositoryArchive}}, "the repository's files (git archive)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.RepositoryPatches}}, "the repository's commits (git format-patch --stdout)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.RepositoryCopy, Name: "."}}, "the repository's history (., with its .git)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.GitDirCopy, Name: ".git"}}, "the repository's history (.git)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.URLPassword, Name: "ci", Via: "x.example"}}, "the password in the URL's user-info (ci:****@x.example)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.URLToken, Name: "x-oauth-basic", Via: "github.com"}}, "the token in the URL's user-info (****:x-oauth-basic@github.com)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.LoginOption, Name: "ci", Via: "-u"}, For: []string{"a.example", "b.example"}}, "the password given with -u (ci:****) for a.example, b.example"},
+		{effect.Secret{Source: effect.Source{Kind: effect.PasswordOption, Via: "--password"}}, "the password given with --password (****)"},
+		{effect.Secret{Source: effect.Source{Kind: effect.ScannedQuery, Name: "github-pat"}}, "a secret [github-pat] in the search query"},
+		{effect.Secret{Source: effect.Source{Kind: effect.ScannedURL, Name: "github-pat"}}, "a secret [github-pat] in the URL"},
+		{effect.Secret{Source: effect.Source{Kind: effect.ScannedParameter, Name: "github-pat", Via: "token"}}, "a secret [github-pat] in the URL's parameter token"},
+	} {
+		if got := sourceWords(c.s); got != c.want {
+			t.Errorf("sourceWords(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+	// A kind added to effect without its words here would be "a secret".
+	for k := effect.CredentialVariable; k <= effect.ScannedParameter; k++ {
+		if got := sourceWords(effect.Secret{Source: effect.Source{Kind: k, Name: "n", Via: "v"}}); got == "a secret" {
+			t.Errorf("source kind %d has no words in sourceWords", k)
+		}
+	}
+}
