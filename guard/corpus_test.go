@@ -126,9 +126,13 @@ func testEnv() *Env {
 		Unset:          map[string]bool{"TMPDIR": true, "XDG_CACHE_HOME": true},
 		Remotes:        []string{"git@github.com:swarm/repo.git"},
 		Repo:           fakeRepo{},
-		ReadFile:       fakeFiles(nil).read,
+		ReadFile:       fakeFiles{"/work/repo/package.json": corpusPackageJSON}.read,
 	}
 }
+
+// corpusPackageJSON is the corpus world's package.json: the tools its
+// package runners may run as the project's own copies, no scripts.
+const corpusPackageJSON = `{"devDependencies": {"eslint": "^9.0.0", "tsx": "^4.0.0"}}`
 
 // fakeFiles is the corpus world's file contents, for task runners and
 // scripts the engine reads; a file not in the map does not exist.

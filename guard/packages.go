@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"encoding/json"
 	"path"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ type pkgRequest struct {
 	names []string // packages named on the command line
 	local []string // the project's own installed tools it runs (npx tsc)
 	hint  string   // how to install what the project declares instead
+	own   string   // the command that runs the project's own copy instead (ownCopy)
 }
 
 var npmValueOpts = sync.OnceValue(func() map[string]bool {
@@ -52,7 +54,7 @@ func (r pkgRequest) effect(by string) effect.PackageInstall {
 	for _, n := range r.local {
 		ps = append(ps, effect.Package{Name: n, Local: true})
 	}
-	return effect.PackageInstall{By: by, Ecosystem: r.eco, Packages: ps, Declared: r.hint}
+	return effect.PackageInstall{By: by, Ecosystem: r.eco, Packages: ps, Declared: r.hint, Own: r.own}
 }
 
 // packageRuns checks the command that npx, npm exec, pnpm exec/dlx, yarn
@@ -179,7 +181,7 @@ func (a *analyzer) packageRequests(inv *shell.Invocation) []pkgRequest {
 		case "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add":
 			return req("npm", "npm ci, or npm install without package names", names("npm", operandsOf(rest, npmValueOpts()), npmName))
 		case "exec", "x":
-			return a.npxRequest(rest)
+			return a.npxRequest("npm", rest)
 		case "init", "create":
 			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
@@ -187,9 +189,9 @@ func (a *analyzer) packageRequests(inv *shell.Invocation) []pkgRequest {
 			}
 		}
 	case "npx", "bunx":
-		return a.npxRequest(args)
+		return a.npxRequest(map[string]string{"npx": "npm", "bunx": "bun"}[inv.Name], args)
 	case "pnpx":
-		return req("npm", "", firstName(args, npmValueOpts(), npmName)) // pnpx is pnpm dlx: it always downloads
+		return a.withOwnCopy(req("npm", "", firstName(args, npmValueOpts(), npmName)), "pnpm", args) // pnpx is pnpm dlx: it always downloads
 	case "yarn":
 		sub, rest := splitSub(args, npmValueOpts())
 		switch sub {
@@ -203,7 +205,7 @@ func (a *analyzer) packageRequests(inv *shell.Invocation) []pkgRequest {
 			ops := operandsOf(rest, npmValueOpts())
 			ns := names("npm", optValues(rest, "p", "package"), npmName)
 			if len(ns) == 0 && len(ops) > 0 {
-				ns = names("npm", ops[:1], npmName)
+				return a.withOwnCopy(req("npm", "", names("npm", ops[:1], npmName)), "yarn", rest)
 			}
 			return req("npm", "", ns)
 		case "create":
@@ -219,7 +221,7 @@ func (a *analyzer) packageRequests(inv *shell.Invocation) []pkgRequest {
 		case "dlx", "x":
 			ops := operandsOf(rest, npmValueOpts())
 			if len(ops) > 0 {
-				return req("npm", "", names("npm", ops[:1], npmName))
+				return a.withOwnCopy(req("npm", "", names("npm", ops[:1], npmName)), inv.Name, rest)
 			}
 		case "create":
 			ops := operandsOf(rest, npmValueOpts())
@@ -526,8 +528,8 @@ func (a *analyzer) globalNodeBin(name string) bool {
 }
 
 // npxRequest is what npx (npm exec, bunx) fetches, or the project's own
-// installed tool it runs instead.
-func (a *analyzer) npxRequest(args []shell.Word) []pkgRequest {
+// installed tool it runs instead. manager is npx's (npm) or bunx's (bun).
+func (a *analyzer) npxRequest(manager string, args []shell.Word) []pkgRequest {
 	ns, local := a.npxNames(args)
 	if len(ns) == 0 && local == "" {
 		return nil
@@ -535,8 +537,98 @@ func (a *analyzer) npxRequest(args []shell.Word) []pkgRequest {
 	r := pkgRequest{eco: "npm", names: ns}
 	if local != "" {
 		r.local = []string{local}
+		return []pkgRequest{r}
 	}
-	return []pkgRequest{r}
+	if len(optValues(npxOwnArgs(args), "p", "package")) > 0 {
+		return []pkgRequest{r} // the command it runs need not be the package's name
+	}
+	return a.withOwnCopy([]pkgRequest{r}, manager, args)
+}
+
+// withOwnCopy adds to a runner's fetch of one package (pnpm dlx eslint,
+// npx eslint) the command that runs the project's own copy instead, when
+// the project declares the package (ownCopy). args are the runner's words
+// from the package's name on, options before it allowed.
+func (a *analyzer) withOwnCopy(rs []pkgRequest, manager string, args []shell.Word) []pkgRequest {
+	if len(rs) != 1 || len(rs[0].names) != 1 {
+		return rs
+	}
+	ops := operandsOf(args, npmValueOpts())
+	if len(ops) == 0 {
+		return rs
+	}
+	for i := range args {
+		if args[i].Text == ops[0].Text && !args[i].Dynamic {
+			rs[0].own = a.ownCopy(manager, rs[0].names[0], args[i+1:])
+			break
+		}
+	}
+	return rs
+}
+
+// ownRunners run a package's bin from the project's node_modules without
+// ever fetching it, and installAll installs what package.json declares.
+var (
+	ownRunners = map[string]string{"npm": "npx --no-install", "pnpm": "pnpm exec", "yarn": "yarn"}
+	installAll = map[string]string{"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install"}
+)
+
+// ownCopy is the command that runs the project's own copy of the npm
+// package name with args, through manager (npm, pnpm, yarn), instead of
+// fetching one: the package.json nearest the working directory declares
+// it (dependencies, devDependencies, optionalDependencies). A copy not
+// installed yet is installed first with the rest of what the project
+// declares ("pnpm install, then pnpm exec eslint ."). "" when the project
+// does not declare it, that cannot be read, or the command the package
+// installs cannot be told (a scoped package not installed yet).
+func (a *analyzer) ownCopy(manager, name string, args []shell.Word) string {
+	run, ok := ownRunners[manager]
+	if !ok || a.env.ReadFile == nil {
+		return ""
+	}
+	_, text, st := a.findUp(a.env.Cwd, "package.json")
+	if st != fileKnown {
+		return ""
+	}
+	var pkg struct {
+		Deps    map[string]any `json:"dependencies"`
+		DevDeps map[string]any `json:"devDependencies"`
+		OptDeps map[string]any `json:"optionalDependencies"`
+	}
+	if json.Unmarshal([]byte(text), &pkg) != nil {
+		return ""
+	}
+	_, dep := pkg.Deps[name]
+	_, dev := pkg.DevDeps[name]
+	_, opt := pkg.OptDeps[name]
+	if !dep && !dev && !opt {
+		return ""
+	}
+	bin := path.Base(name) // a package's command is usually its name; a scope's, its last part
+	cmd := run + " " + bin
+	for _, x := range args {
+		cmd += " " + spelled(x)
+	}
+	switch {
+	case a.localNodeBin(bin):
+		return cmd
+	case strings.HasPrefix(name, "@"):
+		return "" // not installed: its command's name is not known
+	}
+	return installAll[manager] + ", then " + cmd
+}
+
+// spelled is a word as the command wrote it, so that a command made of
+// such words reads the same: its source, else its text, quoted when the
+// shell would split or expand it.
+func spelled(x shell.Word) string {
+	if x.Src != "" {
+		return x.Src
+	}
+	if x.Text != "" && strings.Trim(x.Text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == "" {
+		return x.Text
+	}
+	return "'" + strings.ReplaceAll(x.Text, "'", `'\''`) + "'"
 }
 
 // localNodeBin reports whether the worktree (or a parent directory up to

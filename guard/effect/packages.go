@@ -10,6 +10,10 @@ type PackageInstall struct {
 	// Declared is the command that installs what the project already
 	// declares ("npm ci", "uv sync"), or "".
 	Declared string
+	// Own is the command that runs the project's own copy of the one tool
+	// a runner would fetch (pnpm dlx eslint: "pnpm exec eslint"), which
+	// its package.json declares; "" otherwise.
+	Own string
 	// Unreadable: By's code calls Manager (pip) with arguments the guard
 	// cannot read, so Packages is unknown.
 	Unreadable bool

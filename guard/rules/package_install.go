@@ -23,6 +23,7 @@ var PackageInstall = Rule{
 		"apt-get install jq",
 		"composer require x/y",
 		"npx some-random-pkg",
+		"pnpm dlx eslint .",
 	},
 	Allow: []string{
 		"npm ci",
@@ -30,13 +31,18 @@ var PackageInstall = Rule{
 		`pip install -e ".[dev]"`,
 		"go mod download",
 		"npx tsc",
+		"pnpm exec eslint .",
 	},
 	Judge: judgePackageInstall,
 }
 
 // judgePackageInstall denies the packages an install fetches that are not
 // on its ecosystem's [packages] allowlist; the project's own installed
-// tools fetch nothing.
+// tools fetch nothing. A runner fetching a tool the project's package.json
+// declares (pnpm dlx eslint) is told first to run the project's own copy
+// through the same manager (pnpm exec eslint; npx --no-install eslint;
+// yarn eslint), installed first when it is not yet (guard/packages.go,
+// ownCopy), and only then about the allowlist.
 func judgePackageInstall(e effect.Effect, f *Facts) []Verdict {
 	x, ok := e.(effect.PackageInstall)
 	if !ok {
@@ -59,7 +65,10 @@ func judgePackageInstall(e effect.Effect, f *Facts) []Verdict {
 		q[i] = `"` + n + `"`
 	}
 	alt := "ask a human to add " + strings.Join(q, ", ") + " to [packages] " + x.Ecosystem + " in .swarm-guard.toml"
-	if x.Declared != "" {
+	switch {
+	case x.Own != "":
+		alt = "run the project's own " + missing[0] + ", which package.json declares: " + x.Own + "; or " + alt
+	case x.Declared != "":
 		alt = "install what the project already declares (" + x.Declared + "), or " + alt
 	}
 	return []Verdict{{Reason: x.By + " installs " + strings.Join(missing, ", ") + ", not on the " + x.Ecosystem + " package allowlist", Instead: alt}}
