@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
@@ -155,6 +156,12 @@ func (a *analyzer) runFile(inv *shell.Invocation, x shell.Word, lang string) {
 		// find -exec sh {}, bash scripts/*.sh: whatever files match run,
 		// and the guard cannot list them to read each.
 		a.judge(inv, effect.HiddenCode{By: inv.Name, What: quoteShow(x), Why: effect.MatchedScripts})
+		return
+	}
+	if x.Dynamic && !x.Glob && !inv.State.Remote && chosenHere(x, inv.State) {
+		// bash "$(ls scripts/*.sh | head -1)": a script the command
+		// picks at run time, as a pattern would.
+		a.judge(inv, effect.HiddenCode{By: inv.Name, What: quoteShow(x), Why: effect.ChosenScript})
 		return
 	}
 	if !x.Static() || inv.State.Remote || len(a.runs) >= maxFileEffects {
@@ -338,4 +345,24 @@ func shebangLang(text string) string {
 		return "php"
 	}
 	return "sh"
+}
+
+// varRef finds the variables a word names ($X, ${X}, ${X:-d}).
+var varRef = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// chosenHere reports whether the unknown part of x is worked out by the
+// command itself: a command substitution, or a variable the command set
+// (from a substitution, a read, a loop over a command's output). A
+// variable of the environment the shell starts with is not: the human
+// set it, and the agent cannot change it between calls.
+func chosenHere(x shell.Word, st *shell.State) bool {
+	if strings.Contains(x.Src, "$(") || strings.Contains(x.Src, "`") {
+		return true
+	}
+	for _, m := range varRef.FindAllStringSubmatch(x.Src, -1) {
+		if _, set := st.Vars[m[1]]; set {
+			return true
+		}
+	}
+	return false
 }

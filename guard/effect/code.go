@@ -82,6 +82,11 @@ const (
 	// as a script or program: files chosen at run time, which the guard
 	// has not read (find . -name '*.sh' -exec sh {} \;).
 	MatchedScripts
+	// ChosenScript: By runs the file What as a script or program, a path
+	// this command works out at run time (from a command's output, a
+	// read, a variable it set so), which the guard has not read
+	// (bash "$(ls scripts/*.sh | head -1)").
+	ChosenScript
 
 	// Code the guard cannot read or run itself.
 

@@ -16,11 +16,17 @@ var DynamicCommand = Rule{
 		`"$CMD" --force`,
 		`$(cat cmd.txt) -rf build`,
 		`find . -name '*.sh' -exec sh {} \;`,
+		`bash "$(ls scripts/*.sh | head -1)"`,
 	},
 	Allow: []string{
 		`echo "$CMD"`,
 		"git status",
 		`find . -name '*.sh' -exec shellcheck {} +`,
+		// A script path in a variable of the environment the shell starts
+		// with is the human's: the agent cannot set it between calls, and
+		// . "$NVM_DIR/nvm.sh" is how node is set up. Only a path this
+		// command works out itself is denied (ChosenScript).
+		`bash "$SETUP_SCRIPT"`,
 	},
 	Judge: judgeDynamicCommand,
 }
@@ -99,6 +105,9 @@ func hiddenReason(x effect.HiddenCode) (reason, instead string) {
 	case effect.MatchedScripts:
 		return by + " runs each file " + what + " matches as a script: files chosen at run time, which the guard cannot read before they run",
 			"run the script you mean by its path (bash scripts/build.sh), which the guard reads first; list the matches with find ... -print"
+	case effect.ChosenScript:
+		return by + " runs the script " + what + ", a path this command works out at run time, so the guard cannot read it before it runs",
+			"run the script you mean by its path (bash scripts/build.sh), which the guard reads first"
 	case effect.ExecPath:
 		return "git --exec-path runs git subcommands from " + what, "run git without --exec-path"
 	case effect.UnreadableFile:

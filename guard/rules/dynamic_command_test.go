@@ -38,6 +38,7 @@ func TestJudgeDynamicCommand(t *testing.T) {
 		{h("git", "$A", effect.GitAlias), dc, "the git alias $A is only known at run time"},
 		{h("find", "$E", effect.FindExpression), dc, "find's expression holds $E, only known at run time; it may be -delete or -exec"},
 		{h("sh", "`./**/*.sh`", effect.MatchedScripts), dc, "sh runs each file `./**/*.sh` matches as a script: files chosen at run time, which the guard cannot read before they run"},
+		{h("bash", "`\"$(cat next.txt)\"`", effect.ChosenScript), dc, "bash runs the script `\"$(cat next.txt)\"`, a path this command works out at run time, so the guard cannot read it before it runs"},
 		{h("git", "/tmp/x", effect.ExecPath), dc, "git --exec-path runs git subcommands from /tmp/x"},
 		{h("make build", "Makefile", effect.UnreadableFile), dc, "make build runs commands from Makefile, which the guard cannot read, so it cannot check what runs"},
 		{h("task", "Taskfile.yml", effect.UnparsableFile), dc, "task runs tasks from Taskfile.yml, which the guard cannot parse, so it cannot check what runs"},
