@@ -75,6 +75,10 @@ func checkClient(c clients.Name, e clientEnv) (checks []Result, present bool) {
 		return []Result{fail(name, fmt.Sprintf("%s is set up in this repository but %s does not run swarm-guard: its agent runs unguarded", c, rel), fix)}, true
 	case !configured:
 		return []Result{warn(name, fmt.Sprintf("%s is on PATH but this repository does not guard it", clientconfig.ClientProgram(c)), fix)}, true
+	case !clientconfig.ClientHooksCurrent(c, data) && c == clients.OpenCode:
+		// The plugin is written whole: any older copy still blocks on a
+		// crash, but lacks what came after it (token budgets, ...).
+		return []Result{fail(name, fmt.Sprintf("%s is not the plugin this swarm-guard writes (an older or edited copy): what this version checks in opencode, such as [budget] max_tokens, may not hold for its agent", rel), fix)}, true
 	case !clientconfig.ClientHooksCurrent(c, data):
 		return []Result{fail(name, fmt.Sprintf("%s runs swarm-guard through an older hook command, which may let a call through when the binary is missing or crashes", rel), fix)}, true
 	}
