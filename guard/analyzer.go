@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,16 +74,6 @@ type finding struct {
 	// ask turns a denial into a question for a human (checkpoint
 	// oversight, [mcp.servers.X] ask); a rule set to "off" stays off.
 	ask bool
-}
-
-func (e *Engine) newAnalyzer(env *Env) *analyzer {
-	if env == nil {
-		env = &Env{Cwd: "/", Root: "/"}
-	}
-	a := &analyzer{eng: e, pol: e.pol, env: env, m: compileMatchers(e.pol, env)}
-	a.x = shell.Walker{Families: a, Expander: shell.Expander{Tools: a, Env: shell.Env{Home: env.Home, Cwd: env.Cwd, Root: env.Root, Temp: env.Temp,
-		Vars: env.Vars, Unset: env.Unset, Resolve: env.Resolve}}}
-	return a
 }
 
 func (a *analyzer) add(f finding) {
@@ -259,3 +250,29 @@ func (a *analyzer) excerpt(n syntax.Node) (s string) {
 // handler is one step of what runs for an invocation of a program: a
 // check or the program's own handler (programs.go).
 type handler func(a *analyzer, inv *shell.Invocation)
+
+// versioned are interpreters installed under versioned names: python3.12.
+var versioned = map[string]string{"python": "python", "pypy": "python", "pip": "pip", "ruby": "ruby", "perl": "perl", "php": "php", "node": "node"}
+
+// commandName normalises argv[0] to the name the program table
+// (programs.go) knows it by.
+// A leading "=" is zsh's =cmd, which expands to the path of cmd.
+func commandName(s string) string {
+	name := path.Base(strings.TrimPrefix(s, "="))
+	if i := strings.IndexAny(name, "0123456789"); i > 0 && strings.Trim(name[i:], "0123456789.") == "" {
+		if base, ok := versioned[name[:i]]; ok {
+			return base
+		}
+	}
+	if strings.HasPrefix(name, "mkfs.") {
+		return "mkfs"
+	}
+	return name
+}
+
+// fileRun is a file the command runs as a script or program.
+type fileRun struct {
+	paths []string // absolute candidates for the file
+	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
+	inv   shell.Invocation
+}

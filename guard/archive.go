@@ -131,34 +131,6 @@ func (a *analyzer) writeInto(inv *shell.Invocation, dir shell.Word, verb string)
 	a.writePath(inv, shell.Word{Text: path.Join(d, "*"), Glob: true, Src: dir.Src}, verb)
 }
 
-// readTree checks an operand a command reads recursively (tar, zip -r,
-// scp -r): a secret file, or a directory of secrets such as ~/.ssh.
-func (a *analyzer) readTree(inv *shell.Invocation, x shell.Word, what string) {
-	a.readPath(inv, x)
-	if !x.Static() {
-		return
-	}
-	t := a.resolveArg(x, inv.State)
-	if len(t.paths) == 0 {
-		return
-	}
-	// One operand is one read of a tree: the first of its resolutions
-	// that is a directory of secrets stands for it.
-	r := effect.Read{Target: effect.Target{Tool: inv.Name, Path: t.paths[0], Shown: x.Text, Glob: t.glob}, Verb: what + " reads", Tree: true}
-	for _, p := range t.paths {
-		if a.isSecretDir(p) {
-			r.Path, r.Secret = p, p
-			break
-		}
-	}
-	a.judge(inv, r)
-}
-
-// isSecretDir reports whether everything below p is secret (~/.ssh, ~/.aws).
-func (a *analyzer) isSecretDir(p string) bool {
-	return !a.isSecret(p) && a.isSecret(p+"/x") && a.isSecret(p+"/config")
-}
-
 func (a *analyzer) zip(inv *shell.Invocation) {
 	args := inv.Args()
 	var operands []shell.Word
@@ -302,23 +274,6 @@ func (a *analyzer) compiler(inv *shell.Invocation) {
 		default:
 			a.readOperand(inv, x)
 		}
-	}
-}
-
-// goOutput handles go build -o and go test -o, and the programs -exec and
-// -toolexec make go run.
-func (a *analyzer) goOutput(inv *shell.Invocation) {
-	sub, rest := splitSub(inv.Args(), goValueOpts())
-	switch sub {
-	case "build", "test", "run", "install", "vet", "generate":
-	default:
-		return
-	}
-	for _, o := range goFlagValues(rest, "o") {
-		a.writePath(inv, o, "go "+sub+" -o writes")
-	}
-	for _, x := range goFlagValues(rest, "exec", "toolexec") {
-		a.x.RunScript(inv, x, "go "+sub+" -exec runs")
 	}
 }
 

@@ -80,3 +80,8 @@ func interpreterEnvDump(words []string) *effect.Source {
 	}
 	return nil
 }
+
+// lazyRegexp compiles a pattern on first use, keeping process start cheap.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}

@@ -11,19 +11,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-// report records a rule match for this invocation.
-func (a *analyzer) report(inv *shell.Invocation, rule, reason, alt string) {
-	f := finding{rule: rule, reason: reason, alt: alt}
-	if inv != nil {
-		f.trigger = a.excerpt(inv.Node)
-		if f.trigger == "" {
-			f.trigger = clip(inv.Canon())
-		}
-		f.canon = inv.Canon()
-	}
-	a.add(f)
-}
-
 // judgeFrom is judge for an effect whose trigger starts at an earlier
 // node: the producer of a pipeline (curl ... | sh) is part of what runs.
 func (a *analyzer) judgeFrom(inv *shell.Invocation, from syntax.Node, e effect.Effect) {
@@ -77,25 +64,6 @@ var dataCommands = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
-
-// versioned are interpreters installed under versioned names: python3.12.
-var versioned = map[string]string{"python": "python", "pypy": "python", "pip": "pip", "ruby": "ruby", "perl": "perl", "php": "php", "node": "node"}
-
-// commandName normalises argv[0] to the name the program table
-// (programs.go) knows it by.
-// A leading "=" is zsh's =cmd, which expands to the path of cmd.
-func commandName(s string) string {
-	name := path.Base(strings.TrimPrefix(s, "="))
-	if i := strings.IndexAny(name, "0123456789"); i > 0 && strings.Trim(name[i:], "0123456789.") == "" {
-		if base, ok := versioned[name[:i]]; ok {
-			return base
-		}
-	}
-	if strings.HasPrefix(name, "mkfs.") {
-		return "mkfs"
-	}
-	return name
-}
 
 // invoke dispatches one resolved command.
 func (a *analyzer) invoke(inv *shell.Invocation) {

@@ -169,3 +169,14 @@ func clip(s string) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// SentURL is a literal URL a network client in a shell command sends to.
+type SentURL struct {
+	By  string // the client: curl, wget, http
+	URL string
+}
+
+func badInput(reason, alt string) Decision {
+	f := Finding{Action: policy.Deny, Rule: policy.RuleBadInput, Reason: reason, Alternative: alt}
+	return Decision{Action: policy.Deny, Rule: f.Rule, Reason: f.Reason, Alternative: f.Alternative, Findings: []Finding{f}}
+}

@@ -65,3 +65,28 @@ func unknownEffect(e effect.Effect) bool {
 	}
 	return false
 }
+
+// report records a rule match for this invocation.
+func (a *analyzer) report(inv *shell.Invocation, rule, reason, alt string) {
+	f := finding{rule: rule, reason: reason, alt: alt}
+	if inv != nil {
+		f.trigger = a.excerpt(inv.Node)
+		if f.trigger == "" {
+			f.trigger = clip(inv.Canon())
+		}
+		f.canon = inv.Canon()
+	}
+	a.add(f)
+}
+
+// oversight is the oversight mode in force: run's override, else the policy's.
+func (e *Engine) oversight(env *Env) string {
+	switch env.Oversight {
+	case policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
+		return env.Oversight
+	}
+	if e.pol.Swarm.Oversight != "" {
+		return e.pol.Swarm.Oversight
+	}
+	return policy.OversightPRGated
+}

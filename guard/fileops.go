@@ -229,16 +229,6 @@ func (a *analyzer) recordLinkOrCopy(inv *shell.Invocation, p shell.Parsed, targe
 	a.recordLink(inv, target, link)
 }
 
-// isRemoteSpec reports whether an rsync/scp operand names another machine.
-func isRemoteSpec(s string) bool {
-	if strings.HasPrefix(s, "rsync://") {
-		return true
-	}
-	colon := strings.IndexByte(s, ':')
-	slash := strings.IndexByte(s, '/')
-	return colon > 0 && (slash < 0 || colon < slash)
-}
-
 func (a *analyzer) rsync(inv *shell.Invocation) {
 	p := shell.ParseOpts(inv.Args(), shell.Spec{Short: "efBTM", Long: shell.Longs("rsh", "rsync-path", "filter", "exclude", "include",
 		"exclude-from", "include-from", "files-from", "block-size", "chmod", "chown", "log-file", "password-file",

@@ -20,13 +20,6 @@ import (
 // branch of an if may be run in another, and a file written after the run
 // that reads it (in a loop) is still checked, at the end of the analysis.
 
-// fileRun is a file the command runs as a script or program.
-type fileRun struct {
-	paths []string // absolute candidates for the file
-	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
-	inv   shell.Invocation
-}
-
 // maxFileEffects bounds the bookkeeping of one command.
 const maxFileEffects = 256
 

@@ -11,14 +11,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
-// gitCtx is one git invocation after its global options.
-type gitCtx struct {
-	inv      *shell.Invocation // the git command; inv.State has -C applied
-	gitDir   shell.Word        // --git-dir / GIT_DIR, when given
-	workTree shell.Word        // --work-tree / GIT_WORK_TREE, when given
-	config   map[string]string // -c key=value for this invocation, keys lower case
-}
-
 func (a *analyzer) git(inv *shell.Invocation) { a.gitArgs(inv, inv.Args(), 0) }
 
 // dashedGit handles git-push, /usr/lib/git-core/git-reset and friends.
@@ -216,20 +208,6 @@ func isFalse(s string) bool {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "false", "no", "off", "0":
 		return true
-	}
-	return false
-}
-
-func hasAnyFlag(args []shell.Word, flags ...string) bool {
-	for _, x := range args {
-		if x.Text == "--" {
-			return false
-		}
-		for _, f := range flags {
-			if x.Text == f {
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -524,13 +502,6 @@ func (a *analyzer) gitInit(g *gitCtx, args []shell.Word) {
 	a.freshRepos = append(a.freshRepos, dir)
 }
 
-// explicitRepo reports whether the git command names its repository
-// (--git-dir, --work-tree, GIT_DIR, GIT_WORK_TREE) instead of finding it
-// from its directory.
-func explicitRepo(g *gitCtx) bool {
-	return g.gitDir.Text != "" || g.gitDir.Dynamic || g.workTree.Text != "" || g.workTree.Dynamic
-}
-
 // existingRepo reports whether dir is (or may be) inside a repository that
 // exists already: the agent's worktree or an ancestor of it, another
 // agent's, or one whose .git the adapter sees.
@@ -552,45 +523,6 @@ func (a *analyzer) existingRepo(dir string) bool {
 		}
 	}
 	return false
-}
-
-// inFreshRepo reports whether every directory this git command may run
-// in is inside a repository git init created earlier in the same call.
-func (a *analyzer) inFreshRepo(g *gitCtx) bool {
-	st := g.inv.State
-	if len(a.freshRepos) == 0 || st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
-		return false
-	}
-	for _, c := range st.Cwds {
-		if !a.underFresh(c) {
-			return false
-		}
-	}
-	return true
-}
-
-func (a *analyzer) underFresh(dir string) bool {
-	for _, f := range a.freshRepos {
-		if under(dir, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// inOwnRepo reports whether this git command works on the agent's own
-// worktree's repository (the one Env describes).
-func (a *analyzer) inOwnRepo(g *gitCtx) bool {
-	st := g.inv.State
-	if st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
-		return false
-	}
-	for _, c := range st.Cwds {
-		if !a.inOwnWorktree(c) || a.underFresh(c) {
-			return false
-		}
-	}
-	return true
 }
 
 // unsharedRename reports whether git branch -m renames the current branch
@@ -646,18 +578,6 @@ func (a *analyzer) currentBranches(g *gitCtx) (branches []string, unknown bool) 
 		branches = append(branches, b)
 	}
 	return branches, unknown
-}
-
-func (a *analyzer) inOwnWorktree(p string) bool {
-	if !a.underRoot(p) {
-		return false
-	}
-	for _, w := range a.m.worktrees {
-		if under(p, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // protected reports whether a ref names a protected branch. The rules
@@ -1157,17 +1077,6 @@ func (a *analyzer) createsBranch(x shell.Word) {
 		a.newBranches = map[string]bool{}
 	}
 	a.newBranches[x.Text] = true
-}
-
-// branchChange judges a change of a local branch, with the other worktree
-// that has it checked out when that matters to foreign-branch.
-func (a *analyzer) branchChange(inv *shell.Invocation, c effect.BranchChange) {
-	if !c.Dynamic {
-		if b, ok := rules.BranchName(c.Branch); ok && !a.pol.IsProtectedBranch(b) {
-			c.CheckedOutBy = a.checkedOutElsewhere(b)
-		}
-	}
-	a.judge(inv, c)
 }
 
 // branchDynamicOption reports whether an unknown word may turn git branch

@@ -7,6 +7,10 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
+// One git invocation after its global options (gitCtx), the repository it
+// works on (the agent's own, or one git init made in the same call), and
+// the long options git accepts abbreviated. git.go walks the subcommands.
+
 // gitLongOptions lists the long options of the git subcommands the guard
 // inspects. Git accepts any unambiguous prefix of a long option
 // (git reset --ha is --hard), so the guard expands prefixes the same way
@@ -121,4 +125,84 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// gitCtx is one git invocation after its global options.
+type gitCtx struct {
+	inv      *shell.Invocation // the git command; inv.State has -C applied
+	gitDir   shell.Word        // --git-dir / GIT_DIR, when given
+	workTree shell.Word        // --work-tree / GIT_WORK_TREE, when given
+	config   map[string]string // -c key=value for this invocation, keys lower case
+}
+
+func hasAnyFlag(args []shell.Word, flags ...string) bool {
+	for _, x := range args {
+		if x.Text == "--" {
+			return false
+		}
+		for _, f := range flags {
+			if x.Text == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// explicitRepo reports whether the git command names its repository
+// (--git-dir, --work-tree, GIT_DIR, GIT_WORK_TREE) instead of finding it
+// from its directory.
+func explicitRepo(g *gitCtx) bool {
+	return g.gitDir.Text != "" || g.gitDir.Dynamic || g.workTree.Text != "" || g.workTree.Dynamic
+}
+
+// inFreshRepo reports whether every directory this git command may run
+// in is inside a repository git init created earlier in the same call.
+func (a *analyzer) inFreshRepo(g *gitCtx) bool {
+	st := g.inv.State
+	if len(a.freshRepos) == 0 || st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
+		return false
+	}
+	for _, c := range st.Cwds {
+		if !a.underFresh(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) underFresh(dir string) bool {
+	for _, f := range a.freshRepos {
+		if under(dir, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// inOwnRepo reports whether this git command works on the agent's own
+// worktree's repository (the one Env describes).
+func (a *analyzer) inOwnRepo(g *gitCtx) bool {
+	st := g.inv.State
+	if st.Remote || st.CwdUnknown || len(st.Cwds) == 0 || explicitRepo(g) {
+		return false
+	}
+	for _, c := range st.Cwds {
+		if !a.inOwnWorktree(c) || a.underFresh(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) inOwnWorktree(p string) bool {
+	if !a.underRoot(p) {
+		return false
+	}
+	for _, w := range a.m.worktrees {
+		if under(p, w) {
+			return false
+		}
+	}
+	return true
 }

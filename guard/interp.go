@@ -920,11 +920,6 @@ var (
 	keywordArg = lazyRegexp(`^[A-Za-z_]\w*\s*=[^=]`)
 )
 
-// lazyRegexp compiles a pattern on first use, keeping process start cheap.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
-
 func allLiterals(vs []codeValue) bool {
 	for _, v := range vs {
 		if v.dynamic || v.list != nil {

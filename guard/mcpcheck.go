@@ -169,18 +169,6 @@ func (e *Engine) CheckMCP(tool string, rawInput []byte, env *Env) Decision {
 	return strongest(append([]Decision{a.decision()}, subs...))
 }
 
-// oversight is the oversight mode in force: run's override, else the policy's.
-func (e *Engine) oversight(env *Env) string {
-	switch env.Oversight {
-	case policy.OversightPRGated, policy.OversightAutonomous, policy.OversightCheckpoint:
-		return env.Oversight
-	}
-	if e.pol.Swarm.Oversight != "" {
-		return e.pol.Swarm.Oversight
-	}
-	return policy.OversightPRGated
-}
-
 // mcpServerPolicy finds [mcp.servers.X] by the configured name as it
 // appears in the tool name, then by the server's own name.
 func (e *Engine) mcpServerPolicy(n mcp.Name) (policy.MCPServer, bool) {

@@ -775,3 +775,20 @@ func firstName(args []shell.Word, valueOpts map[string]bool, clean func(string) 
 func isLocalPath(s string) bool {
 	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~")
 }
+
+// goOutput handles go build -o and go test -o, and the programs -exec and
+// -toolexec make go run.
+func (a *analyzer) goOutput(inv *shell.Invocation) {
+	sub, rest := splitSub(inv.Args(), goValueOpts())
+	switch sub {
+	case "build", "test", "run", "install", "vet", "generate":
+	default:
+		return
+	}
+	for _, o := range goFlagValues(rest, "o") {
+		a.writePath(inv, o, "go "+sub+" -o writes")
+	}
+	for _, x := range goFlagValues(rest, "exec", "toolexec") {
+		a.x.RunScript(inv, x, "go "+sub+" -exec runs")
+	}
+}

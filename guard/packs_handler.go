@@ -7,31 +7,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/httpreq"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/packs"
-	"github.com/swarm-guard/swarm-guard/policy"
 )
-
-// vendorPacks are the vendor packs a policy turns on ([packs] enable).
-type vendorPacks struct {
-	on   map[*packs.Pack]bool
-	http []*packs.Pack // those with HTTP rules
-}
-
-func newVendorPacks(p *policy.Policy) vendorPacks {
-	var v vendorPacks
-	if len(p.Packs.Enable) == 0 {
-		return v // the common case costs nothing, here and per command
-	}
-	v.on = map[*packs.Pack]bool{}
-	for _, vp := range packs.Vendors() {
-		if p.Packs.Enabled(vp.Name) {
-			v.on[vp] = true
-			if vp.JudgesHTTP() {
-				v.http = append(v.http, vp)
-			}
-		}
-	}
-	return v
-}
 
 // packCheck judges an invocation by the packs ps of its program (those
 // a vendor pack has only when the policy enables it): kubectl exec and

@@ -827,3 +827,41 @@ func quoteShow(x shell.Word) string {
 	}
 	return "`" + s + "`"
 }
+
+// isRemoteSpec reports whether an rsync/scp operand names another machine.
+func isRemoteSpec(s string) bool {
+	if strings.HasPrefix(s, "rsync://") {
+		return true
+	}
+	colon := strings.IndexByte(s, ':')
+	slash := strings.IndexByte(s, '/')
+	return colon > 0 && (slash < 0 || colon < slash)
+}
+
+// readTree checks an operand a command reads recursively (tar, zip -r,
+// scp -r): a secret file, or a directory of secrets such as ~/.ssh.
+func (a *analyzer) readTree(inv *shell.Invocation, x shell.Word, what string) {
+	a.readPath(inv, x)
+	if !x.Static() {
+		return
+	}
+	t := a.resolveArg(x, inv.State)
+	if len(t.paths) == 0 {
+		return
+	}
+	// One operand is one read of a tree: the first of its resolutions
+	// that is a directory of secrets stands for it.
+	r := effect.Read{Target: effect.Target{Tool: inv.Name, Path: t.paths[0], Shown: x.Text, Glob: t.glob}, Verb: what + " reads", Tree: true}
+	for _, p := range t.paths {
+		if a.isSecretDir(p) {
+			r.Path, r.Secret = p, p
+			break
+		}
+	}
+	a.judge(inv, r)
+}
+
+// isSecretDir reports whether everything below p is secret (~/.ssh, ~/.aws).
+func (a *analyzer) isSecretDir(p string) bool {
+	return !a.isSecret(p) && a.isSecret(p+"/x") && a.isSecret(p+"/config")
+}

@@ -9,7 +9,7 @@ import (
 )
 
 // What runs for each program the guard knows. An invocation of program P
-// goes through every check of the checks table that names P, in the
+// goes through every check of the familyChecks table that names P, in the
 // table's order, then through P's own handler in programHandlers (or, for
 // a program with checks and no handler, genericCommand, which reads its
 // operands as files). Both tables are plain data: no handler wraps
@@ -17,39 +17,39 @@ import (
 // TestProgramTable pins the chain of a few programs and that no program
 // has two handlers of its own.
 
-// check layers one family's knowledge over programs that may have a
+// familyCheck layers one family's knowledge over programs that may have a
 // handler of their own: the forges' oversight over gh, exfiltration over
 // curl, the tool packs over kubectl.
-type check struct {
+type familyCheck struct {
 	what     string                    // the family, as a reader looks it up
 	programs func() map[string]handler // what it runs for each program it judges
 }
 
-// checks run in this order before a program's own handler.
-var checks = []check{
+// familyChecks run in this order before a program's own handler.
+var familyChecks = []familyCheck{
 	{"tool packs (guard/packs)", packChecks},
-	{"vendor packs' HTTP rules", each(httpreq.Clients, (*analyzer).vendorHTTP)},
-	{"production deploys, under oversight (deploy.go)", each([]string{"vercel", "netlify", "fly", "flyctl", "railway", "firebase", "wrangler", "supabase",
+	{"vendor packs' HTTP rules", forPrograms(httpreq.Clients, (*analyzer).vendorHTTP)},
+	{"production deploys, under oversight (deploy.go)", forPrograms([]string{"vercel", "netlify", "fly", "flyctl", "railway", "firebase", "wrangler", "supabase",
 		"render", "heroku", "convex", "serverless", "sls", "amplify"}, (*analyzer).deploy)},
-	{"publishing, under oversight (publish.go)", each([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
+	{"publishing, under oversight (publish.go)", forPrograms([]string{"npm", "pnpm", "yarn", "bun", "cargo", "twine", "poetry", "uv", "flit", "hatch", "gem",
 		"docker", "podman", "buildah", "helm", "dotnet", "nuget", "vsce", "ovsx", "goreleaser", "lerna", "changeset",
 		"mvn", "mvnw", "gradle", "gradlew", "semantic-release", "deno", "jsr"}, (*analyzer).publish)},
-	{"forge CLIs, under oversight (forge.go)", each([]string{"gh", "hub", "glab"}, (*analyzer).forgeCLI)},
-	{"removing the hook manager (selfguard.go)", each([]string{"npm", "yarn", "pnpm", "bun"}, (*analyzer).removesHookManager)},
-	{"the guard's ledger refs (selfguard.go)", each([]string{"git"}, (*analyzer).ledgerRefs)},
-	{"forged trailers (selfguard.go)", each([]string{"git"}, (*analyzer).forgedTrailer)},
-	{"forge API requests (forge.go)", each([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)},
-	{"secrets sent over the network (exfil.go)", each([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
+	{"forge CLIs, under oversight (forge.go)", forPrograms([]string{"gh", "hub", "glab"}, (*analyzer).forgeCLI)},
+	{"removing the hook manager (selfguard.go)", forPrograms([]string{"npm", "yarn", "pnpm", "bun"}, (*analyzer).removesHookManager)},
+	{"the guard's ledger refs (selfguard.go)", forPrograms([]string{"git"}, (*analyzer).ledgerRefs)},
+	{"forged trailers (selfguard.go)", forPrograms([]string{"git"}, (*analyzer).forgedTrailer)},
+	{"forge API requests (forge.go)", forPrograms([]string{"curl", "wget", "http", "https", "xh", "xhs"}, (*analyzer).forgeHTTP)},
+	{"secrets sent over the network (exfil.go)", forPrograms([]string{"curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "socat", "telnet",
 		"ssh", "scp", "sftp", "rsync", "ftp", "dig", "nslookup", "host", "drill", "ping", "gh",
 		"openssl", "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "aws", "gsutil", "gcloud", "rclone",
 		"docker", "podman"}, (*analyzer).exfilSink)},
-	{"secrets packed or encoded (exfil.go)", each([]string{"gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "compress", "pigz", "tar", "bsdtar", "zip", "7z", "7za",
+	{"secrets packed or encoded (exfil.go)", forPrograms([]string{"gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "compress", "pigz", "tar", "bsdtar", "zip", "7z", "7za",
 		"openssl", "gpg", "age", "base64", "base32", "xxd", "od", "hexdump", "dd", "uuencode"}, (*analyzer).packedSecret)},
-	{"package.json scripts (packagescripts.go)", each([]string{"npm", "pnpm", "yarn", "bun"}, (*analyzer).packageScripts)},
+	{"package.json scripts (packagescripts.go)", forPrograms([]string{"npm", "pnpm", "yarn", "bun"}, (*analyzer).packageScripts)},
 }
 
-// each is a check that runs h for every program of names.
-func each(names []string, h handler) func() map[string]handler {
+// forPrograms is a check that runs h for every program of names.
+func forPrograms(names []string, h handler) func() map[string]handler {
 	return func() map[string]handler {
 		m := make(map[string]handler, len(names))
 		for _, n := range names {
@@ -231,7 +231,7 @@ func programHandlers() (m map[string]handler, dup []string) {
 var programs = sync.OnceValue(func() map[string][]handler {
 	own, _ := programHandlers()
 	chains := map[string][]handler{}
-	for _, c := range checks {
+	for _, c := range familyChecks {
 		for prog, h := range c.programs() {
 			chains[prog] = append(chains[prog], h)
 		}

@@ -19,17 +19,6 @@ import (
 // query needs the secret scanner; the hook looks for it
 // (hooks/secretscan) and hands what it found to CheckSend.
 
-// Tool names of the client's network tools.
-const (
-	ToolWebFetch  = "WebFetch"
-	ToolWebSearch = "WebSearch"
-)
-
-// WSInput is a Monitor call's WebSocket target ({"ws": {"url": ...}}).
-type WSInput struct {
-	URL string `json:"url"`
-}
-
 // IsWebTool reports whether a tool sends a URL or a query off the
 // machine itself: WebFetch, WebSearch, and Monitor when it watches a
 // WebSocket URL instead of running a command.
@@ -85,12 +74,6 @@ func (e *Engine) checkWeb(tool string, in ToolInput, env *Env) Decision {
 		send.Secrets = append(send.Secrets, s)
 	}
 	return e.CheckSend(send, tool+" "+maskUserinfo(raw), env)
-}
-
-// SentURL is a literal URL a network client in a shell command sends to.
-type SentURL struct {
-	By  string // the client: curl, wget, http
-	URL string
 }
 
 // SentURLs returns the literal URLs the network clients of a shell
