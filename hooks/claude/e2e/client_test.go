@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
 )
 
 // claudeEnv names the claude executable make e2e installed; with the
@@ -93,7 +94,7 @@ type world struct {
 
 func newWorld(t *testing.T, claude string) *world {
 	t.Helper()
-	w := &world{World: e2eharness.NewWorld(t, e2eharness.WorldOptions{OtherWorktree: true, PathDirs: []string{filepath.Dir(claude)}}), claude: claude}
+	w := &world{World: e2eharness.NewWorld(t, e2eharness.WorldOptions{OtherWorktree: true, PathDirs: []string{filepath.Dir(claude)}, Fakes: fakes()}), claude: claude}
 	// The source tree, which is also a Claude Code plugin (.claude-plugin/,
 	// hooks/hooks.json): scenarios copy it for --plugin-dir.
 	src, err := filepath.Abs(filepath.Join("..", "..", ".."))
@@ -374,4 +375,10 @@ func TestScenariosParse(t *testing.T) {
 			t.Errorf("%s: no description above the first section", sc.File)
 		}
 	}
+}
+
+// fakes are the world's fake credentials, made afresh for each world.
+func fakes() e2eharness.Fakes {
+	aws := fakesecret.AWSAccessKeyID()
+	return e2eharness.Fakes{Value: aws.Value, Line: aws.Line, Bare: fakesecret.GenericAPIKey().Value}
 }

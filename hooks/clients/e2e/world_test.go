@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/swarm-guard/swarm-guard/hooks/internal/e2eharness"
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
 )
 
 // world is one throwaway setup (e2eharness.World) for one client run: the
@@ -23,7 +24,7 @@ func newWorld(t *testing.T, clientPath string) *world {
 	if node, err := exec.LookPath("node"); err == nil {
 		dirs = append(dirs, filepath.Dir(node))
 	}
-	w := &world{World: e2eharness.NewWorld(t, e2eharness.WorldOptions{PathDirs: dirs}), clientPath: clientPath}
+	w := &world{World: e2eharness.NewWorld(t, e2eharness.WorldOptions{PathDirs: dirs, Fakes: fakes()}), clientPath: clientPath}
 	w.Env = append(w.Env, "SHELL=/bin/bash", "HOOKLOG="+filepath.Join(w.Root, "hook.log"))
 	if os.Getenv("SWARM_GUARD_E2E_HOOKLOG") != "" {
 		w.logHooks(t)
@@ -70,3 +71,9 @@ var (
 	must = e2eharness.Must
 	tail = e2eharness.Tail
 )
+
+// fakes are the world's fake credentials, made afresh for each world.
+func fakes() e2eharness.Fakes {
+	aws := fakesecret.AWSAccessKeyID()
+	return e2eharness.Fakes{Value: aws.Value, Line: aws.Line, Bare: fakesecret.GenericAPIKey().Value}
+}

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
 )
 
 // What make e2e and make e2e-clients set for the client tests.
@@ -56,6 +54,17 @@ type World struct {
 type WorldOptions struct {
 	OtherWorktree bool     // add another agent's worktree, agent-2 ($OTHER)
 	PathDirs      []string // see World.PathDirs
+	Fakes         Fakes    // required: the world's fake credentials
+}
+
+// Fakes are the fake credentials a world's scenarios write, print and
+// send, made at test time by the suite (hooks/secretscan/fakesecret
+// makes them; the harness takes them as data so that it depends on no
+// part of the product).
+type Fakes struct {
+	Value string // a credential gitleaks finds ($SECRET)
+	Line  string // Value in a line that names it ($SECRET_LINE)
+	Bare  string // one with no keyword and no known prefix ($BARE_SECRET)
 }
 
 // NewWorld sets a world up, with real git; it is removed when the test
@@ -99,14 +108,17 @@ func NewWorld(t testing.TB, o WorldOptions) *World {
 		Must(t, err)
 		Must(t, os.WriteFile(filepath.Join(w.Bin, name), data, 0o755))
 	}
-	secret := fakesecret.AWSAccessKeyID()
+	secret := o.Fakes
+	if secret.Value == "" || secret.Line == "" || secret.Bare == "" {
+		t.Fatal("e2eharness.NewWorld: WorldOptions.Fakes must hold the fake credentials (fakesecret makes them)")
+	}
 	w.Vars = map[string]string{
 		"WORK": w.Work, "REMOTE": w.Remote, "OUTSIDE": w.Outside,
 		"SG": filepath.Join(w.Bin, "swarm-guard"), "HOME": w.Home,
 		"SECRET": secret.Value, "SECRET_LINE": secret.Line,
 		"SECRET_B64": base64.StdEncoding.EncodeToString([]byte(secret.Line + "\n")),
 		// gitleaks cannot tell this one, printed alone, from any other word.
-		"BARE_SECRET": fakesecret.GenericAPIKey().Value,
+		"BARE_SECRET": secret.Bare,
 	}
 	branches := "HEAD:main HEAD:agent-1"
 	other := ""

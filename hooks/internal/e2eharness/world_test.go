@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/swarm-guard/swarm-guard/hooks/secretscan/fakesecret"
 )
 
 // TestNewWorld sets a world up with real git and stand-in binaries: the
@@ -26,7 +28,7 @@ func TestNewWorld(t *testing.T) {
 	t.Setenv(BinEnv, bin)
 	t.Setenv(RootEnv, t.TempDir())
 	t.Setenv("E2EHARNESS_TEST_LEAK", "1")
-	w := NewWorld(t, WorldOptions{OtherWorktree: true, PathDirs: []string{"/opt/client/bin"}})
+	w := NewWorld(t, WorldOptions{OtherWorktree: true, PathDirs: []string{"/opt/client/bin"}, Fakes: testFakes()})
 	w.Env = append(w.Env, "SUITE=own")
 
 	git := func(dir string, args ...string) string {
@@ -91,11 +93,16 @@ func TestNewWorldWithoutOther(t *testing.T) {
 	}
 	t.Setenv(BinEnv, bin)
 	t.Setenv(RootEnv, t.TempDir())
-	w := NewWorld(t, WorldOptions{})
+	w := NewWorld(t, WorldOptions{Fakes: testFakes()})
 	if _, ok := w.Vars["OTHER"]; ok || w.Other != "" {
 		t.Fatalf("OTHER = %q", w.Other)
 	}
 	if _, err := os.Stat(filepath.Join(w.Root, "agent-2")); !os.IsNotExist(err) {
 		t.Fatalf("agent-2 exists: %v", err)
 	}
+}
+
+func testFakes() Fakes {
+	aws := fakesecret.AWSAccessKeyID()
+	return Fakes{Value: aws.Value, Line: aws.Line, Bare: fakesecret.GenericAPIKey().Value}
 }
