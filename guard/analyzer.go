@@ -74,6 +74,9 @@ type finding struct {
 	// ask turns a denial into a question for a human (checkpoint
 	// oversight, [mcp.servers.X] ask); a rule set to "off" stays off.
 	ask bool
+	// runTime: the finding rests on a word only known at run time
+	// (rules.Verdict.RunTime).
+	runTime bool
 }
 
 func (a *analyzer) add(f finding) {
@@ -106,7 +109,7 @@ func (a *analyzer) decision() Decision {
 			continue
 		}
 		seen[key] = true
-		out := Finding{Action: act, Rule: f.rule, Reason: f.reason, Trigger: f.trigger, Alternative: f.alt}
+		out := Finding{Action: act, Rule: f.rule, Reason: f.reason, Trigger: f.trigger, Alternative: f.alt, RunTime: f.runTime}
 		if act.Shadow() {
 			out.Would = would
 		}

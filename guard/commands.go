@@ -169,14 +169,14 @@ func (a *analyzer) DynamicScript(inv *shell.Invocation, script shell.Word, what 
 	if what == "eval" && a.envSetup(script) {
 		return
 	}
-	src := "text only known at run time"
+	src, from := "text only known at run time", effect.FromRunTime
 	switch {
 	case script.Net:
-		src = "downloaded text"
+		src, from = "downloaded text", effect.FromNetwork
 	case script.Proc:
-		src = "the output of a process substitution"
+		src, from = "the output of a process substitution", effect.FromProcess
 	}
-	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.Show()) + ")", How: effect.ScriptWord})
+	a.judge(inv, effect.UnreadCode{By: what, Code: src + " (" + clip(script.Show()) + ")", How: effect.ScriptWord, From: from})
 }
 
 // --- wrappers: commands that run another command ---

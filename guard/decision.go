@@ -51,6 +51,11 @@ type Finding struct {
 	Alternative string        `json:"alternative,omitempty"`
 	AllowedBy   string        `json:"allowed_by,omitempty"` // the [[allow]] command glob that exempted it
 	Would       policy.Action `json:"would,omitempty"`      // warn and log: deny or ask
+	// RunTime: the finding rests on a word only known at run time
+	// (rules.Verdict.RunTime). A committed file's variables are set where
+	// it runs, so its judge (guard/committed) leaves these out. Not part
+	// of the JSON the CLI prints.
+	RunTime bool `json:"-"`
 }
 
 // Denied reports whether the decision blocks the call.

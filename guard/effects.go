@@ -1,8 +1,6 @@
 package guard
 
 import (
-	"strings"
-
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
@@ -23,8 +21,9 @@ func (a *analyzer) judge(inv *shell.Invocation, e effect.Effect) {
 	for _, v := range rules.JudgeEffect(e, a.facts()) {
 		n := len(a.findings)
 		a.report(inv, v.Rule, v.Reason, v.Instead)
-		if v.Ask && len(a.findings) > n {
-			a.findings[len(a.findings)-1].ask = true
+		if len(a.findings) > n {
+			a.findings[len(a.findings)-1].ask = v.Ask
+			a.findings[len(a.findings)-1].runTime = v.RunTime
 		}
 	}
 }
@@ -55,7 +54,7 @@ func unknownEffect(e effect.Effect) bool {
 	case effect.HiddenCode:
 		return true
 	case effect.UnreadCode:
-		return (x.How == effect.CodeWord || x.How == effect.ScriptWord) && !strings.HasPrefix(x.Code, "downloaded")
+		return x.How == effect.CodeWord || x.How == effect.ScriptWord && x.From != effect.FromNetwork
 	case effect.Delete:
 		return x.Dynamic
 	case effect.Write:

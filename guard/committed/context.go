@@ -79,7 +79,7 @@ func (c *Context) keep(f guard.Finding) bool {
 	if _, off := c.Off[f.Rule]; off {
 		return false
 	}
-	if strings.Contains(f.Reason, "only known at run time") {
+	if f.RunTime {
 		// A variable of a committed file is set where it runs ($CI_COMMIT_TAG,
 		// "$tmp", a matrix value): the guard judges the commands it can
 		// read, and a path or refspec it cannot is not a finding there.

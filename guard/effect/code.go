@@ -123,4 +123,18 @@ const (
 	PowerShellTool
 )
 
+// RunTime reports whether code hidden this way is hidden by a word only
+// known at run time (a name, text, a directory or the files a pattern
+// matches), rather than by a file the guard cannot read or a shell it
+// does not analyse.
+func (h Hidden) RunTime() bool {
+	switch h {
+	case CommandName, BoundProgram, SplitText, CommandVariable, ConfigCommand, PromptText, FilledScript, EvalCode, BuiltCommand,
+		RunnerArgument, RunnerDir, RunnerInput, JustfileName, RecipeName, ScriptName, AppleScript, AppleShell, GitWord, GitAlias,
+		FindExpression, MatchedScripts, SedExecute:
+		return true
+	}
+	return false
+}
+
 func (HiddenCode) isEffect() {}

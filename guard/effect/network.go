@@ -36,7 +36,22 @@ type UnreadCode struct {
 	By   string // who runs it, as a reason names it: "bash", "eval", "python", "deno run"
 	Code string // the code as a reason names it: "downloaded text (the output of curl)", "i.sh", a URL
 	How  CodeRun
+	// From is where a ScriptWord's text comes from.
+	From WordFrom
 }
+
+// WordFrom is where the text of a word a shell runs comes from.
+type WordFrom int
+
+const (
+	// FromRunTime: a variable or a command's output, only known at run
+	// time (bash -c "$X").
+	FromRunTime WordFrom = iota
+	// FromNetwork: text a network client downloads (bash -c "$(curl …)").
+	FromNetwork
+	// FromProcess: a process substitution's output (source <(…)).
+	FromProcess
+)
 
 // CodeRun is how unread code reaches what runs it.
 type CodeRun int

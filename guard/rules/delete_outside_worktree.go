@@ -45,10 +45,10 @@ func judgeDeleteOutside(e effect.Effect, f *Facts) []Verdict {
 	case d.Dynamic && d.Shown == "":
 		// A value in code (shutil.rmtree(p), fs.rmSync(dir)) has no
 		// spelling to show.
-		return []Verdict{{Reason: deletes(d) + " a path only known at run time",
+		return []Verdict{{RunTime: true, Reason: deletes(d) + " a path only known at run time",
 			Instead: "delete with a literal path inside the worktree, or with rm in the shell"}}
 	case d.Dynamic:
-		return []Verdict{{Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
+		return []Verdict{{RunTime: true, Reason: d.Tool + " deletes " + d.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
 	case d.Place.Kind == effect.Outside && !d.Place.Foreign():
 		v := Verdict{Reason: deletes(d) + " " + placeWords(d.Place)}

@@ -61,7 +61,7 @@ func judgeDestructiveGit(e effect.Effect, f *Facts) []Verdict {
 		v = Verdict{Reason: c + " throws away uncommitted changes", Instead: insteadSwitch}
 	case effect.LostReset:
 		if d.Dynamic {
-			v = Verdict{Reason: c + " has an argument only known at run time, which may be --hard", Instead: "write the options literally; put paths after --"}
+			v = Verdict{RunTime: true, Reason: c + " has an argument only known at run time, which may be --hard", Instead: "write the options literally; put paths after --"}
 			break
 		}
 		v = Verdict{Reason: c + " throws away uncommitted changes and can drop commits", Instead: "use git stash to set changes aside, or git reset --keep / git restore --staged, which keep your work"}
@@ -71,7 +71,7 @@ func judgeDestructiveGit(e effect.Effect, f *Facts) []Verdict {
 		v = Verdict{Reason: c + " deletes untracked files, which are work git cannot bring back", Instead: "preview with git clean -n, then delete the specific files you mean with rm"}
 	case effect.LostStash:
 		if d.Dynamic {
-			v = Verdict{Reason: c + " " + s + " is only known at run time and may be drop or clear", Instead: "write the stash subcommand literally"}
+			v = Verdict{RunTime: true, Reason: c + " " + s + " is only known at run time and may be drop or clear", Instead: "write the stash subcommand literally"}
 			break
 		}
 		v = Verdict{Reason: c + " deletes stashed work", Instead: "leave the stash; git stash list shows it, git stash pop brings it back"}
@@ -79,13 +79,13 @@ func judgeDestructiveGit(e effect.Effect, f *Facts) []Verdict {
 		v = Verdict{Reason: c + " deletes all stashed work", Instead: "leave the stash; git stash list shows it"}
 	case effect.LostUnmerged:
 		if d.Dynamic {
-			v = Verdict{Reason: c + " has an argument only known at run time, which may be -D or -M", Instead: "write the options literally; quote a branch name held in a variable"}
+			v = Verdict{RunTime: true, Reason: c + " has an argument only known at run time, which may be -D or -M", Instead: "write the options literally; quote a branch name held in a variable"}
 			break
 		}
 		v = Verdict{Reason: c + " deletes " + s + " even if its commits are merged nowhere", Instead: insteadBranchD}
 	case effect.LostOverwritten:
 		if d.Dynamic {
-			v = Verdict{Reason: c + " overwrites " + s + ", only known at run time, which may be an existing branch", Instead: "write the branch name literally, and use -m or -c, which refuse to overwrite"}
+			v = Verdict{RunTime: true, Reason: c + " overwrites " + s + ", only known at run time, which may be an existing branch", Instead: "write the branch name literally, and use -m or -c, which refuse to overwrite"}
 			break
 		}
 		v = Verdict{Reason: c + " overwrites the existing branch " + s + ", whose commits may then be on no branch", Instead: "pick a new name, or use -m or -c, which refuse to overwrite an existing branch"}

@@ -42,7 +42,7 @@ func judgeDynamicCommand(e effect.Effect, _ *Facts) []Verdict {
 	if reason == "" {
 		return nil
 	}
-	return []Verdict{{Reason: reason, Instead: instead}}
+	return []Verdict{{Reason: reason, Instead: instead, RunTime: x.Why.RunTime()}}
 }
 
 // hiddenReason is the reason and the alternative for one kind of code the

@@ -47,7 +47,7 @@ func judgeForcePush(e effect.Effect, f *Facts) []Verdict {
 		return nil
 	}
 	if p.Dynamic {
-		return []Verdict{{Reason: "git push has arguments only known at run time, which may force the push or name a protected branch", Instead: "write the remote and branch literally"}}
+		return []Verdict{{RunTime: true, Reason: "git push has arguments only known at run time, which may force the push or name a protected branch", Instead: "write the remote and branch literally"}}
 	}
 	var out []Verdict
 	if (p.Force || p.Lease || p.IfIncludes) && !leaseOnOwnBranch(&p, f) {

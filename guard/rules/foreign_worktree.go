@@ -71,7 +71,7 @@ func judgeForeignWorktree(e effect.Effect, f *Facts) []Verdict {
 // by the directories it may be (another checkout of the repository).
 func judgeWorkIn(e effect.WorkIn, f *Facts) []Verdict {
 	if e.Dynamic && len(f.OtherWorktrees) > 0 {
-		return []Verdict{{Reason: e.Tool + " runs in a directory only known at run time, which may be another agent's worktree",
+		return []Verdict{{RunTime: true, Reason: e.Tool + " runs in a directory only known at run time, which may be another agent's worktree",
 			Instead: "cd to a literal path inside your own worktree " + f.Root + " (or use git -C with a literal path)"}}
 	}
 	for _, d := range e.Dirs {

@@ -48,7 +48,7 @@ func judgeGuardTamper(e effect.Effect, f *Facts) []Verdict {
 		if !ok {
 			return []Verdict{{Reason: "the command changes the guard's own controls"}}
 		}
-		return []Verdict{{Reason: w.says(x, f), Instead: w.Instead}}
+		return []Verdict{{Reason: w.says(x, f), Instead: w.Instead, RunTime: w.RunTime}}
 	case effect.NestedRun:
 		var vs []Verdict
 		if x.Trust {
@@ -117,6 +117,9 @@ type changeWords struct {
 	// for the policy's Agent-Id trailer key.
 	Says    string
 	Instead string
+	// RunTime: the change is only known at run time (a word the guard
+	// cannot read may be it), Verdict.RunTime.
+	RunTime bool
 }
 
 // guardChanges is every sentence the rule says about a change that tool
@@ -126,7 +129,7 @@ var guardChanges = map[effect.Change]changeWords{
 	// agents it starts.
 	effect.SetupUnread: {Deny: `swarm-guard "$verb"`, Allow: "swarm-guard doctor",
 		Says:    "swarm-guard gets an argument only known at run time, which may switch the guard off",
-		Instead: "write the swarm-guard command literally"},
+		Instead: "write the swarm-guard command literally", RunTime: true},
 	effect.Uninstall: {Deny: "swarm-guard uninstall", Allow: "swarm-guard version",
 		Says: "swarm-guard uninstall switches the guard off", Instead: insteadSetup},
 	effect.Approve: {Deny: "swarm-guard approve 4f2a", Allow: "swarm-guard approvals",
@@ -151,7 +154,7 @@ var guardChanges = map[effect.Change]changeWords{
 	// The git hooks, the hook managers that install them, and what makes
 	// git run other hooks.
 	effect.HookManagerUnread: {Deny: `lefthook "$verb"`, Allow: "lefthook run pre-commit",
-		Says: "{command} gets an argument only known at run time, which may rewrite the git hooks", Instead: insteadGuardTamper},
+		Says: "{command} gets an argument only known at run time, which may rewrite the git hooks", Instead: insteadGuardTamper, RunTime: true},
 	effect.HookManagerRewrite: {Deny: "lefthook install", Allow: "lefthook run pre-commit",
 		Says: "{command} rewrites or removes the git hooks that run the guard", Instead: insteadHooks},
 	effect.HookManagerRemoval: {Deny: "npm uninstall husky", Allow: "npm uninstall left-pad",
@@ -161,13 +164,13 @@ var guardChanges = map[effect.Change]changeWords{
 	effect.ConfigSection: {Deny: "git config --remove-section core", Allow: "git config --remove-section alias",
 		Says: "removing or renaming the {subject} config section can change core.hooksPath", Instead: insteadGuardTamper},
 	effect.ConfigUnreadKey: {Deny: `git config "$key" x`, Allow: "git config user.name agent",
-		Says: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally"},
+		Says: "git config writes a key only known at run time, which may be core.hooksPath", Instead: "write the key literally", RunTime: true},
 	effect.ConfigVarUnreadKey: {Deny: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="$key" GIT_CONFIG_VALUE_0=x git commit -m x`,
-		Says: "{command} sets a git config key only known at run time, which may be core.hooksPath", Instead: insteadGuardTamper},
+		Says: "{command} sets a git config key only known at run time, which may be core.hooksPath", Instead: insteadGuardTamper, RunTime: true},
 	effect.ConfigVarUnread: {Deny: `GIT_CONFIG_PARAMETERS="$params" git commit -m x`,
-		Says: "GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off", Instead: insteadGuardTamper},
+		Says: "GIT_CONFIG_PARAMETERS sets git config only known at run time, which can switch the git hooks off", Instead: insteadGuardTamper, RunTime: true},
 	effect.PathUnread: {Deny: `PATH="$dirs" git commit -m x`, Allow: `PATH="$dirs" make`,
-		Says: "{command} for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: insteadGuardTamper},
+		Says: "{command} for a git command is only known at run time, and may put a fake swarm-guard first for the git hooks", Instead: insteadGuardTamper, RunTime: true},
 	effect.PathWritable: {Deny: "PATH=/tmp/bin:/usr/bin git commit -m x", Allow: "PATH=/usr/local/go/bin:/usr/bin git commit -m x",
 		Says:    "{command} puts {subject}, a directory the agent can write, on the PATH of a git command, so a program there named swarm-guard would answer the git hooks",
 		Instead: "run git with the PATH it has; put helper scripts in the PATH of the commands that need them, not of git"},

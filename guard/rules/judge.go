@@ -14,6 +14,12 @@ type Verdict struct {
 	// Ask turns the denial into a question for a human (checkpoint
 	// oversight); the rule's policy action still applies first.
 	Ask bool
+	// RunTime: the verdict rests on a word only known at run time (a
+	// variable, a command's output), not on what the command literally
+	// does. Where the command's author sets that word (a CI job's matrix
+	// value, a build argument), guard.Finding.RunTime lets the caller
+	// leave the finding out.
+	RunTime bool
 }
 
 // Facts is what a judge may know besides the effect: the policy and the

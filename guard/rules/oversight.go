@@ -54,6 +54,9 @@ type forgeWords struct {
 	// Instead, when set, is the alternative for this call; otherwise the
 	// one for its kind of operation (judgeOversight).
 	Instead string
+	// RunTime: what the call does is only known at run time,
+	// Verdict.RunTime.
+	RunTime bool
 }
 
 // forgeDoes is every sentence the rule says about what a forge call does.
@@ -91,7 +94,7 @@ var forgeDoes = map[effect.ForgeDoes]forgeWords{
 	effect.CancelsRun:         {Deny: "gh run cancel 1234", Allow: "gh run view 1234", Says: "cancels a CI run, which may be another agent's or a release's"},
 	effect.CancelsPipeline:    {Deny: "glab ci delete 12", Allow: "glab ci view", Says: "deletes or cancels a pipeline, which may be another agent's or a release's"},
 	effect.DefinesAliases:     {Deny: "gh alias import aliases.yml", Allow: "gh alias list", Says: "defines gh subcommands the guard cannot see"},
-	effect.DefinesUnreadAlias: {Deny: `gh alias set m "$expansion"`, Allow: "gh alias set co 'pr checkout'", Says: "defines a gh subcommand only known at run time"},
+	effect.DefinesUnreadAlias: {Deny: `gh alias set m "$expansion"`, Allow: "gh alias set co 'pr checkout'", Says: "defines a gh subcommand only known at run time", RunTime: true},
 	effect.Deletes:            {Deny: "curl -X DELETE https://github.example.com/api/v3/repos/o/r", Allow: "curl https://github.example.com/api/v3/repos/o/r", Says: "deletes"},
 	effect.MovesRef:           {Deny: "gh api -X PATCH repos/o/r/git/refs/heads/main -f sha=abc123", Allow: "gh api repos/o/r/git/refs/heads/main", Says: "moves or deletes a branch or tag"},
 	effect.SetsStatus:         {Deny: "gh api repos/o/r/statuses/abc123 -f state=success", Allow: "gh api repos/o/r/commits/abc123/status", Says: "sets a commit status or check result, which only CI may report"},
@@ -105,8 +108,8 @@ var forgeDoes = map[effect.ForgeDoes]forgeWords{
 		Says: "sends a GraphQL document the guard cannot read (from a file or stdin), which may merge or delete; pass the query inline with -f query='...'"},
 
 	// Calls only known at run time: denied under every mode.
-	effect.UnreadSubcommand: {Deny: `gh "$cmd" 12`, Allow: "gh pr view 12", Says: "runs a subcommand only known at run time, which may merge or delete", Instead: "write the {by} command literally"},
-	effect.UnreadEndpoint:   {Deny: `gh api -X DELETE "$endpoint"`, Allow: `gh api "repos/$REPO/pulls"`, Says: "calls an endpoint only known at run time", Instead: "write the endpoint literally"},
+	effect.UnreadSubcommand: {Deny: `gh "$cmd" 12`, Allow: "gh pr view 12", Says: "runs a subcommand only known at run time, which may merge or delete", Instead: "write the {by} command literally", RunTime: true},
+	effect.UnreadEndpoint:   {Deny: `gh api -X DELETE "$endpoint"`, Allow: `gh api "repos/$REPO/pulls"`, Says: "calls an endpoint only known at run time", Instead: "write the endpoint literally", RunTime: true},
 
 	// Production deploys through a platform's CLI.
 	effect.DeploysProject:       {Deny: "vercel --prod --yes", Allow: "vercel deploy", Says: "deploys the project to production", Instead: insteadDeploy},
@@ -159,14 +162,14 @@ func judgeOversight(e effect.Effect, f *Facts) []Verdict {
 	}
 	w := forgeDoes[fa.Does]
 	if fa.Op == effect.ForgeUnread {
-		return []Verdict{{Reason: forgeSays(fa, w), Instead: fill(w.Instead, "by", fa.By)}}
+		return []Verdict{{Reason: forgeSays(fa, w), Instead: fill(w.Instead, "by", fa.By), RunTime: w.RunTime}}
 	}
 	mode := f.Oversight
 	act := oversightAction(mode, fa)
 	if act == "" {
 		return nil
 	}
-	v := Verdict{Ask: act == policy.Ask}
+	v := Verdict{Ask: act == policy.Ask, RunTime: w.RunTime}
 	switch {
 	case mode == policy.OversightAutonomous && fa.Op == effect.ForgeAutoMerge:
 		v.Reason = forgeSays(fa, w, ": auto-merge on ", fa.Target, ", which may be another agent's pull request (autonomous allows it on your own: name none, from your branch, or name your branch)")

@@ -54,7 +54,7 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 	switch c.Op {
 	case effect.BranchDelete:
 		if c.Dynamic {
-			return []Verdict{{Reason: "git branch deletes " + shown(b) + ", only known at run time", Instead: "write the branch name literally"}}
+			return []Verdict{{RunTime: true, Reason: "git branch deletes " + shown(b) + ", only known at run time", Instead: "write the branch name literally"}}
 		}
 		if prot {
 			return one("git branch deletes the protected branch " + b)
@@ -100,7 +100,7 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 		}
 	case effect.Checkout:
 		if c.Dynamic {
-			return []Verdict{{Reason: "git checkout " + shown(b) + " is only known at run time and may switch to a protected branch or overwrite files", Instead: "write the branch or path literally"}}
+			return []Verdict{{RunTime: true, Reason: "git checkout " + shown(b) + " is only known at run time and may switch to a protected branch or overwrite files", Instead: "write the branch or path literally"}}
 		}
 		if prot {
 			return one("git checkout " + b + " switches this worktree to the protected branch " + b)
@@ -115,7 +115,7 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 		}
 	case effect.Switch:
 		if c.Dynamic {
-			return []Verdict{{Reason: "git switch " + shown(b) + " is only known at run time and may be a protected branch", Instead: "write the branch name literally"}}
+			return []Verdict{{RunTime: true, Reason: "git switch " + shown(b) + " is only known at run time and may be a protected branch", Instead: "write the branch name literally"}}
 		}
 		if prot {
 			return one("git switch " + b + " moves this worktree to the protected branch " + b)
@@ -148,7 +148,7 @@ func judgeProtectedLocal(c *effect.BranchChange, f *Facts) []Verdict {
 		instead := "run it on your own branch: gh " + c.Args + " --ref <your-branch>; a run on a protected branch is a human's call"
 		switch {
 		case c.Dynamic:
-			return []Verdict{{Reason: "gh " + c.Args + " runs the workflow on " + b + ", a branch only known at run time (it may be a protected one)", Instead: instead}}
+			return []Verdict{{RunTime: true, Reason: "gh " + c.Args + " runs the workflow on " + b + ", a branch only known at run time (it may be a protected one)", Instead: instead}}
 		case b == "":
 			return []Verdict{{Reason: "gh " + c.Args + " runs the workflow on the repository's default branch (no --ref), which is protected as a rule", Instead: instead}}
 		case prot:
@@ -197,7 +197,7 @@ func judgeProtectedPush(p *effect.Push, f *Facts) []Verdict {
 	for _, r := range p.Refspecs {
 		switch {
 		case r.Dynamic:
-			out = append(out, Verdict{Reason: "git push names " + shown(r.Text) + ", only known at run time, which may be a protected branch", Instead: "write the branch name literally"})
+			out = append(out, Verdict{RunTime: true, Reason: "git push names " + shown(r.Text) + ", only known at run time, which may be a protected branch", Instead: "write the branch name literally"})
 		case r.Matching:
 		case r.Delete:
 			if ProtectedRef(pol, r.Dst) {

@@ -41,7 +41,8 @@ func judgeRemoteCode(e effect.Effect, _ *Facts) []Verdict {
 			Instead: "save the code to a file in the worktree, read it, then run the file"}
 	case effect.ScriptWord:
 		v = Verdict{Reason: x.By + " runs " + x.Code + ", which the guard cannot check",
-			Instead: "download or generate the script into a file in the worktree, read it, then run the file"}
+			Instead: "download or generate the script into a file in the worktree, read it, then run the file",
+			RunTime: x.From == effect.FromRunTime}
 	case effect.DownloadedFile:
 		v = Verdict{Reason: x.By + " runs " + x.Code + ", which this command downloaded, so the guard cannot check what it does",
 			Instead: "download the file in one command, read it, then run it in another"}
@@ -50,7 +51,7 @@ func judgeRemoteCode(e effect.Effect, _ *Facts) []Verdict {
 			Instead: "download the script into the worktree, read it, then run the file"}
 	case effect.CodeWord:
 		v = Verdict{Reason: x.By + " runs code that is only known at run time (" + x.Code + ")",
-			Instead: "write the code into a file in the worktree and run the file"}
+			Instead: "write the code into a file in the worktree and run the file", RunTime: true}
 	case effect.EvalDownload:
 		v = Verdict{Reason: x.By + " code downloads code and evaluates it, which the guard cannot check",
 			Instead: "download the code into a file in the worktree, read it, then run the file"}

@@ -44,7 +44,7 @@ func judgeWriteOutside(e effect.Effect, f *Facts) []Verdict {
 	case w.Anywhere:
 		return []Verdict{{Reason: w.Verb + " their absolute paths, which may be anywhere"}}
 	case w.Dynamic:
-		return []Verdict{{Reason: w.Verb + " " + w.Shown + ", a path only known at run time, so it may be outside the worktree",
+		return []Verdict{{RunTime: true, Reason: w.Verb + " " + w.Shown + ", a path only known at run time, so it may be outside the worktree",
 			Instead: "name the path literally, inside the worktree"}}
 	}
 	var vs []Verdict
