@@ -131,7 +131,7 @@ func (h Hidden) RunTime() bool {
 	switch h {
 	case CommandName, BoundProgram, SplitText, CommandVariable, ConfigCommand, PromptText, FilledScript, EvalCode, BuiltCommand,
 		RunnerArgument, RunnerDir, RunnerInput, JustfileName, RecipeName, ScriptName, AppleScript, AppleShell, GitWord, GitAlias,
-		FindExpression, MatchedScripts, SedExecute:
+		FindExpression, MatchedScripts, ChosenScript, SedExecute:
 		return true
 	}
 	return false
