@@ -77,27 +77,35 @@ func TestLefthookBlocksRoundTrip(t *testing.T) {
 	}
 }
 
+// TestLefthookBlocksRefused: a config install cannot edit is refused with
+// a message naming the file and, for a hook it cannot edit, the fix: a
+// hook of install's name that install did not write is removed, any other
+// written in block style.
 func TestLefthookBlocksRefused(t *testing.T) {
-	cases := map[string]string{
-		"flow hook":        "pre-commit: {commands: {lint: {run: x}}}\n",
-		"flow commands":    "pre-commit:\n  commands: {lint: {run: x}}\n",
-		"hand-made":        "pre-commit:\n  commands:\n    swarm-guard:\n      run: swarm-guard git-hook pre-commit\n",
-		"hand-made job":    "pre-commit:\n  jobs:\n    - name: swarm-guard\n      run: swarm-guard git-hook pre-commit\n",
-		"not a mapping":    "- pre-commit\n",
-		"invalid":          "pre-commit:\n  commands: [\n",
-		"scalar hook":      "pre-commit: yes\n",
-		"unclosed marker":  "# >>> swarm-guard >>> added by swarm-guard install; swarm-guard uninstall removes it\npre-commit:\n",
-		"explicit null":    "pre-commit: ~\n",
-		"commands as list": "pre-commit:\n  commands:\n    - run: x\n",
+	const block, remove = "; write that hook in block style", "; remove it: install writes its own"
+	cases := map[string]struct{ in, fix string }{
+		"flow hook":        {"pre-commit: {commands: {lint: {run: x}}}\n", block},
+		"flow commands":    {"pre-commit:\n  commands: {lint: {run: x}}\n", block},
+		"hand-made":        {"pre-commit:\n  commands:\n    swarm-guard:\n      run: swarm-guard git-hook pre-commit\n", remove},
+		"hand-made job":    {"pre-commit:\n  jobs:\n    - name: swarm-guard\n      run: swarm-guard git-hook pre-commit\n", remove},
+		"not a mapping":    {"- pre-commit\n", ""},
+		"invalid":          {"pre-commit:\n  commands: [\n", ""},
+		"scalar hook":      {"pre-commit: yes\n", block},
+		"unclosed marker":  {"# >>> swarm-guard >>> added by swarm-guard install; swarm-guard uninstall removes it\npre-commit:\n", ""},
+		"explicit null":    {"pre-commit: ~\n", ""},
+		"commands as list": {"pre-commit:\n  commands:\n    - run: x\n", block},
 	}
-	for name, in := range cases {
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			out, err := withLefthookBlocks("lefthook.yml", in)
+			out, err := withLefthookBlocks("lefthook.yml", c.in)
 			if err == nil {
 				t.Fatalf("no error; got\n%s", out)
 			}
 			if !strings.Contains(err.Error(), "lefthook.yml") {
 				t.Errorf("the message does not name the file: %v", err)
+			}
+			if c.fix != "" && !strings.Contains(err.Error(), c.fix) {
+				t.Errorf("the message does not say %q: %v", c.fix, err)
 			}
 		})
 	}

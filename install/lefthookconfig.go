@@ -223,12 +223,19 @@ func withLefthookBlocks(path, text string) (string, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	handEdit := func(hook, why string) error {
-		fix := "write that hook in block style (key: value lines)"
-		if strings.Contains(why, "already has") {
-			fix = "remove it: install writes its own"
-		}
+	// refuse says why install cannot add its command to hook, and fix.
+	refuse := func(hook, why, fix string) error {
 		return fmt.Errorf("%s: swarm-guard cannot add its command to %s (%s); %s, then run swarm-guard install again", path, hook, why, fix)
+	}
+	// handEdit refuses a hook whose YAML install cannot edit line by
+	// line: writing it in block style fixes it.
+	handEdit := func(hook, why string) error {
+		return refuse(hook, why, "write that hook in block style (key: value lines)")
+	}
+	// taken is the refusal of a hook that already has a command or job
+	// (what) of install's name that install did not write.
+	taken := func(hook, what string) error {
+		return refuse(hook, "it already has a "+what+" named "+lefthookCommand+", not written by install", "remove it: install writes its own")
 	}
 	indentOf := func(line int) string { // 1-based
 		l := lines[line-1]
@@ -262,7 +269,7 @@ func withLefthookBlocks(path, text string) (string, error) {
 			ins = append(ins, insertion{ck.Line, markedBlock(childIndent+"  ", lefthookEntry(hook, childIndent+"  ", false))})
 		case ck != nil && cv.Kind == yaml.MappingNode && cv.Style&yaml.FlowStyle == 0 && len(cv.Content) > 0:
 			if n, _ := mapValue(cv, lefthookCommand); n != nil {
-				return "", handEdit(hook, "it already has a command named "+lefthookCommand+", not written by install")
+				return "", taken(hook, "command")
 			}
 			ind := strings.Repeat(" ", cv.Content[0].Column-1)
 			ins = append(ins, insertion{ck.Line, markedBlock(ind, lefthookEntry(hook, ind, false))})
@@ -273,7 +280,7 @@ func withLefthookBlocks(path, text string) (string, error) {
 		case jk != nil && jv.Kind == yaml.SequenceNode && jv.Style&yaml.FlowStyle == 0 && len(jv.Content) > 0:
 			for _, job := range jv.Content {
 				if _, n := mapValue(job, "name"); n != nil && n.Value == lefthookCommand {
-					return "", handEdit(hook, "it already has a job named "+lefthookCommand+", not written by install")
+					return "", taken(hook, "job")
 				}
 			}
 			first := jv.Content[0].Line
