@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -108,7 +107,7 @@ func run(args []string, c *cli) (code int) {
 	err := cmd.run(c, args[1:])
 	if err != nil && err.Error() != "" {
 		msg := err.Error()
-		if exitCode(err) == exitBlock && strings.HasPrefix(msg, "usage") {
+		if isUsage(err) {
 			// One line, then where the whole usage is: a usage dump
 			// buries the one thing that was wrong.
 			msg += "\nhint: swarm-guard " + cmd.name + " --help shows the usage"

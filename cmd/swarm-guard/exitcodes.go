@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/swarm-guard/swarm-guard/hooks/agentrun"
 	"github.com/swarm-guard/swarm-guard/hooks/claude"
 )
 
@@ -33,8 +34,9 @@ const (
 // exitError ends a command with a specific exit code. An empty message
 // means the command already printed what it had to say.
 type exitError struct {
-	code int
-	msg  string
+	code  int
+	msg   string
+	usage bool // a mistake in how the command was called (usageErrorf)
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -53,7 +55,17 @@ func exitCode(err error) int {
 
 // usageErrorf reports a mistake in how a command was called.
 func usageErrorf(format string, args ...any) error {
-	return &exitError{code: exitBlock, msg: fmt.Sprintf(format, args...)}
+	return &exitError{code: exitBlock, msg: fmt.Sprintf(format, args...), usage: true}
+}
+
+// isUsage reports whether err is a mistake in how a command was called:
+// a usageErrorf, or agentrun's ErrUsage that ends the command as it is.
+func isUsage(err error) bool {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.usage
+	}
+	return errors.Is(err, agentrun.ErrUsage)
 }
 
 // failed ends a command with exitFailure after it printed its own report.

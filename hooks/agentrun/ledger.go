@@ -77,7 +77,7 @@ func ShowLedger(w io.Writer, path string, pol *policy.Policy, format string) err
 		return enc.Encode(v)
 	case "text":
 	default:
-		return fmt.Errorf("usage: --format must be text or json, not %q", format)
+		return fmt.Errorf("%w: --format must be text or json, not %q", ErrUsage, format)
 	}
 	if v.Session.ID == "" {
 		fmt.Fprintf(w, "no runs yet (%s does not exist)\n", path)

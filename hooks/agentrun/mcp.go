@@ -22,7 +22,7 @@ func (r *runner) restrictMCP(root string) error {
 		return nil
 	}
 	if !isClaude(r.argv[0]) {
-		return fmt.Errorf("usage: --mcp chooses the MCP servers of claude; %s is not claude", filepath.Base(r.argv[0]))
+		return fmt.Errorf("%w: --mcp chooses the MCP servers of claude; %s is not claude", ErrUsage, filepath.Base(r.argv[0]))
 	}
 	servers, err := mcpconfig.Load(root, r.c.Getenv("HOME"))
 	if err != nil {

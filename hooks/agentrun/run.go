@@ -38,6 +38,11 @@ const (
 	chargeEvery = 250 * time.Millisecond
 )
 
+// ErrUsage marks a mistake in how swarm-guard run or budget was called
+// (a flag's value, --mcp for an agent other than claude): its message
+// starts "usage: ", and the CLI adds where the usage is.
+var ErrUsage = errors.New("usage")
+
 // LedgerFile is the wrapper's budget state in the state directory.
 const LedgerFile = "budget.json"
 
