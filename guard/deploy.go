@@ -17,14 +17,7 @@ import (
 // (npx convex deploy is convex deploy).
 
 func (a *analyzer) deploy(inv *shell.Invocation) {
-	words := make([]string, 0, len(inv.Argv)-1)
-	for _, x := range inv.Args() {
-		if !x.Static() {
-			words = append(words, "\x00")
-			continue
-		}
-		words = append(words, x.Text)
-	}
+	words := literalWords(inv)
 	if args, does := deploys(inv.Name, words); does != 0 {
 		a.forgeOp(inv, effect.ForgeAdmin, args, does)
 	}

@@ -59,6 +59,21 @@ func hasFlagWord(words []string, flags ...string) bool {
 	return false
 }
 
+// literalWords are inv's arguments as written, "\x00" for each one not
+// known literally (a variable, a glob), which no option or subcommand
+// name equals: what deploys and publishes read.
+func literalWords(inv *shell.Invocation) []string {
+	words := make([]string, 0, len(inv.Argv)-1)
+	for _, x := range inv.Args() {
+		if !x.Static() {
+			words = append(words, "\x00")
+			continue
+		}
+		words = append(words, x.Text)
+	}
+	return words
+}
+
 // forgeCLI judges gh, hub and glab.
 func (a *analyzer) forgeCLI(inv *shell.Invocation) {
 	var words []string

@@ -19,14 +19,7 @@ import (
 
 // publish hands a publishing invocation to the oversight judge.
 func (a *analyzer) publish(inv *shell.Invocation) {
-	words := make([]string, 0, len(inv.Argv)-1)
-	for _, x := range inv.Args() {
-		if !x.Static() {
-			words = append(words, "\x00")
-			continue
-		}
-		words = append(words, x.Text)
-	}
+	words := literalWords(inv)
 	if p := publishes(inv.Name, words); p.Does != 0 {
 		p.Op, p.By = effect.ForgeAdmin, inv.Name
 		a.judge(inv, p)
