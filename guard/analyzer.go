@@ -279,3 +279,25 @@ type fileRun struct {
 	lang  string   // "sh", "python", "js", "perl", "ruby", "php"; "" = by its #! line
 	inv   shell.Invocation
 }
+
+// matchers are the policy's path globs made absolute for one Env
+// (compileMatchers, paths.go), held by the analyzer for its walk.
+type matchers struct {
+	writable  []string
+	protected []string // guard configuration: hooks, settings, policy (G4)
+	// exactOnly are protected files a glob such as * or an archive's
+	// unknown contents does not count as reaching: lefthook.yml is
+	// protected when named, but tar -xf x.tgz is not tampering with it.
+	exactOnly  map[string]bool
+	secret     []string
+	secretExc  []string
+	gitDirs    []string // the worktree's .git and the repository's git dirs
+	worktrees  []string // other agents' worktrees
+	hooksDirs  []string
+	settingsRx []string
+	// caseRefs are the places whose names a case-insensitive file system
+	// matches in any case, longest first (see Env.CaseInsensitive).
+	caseRefs []string // built on first use
+	caseEnv  *Env
+	nocase   bool
+}

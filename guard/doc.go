@@ -58,6 +58,13 @@
 // writes (dd of=, mkfs) and recursive chmod/chown are the file family's
 // effect.Write, judged by write-outside-worktree.
 //
+// The files use each other downward: what every file may use (env.go:
+// Engine, Env, Repo, the tool call; decision.go; hosts.go) uses nothing
+// of the engine's own, the analyzer, ownership, paths and the hand-over to
+// the rules (effects.go) sit on it, and the families, the program table
+// and the entry points (engine.go) build on those. A helper two families
+// share lives in the lowest file that needs it.
+//
 // The engine is pure: no process execution, no environment or clock
 // reads. What it needs from the file system (symlinks, which branch is
 // checked out) comes through Env, so it is fast, deterministic and

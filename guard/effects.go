@@ -4,6 +4,7 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
+	"github.com/swarm-guard/swarm-guard/guard/swarm"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
 
@@ -88,4 +89,20 @@ func (e *Engine) oversight(env *Env) string {
 		return e.pol.Swarm.Oversight
 	}
 	return policy.OversightPRGated
+}
+
+// agent is the swarm.Agent the engine judges for.
+func (a *analyzer) agent() swarm.Agent {
+	home := a.env.HomeBranch
+	if home == "" {
+		home = a.env.Branch
+	}
+	return swarm.Agent{ID: a.env.AgentID, HomeBranch: home, Branch: a.env.Branch, OwnBranches: a.pol.Swarm.OwnBranches}
+}
+
+// pathFacts copies what the path rules know about this Env into f.
+func (a *analyzer) pathFacts(f *rules.Facts) {
+	f.Root, f.Home, f.Temp = a.env.Root, a.env.Home, a.env.Temp
+	f.GoCache = a.env.Vars["GOCACHE"]
+	f.OtherWorktrees = a.m.worktrees
 }

@@ -10,12 +10,6 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 )
 
-// MaxCommandBytes bounds the commands the engine reads: a Bash command
-// longer than this is refused. The walk's own limits (nesting depth,
-// syntax nodes visited) are shell.MaxDepth and shell.MaxNodes; inputs
-// beyond any of them are denied, never analysed partially.
-const MaxCommandBytes = 256 << 10
-
 // Check decides one tool call.
 func (e *Engine) Check(tool string, in ToolInput, env *Env) Decision {
 	switch tool {

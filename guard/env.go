@@ -209,3 +209,9 @@ const (
 	ToolWebFetch  = "WebFetch"
 	ToolWebSearch = "WebSearch"
 )
+
+// MaxCommandBytes bounds the commands the engine reads: a Bash command
+// longer than this is refused. The walk's own limits (nesting depth,
+// syntax nodes visited) are shell.MaxDepth and shell.MaxNodes; inputs
+// beyond any of them are denied, never analysed partially.
+const MaxCommandBytes = 256 << 10

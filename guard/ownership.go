@@ -6,22 +6,12 @@ import (
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
 	"github.com/swarm-guard/swarm-guard/guard/rules"
-	"github.com/swarm-guard/swarm-guard/guard/swarm"
 )
 
 // Ownership in a swarm (rules foreign-branch and foreign-worktree): the
 // agent owns its home worktree (Env.Root) and its branches (package
 // guard/swarm decides which); every other worktree of the repository and
 // every other branch belongs to another agent or a human.
-
-// agent is the swarm.Agent the engine judges for.
-func (a *analyzer) agent() swarm.Agent {
-	home := a.env.HomeBranch
-	if home == "" {
-		home = a.env.Branch
-	}
-	return swarm.Agent{ID: a.env.AgentID, HomeBranch: home, Branch: a.env.Branch, OwnBranches: a.pol.Swarm.OwnBranches}
-}
 
 // checkedOutElsewhere returns the other worktree that has branch checked
 // out, or "".

@@ -12,30 +12,8 @@ import (
 
 	"github.com/swarm-guard/swarm-guard/guard/effect"
 	"github.com/swarm-guard/swarm-guard/guard/internal/shell"
-	"github.com/swarm-guard/swarm-guard/guard/rules"
 	"github.com/swarm-guard/swarm-guard/policy"
 )
-
-// matchers are the policy's path globs made absolute for one Env.
-type matchers struct {
-	writable  []string
-	protected []string // guard configuration: hooks, settings, policy (G4)
-	// exactOnly are protected files a glob such as * or an archive's
-	// unknown contents does not count as reaching: lefthook.yml is
-	// protected when named, but tar -xf x.tgz is not tampering with it.
-	exactOnly  map[string]bool
-	secret     []string
-	secretExc  []string
-	gitDirs    []string // the worktree's .git and the repository's git dirs
-	worktrees  []string // other agents' worktrees
-	hooksDirs  []string
-	settingsRx []string
-	// caseRefs are the places whose names a case-insensitive file system
-	// matches in any case, longest first (see Env.CaseInsensitive).
-	caseRefs []string // built on first use
-	caseEnv  *Env
-	nocase   bool
-}
 
 func compileMatchers(p *policy.Policy, env *Env) *matchers {
 	root, home, temp := env.Root, env.Home, env.Temp
@@ -615,13 +593,6 @@ func (a *analyzer) pathTarget(tool, p string, st *shell.State) effect.Target {
 // globTarget describes the resolved pattern p as tool uses it.
 func (a *analyzer) globTarget(tool, p string, st *shell.State, walk bool) effect.Target {
 	return effect.Target{Tool: tool, Path: p, Glob: true, Place: a.globPlace(p, st, walk)}
-}
-
-// pathFacts copies what the path rules know about this Env into f.
-func (a *analyzer) pathFacts(f *rules.Facts) {
-	f.Root, f.Home, f.Temp = a.env.Root, a.env.Home, a.env.Temp
-	f.GoCache = a.env.Vars["GOCACHE"]
-	f.OtherWorktrees = a.m.worktrees
 }
 
 func (a *analyzer) checkProtectedGlob(inv *shell.Invocation, pattern string, walk bool, verb string) {
