@@ -151,7 +151,7 @@ func (a *analyzer) runFile(inv *shell.Invocation, x shell.Word, lang string) {
 		a.judge(inv, effect.HiddenCode{By: inv.Name, What: quoteShow(x), Why: effect.MatchedScripts})
 		return
 	}
-	if x.Dynamic && !x.Glob && !inv.State.Remote && chosenHere(x, inv.State) {
+	if x.Dynamic && !x.Glob && !inv.State.Remote && chosenHere(x, inv.State) && !namesItsFile(x) {
 		// bash "$(ls scripts/*.sh | head -1)": a script the command
 		// picks at run time, as a pattern would.
 		a.judge(inv, effect.HiddenCode{By: inv.Name, What: quoteShow(x), Why: effect.ChosenScript})
@@ -338,6 +338,17 @@ func shebangLang(text string) string {
 		return "php"
 	}
 	return "sh"
+}
+
+// namesItsFile reports whether the run-time part of x only picks the
+// directory of a file it names literally: . "$(brew --prefix nvm)/nvm.sh"
+// runs nvm.sh wherever Homebrew put it, which is how the tool is set up,
+// not a script chosen among others. (The file is not read either way: its
+// directory is only known at run time.)
+func namesItsFile(x shell.Word) bool {
+	t := x.Template()
+	i := strings.LastIndex(t, "/")
+	return i >= 0 && i < len(t)-1 && !strings.Contains(t[i+1:], shell.UnknownMark)
 }
 
 // varRef finds the variables a word names ($X, ${X}, ${X:-d}).

@@ -27,6 +27,9 @@ var DynamicCommand = Rule{
 		// . "$NVM_DIR/nvm.sh" is how node is set up. Only a path this
 		// command works out itself is denied (ChosenScript).
 		`bash "$SETUP_SCRIPT"`,
+		// A file named literally, in a directory only known at run time,
+		// is that file: how nvm from Homebrew is set up.
+		`. "$(brew --prefix nvm)/nvm.sh"`,
 	},
 	Judge: judgeDynamicCommand,
 }
